@@ -1,0 +1,144 @@
+"""The one error tree of targetlang.
+
+Every failure on bad input is a :class:`TargetError` (a :class:`ValueError`, as in TVM) that
+carries the source text and the span it is about; ``str(err)`` shows the line of the source with
+a caret under the span.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = [
+    "CanonicalizationError",
+    "DuplicateAttributeError",
+    "EmptyKeyOrValueError",
+    "InvalidJSONError",
+    "MismatchedQuoteError",
+    "MissingDashError",
+    "NestingTooDeepError",
+    "TargetError",
+    "TargetSyntaxError",
+    "UnknownAttributeError",
+    "UnknownKindError",
+    "UnprintableTargetError",
+    "ValueConversionError",
+]
+
+
+class TargetError(ValueError):
+    """Base class of every error targetlang raises for bad input.
+
+    Attributes:
+        message: what is wrong, without the source excerpt.
+        source: the whole text the error is about ("" when the input was not text).
+        start, end: the span of ``source`` at fault (``end`` exclusive; equal when it is a point).
+        line, column: 1-based position of ``start``.
+    """
+
+    def __init__(self, message: str, source: str = "", start: int = 0, end: int | None = None):
+        self.message = message
+        self.source = source
+        self.start = max(0, min(start, len(source)))
+        self.end = max(self.start, min(len(source), self.start if end is None else end))
+        self.line = source.count("\n", 0, self.start) + 1
+        self.column = self.start - (source.rfind("\n", 0, self.start) + 1) + 1
+        super().__init__(self.__str__())
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """``(start, end)`` offsets into :attr:`source`."""
+        return (self.start, self.end)
+
+    def relocated(self, source: str, offsets: Sequence[int], end_offset: int) -> TargetError:
+        """The same error, moved into an enclosing text.
+
+        ``offsets[i]`` is where character ``i`` of this error's source stands in ``source``;
+        ``end_offset`` is where its end stands.
+        """
+        def place(i: int) -> int:
+            return offsets[i] if i < len(offsets) else end_offset
+
+        start = place(self.start)
+        end = place(self.end - 1) + 1 if self.end > self.start else start
+        moved = type(self).__new__(type(self))
+        moved.__dict__.update(self.__dict__)
+        TargetError.__init__(moved, self.message, source, start, end)
+        return moved
+
+    def __str__(self) -> str:
+        if not self.source:
+            return self.message
+        line_start = self.source.rfind("\n", 0, self.start) + 1
+        line_end = self.source.find("\n", self.start)
+        if line_end < 0:
+            line_end = len(self.source)
+        text = self.source[line_start:line_end]
+        width = max(1, min(self.end, line_end) - self.start)
+        where = f" (line {self.line}, column {self.column})" if "\n" in self.source else ""
+        caret = " " * (self.start - line_start) + "^" * width
+        return f"{self.message}{where}\n  {text}\n  {caret}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), self.__dict__))
+
+
+def _rebuild(cls: type[TargetError], state: dict[str, object]) -> TargetError:
+    err = cls.__new__(cls)
+    err.__dict__.update(state)
+    ValueError.__init__(err, str(err))
+    return err
+
+
+class TargetSyntaxError(TargetError):
+    """The text is not a well-formed target (legacy string or JSON)."""
+
+
+class MismatchedQuoteError(TargetSyntaxError):
+    """A single quote opens a region that is never closed."""
+
+
+class MissingDashError(TargetSyntaxError):
+    """An option does not start with ``-``, or consists of dashes only."""
+
+
+class EmptyKeyOrValueError(TargetSyntaxError):
+    """``-key=`` or ``-=value``: an empty key or value around ``=``."""
+
+
+class InvalidJSONError(TargetSyntaxError):
+    """Text that starts with ``{`` is not a JSON object with string keys."""
+
+
+class NestingTooDeepError(TargetSyntaxError):
+    """Targets nested inside targets deeper than the limit."""
+
+
+class UnknownKindError(TargetError):
+    """The kind (first word, or ``"kind"``) is not registered, nor is the text a tag."""
+
+
+class UnknownAttributeError(TargetError):
+    """An attribute the kind does not have.
+
+    Attributes:
+        suggestions: the closest valid names, best first.
+    """
+
+    suggestions: tuple[str, ...] = ()
+
+
+class ValueConversionError(TargetError):
+    """A value that does not convert to its attribute's type."""
+
+
+class DuplicateAttributeError(TargetError):
+    """The same attribute given twice."""
+
+
+class CanonicalizationError(TargetError):
+    """A value the kind's canonicaliser rejects (for instance a CUDA arch not starting ``sm_``)."""
+
+
+class UnprintableTargetError(TargetError):
+    """The target cannot be written in the requested form (TVM's printer could not either)."""

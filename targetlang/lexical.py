@@ -1,0 +1,170 @@
+"""TVM v0.22's rules for the text of one value: splitting, quote and escape interpretation.
+
+These are the functions ``SplitString``, ``IsQuoted``, ``Interpret`` and ``Uninterpret`` of
+``src/target/target.cc`` (spec section 2), plus their exact inverses, which TVM lacked, for the
+canonical printer. The grammar cuts a target string into words; everything inside a word is
+handled here, per value, because TVM interprets quotes and escapes per attribute type.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import MismatchedQuoteError
+
+__all__ = [
+    "encode_item",
+    "encode_scalar",
+    "escape",
+    "interpret",
+    "interpret_offsets",
+    "is_quoted",
+    "parse_int",
+    "split_items",
+]
+
+_QUOTE = "'"
+_ESC = "\\"
+
+
+def split_items(text: str, sep: str = ",") -> list[tuple[str, int]]:
+    """Split ``text`` at ``sep`` outside quoted regions and escapes (TVM's ``SplitString``).
+
+    Quotes and escapes are kept in the items; empty items are dropped. Returns ``(item, offset)``
+    pairs. Raises :class:`MismatchedQuoteError` at the opening quote of an unclosed region.
+    """
+    if _QUOTE not in text and _ESC not in text:
+        items: list[tuple[str, int]] = []
+        pos = 0
+        for part in text.split(sep):
+            if part:
+                items.append((part, pos))
+            pos += len(part) + 1
+        return items
+    items = []
+    start = 0
+    in_quote = False
+    quote_at = -1
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == sep and not in_quote:
+            if i > start:
+                items.append((text[start:i], start))
+            start = i + 1
+        elif c == _ESC and i + 1 < n:
+            i += 1
+        elif c == _QUOTE:
+            in_quote = not in_quote
+            quote_at = i
+        i += 1
+    if in_quote:
+        raise MismatchedQuoteError("mismatched quote: this quote is never closed", text, quote_at, quote_at + 1)
+    if n > start:
+        items.append((text[start:], start))
+    return items
+
+
+def is_quoted(value: str) -> bool:
+    """True when ``value`` is one single-quoted region, enclosing quotes included (``IsQuoted``)."""
+    if len(value) < 2 or value[0] != _QUOTE or value[-1] != _QUOTE:
+        return False
+    i = 1
+    n = len(value) - 1
+    while i < n:
+        c = value[i]
+        if c == _ESC:
+            if i + 1 >= n:
+                return False
+            i += 2
+            continue
+        if c == _QUOTE:
+            return False
+        i += 1
+    return True
+
+
+def interpret(value: str) -> str:
+    """The text a raw value stands for (TVM's ``Interpret``).
+
+    Enclosing quotes are removed once; outside quoted regions an escape yields the escaped
+    character; inside them escapes and quotes are kept verbatim.
+    """
+    if _QUOTE not in value and _ESC not in value:
+        return value
+    return "".join(value[i] for i in interpret_offsets(value))
+
+
+def interpret_offsets(value: str) -> list[int]:
+    """For each character of ``interpret(value)``, its index in ``value``."""
+    if not value:
+        return []
+    lo, hi = (1, len(value) - 1) if is_quoted(value) else (0, len(value))
+    kept: list[int] = []
+    in_quote = False
+    escaping = False
+    for i in range(lo, hi):
+        c = value[i]
+        if escaping:
+            kept.append(i)
+            escaping = False
+        elif c == _ESC:
+            escaping = True
+            if in_quote:
+                kept.append(i)
+        else:
+            if c == _QUOTE:
+                in_quote = not in_quote
+            kept.append(i)
+    return kept
+
+
+def escape(text: str) -> str:
+    """Put a backslash before every backslash and single quote (TVM's ``Uninterpret``)."""
+    if _QUOTE not in text and _ESC not in text:
+        return text
+    return text.replace(_ESC, _ESC + _ESC).replace(_QUOTE, _ESC + _QUOTE)
+
+
+def encode_scalar(text: str) -> str:
+    """A raw value that interprets back to ``text`` and forms one word.
+
+    As TVM's printer: escape, then quote when there is a space; unlike it, an empty text is
+    written ``''`` so that it survives.
+    """
+    raw = escape(text)
+    if not raw or " " in raw:
+        return f"'{raw}'"
+    return raw
+
+
+def encode_item(text: str) -> str:
+    """A raw array item that interprets back to ``text`` and has no unprotected comma."""
+    raw = escape(text)
+    if not raw or " " in raw or "," in raw:
+        return f"'{raw}'"
+    return raw
+
+
+_INT = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def parse_int(text: str) -> int | None:
+    """C++ ``istream >> int64_t``, then ``true``/``false`` in any case (TVM's integer parse).
+
+    Leading whitespace is skipped and reading stops at the first non-digit (``4abc`` is 4);
+    at least one digit and no overflow are needed. ``None`` when nothing parses.
+    """
+    m = _INT.match(text)
+    if m is not None:
+        value = int(m.group(1))
+        if _INT64[0] <= value <= _INT64[1]:
+            return value
+    lowered = text.lower()
+    if lowered == "true":
+        return 1
+    if lowered == "false":
+        return 0
+    return None

@@ -1,0 +1,255 @@
+"""Reading targets: text (tag, JSON object, legacy string) and config mappings.
+
+``parse`` dispatches as TVM v0.22's ``Target(...)`` did (spec 2.1): a text that is exactly a
+registered tag name is that tag; a text whose first character is ``{`` is JSON; anything else
+is a legacy string. A mapping is a config dict. Values are typed by the kind's schema.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import (
+    DuplicateAttributeError,
+    EmptyKeyOrValueError,
+    MissingDashError,
+    NestingTooDeepError,
+    TargetError,
+    UnknownAttributeError,
+    UnknownKindError,
+    ValueConversionError,
+)
+from .registry import Registry, builtin_registry
+from .syntax import JsonObject, JsonScalar, LegacySyntax, Word, parse_syntax
+from .target import Span, Target
+from .values import from_json, from_text
+
+__all__ = ["MAX_DEPTH", "parse"]
+
+MAX_DEPTH = 32
+"""How deeply targets may nest inside targets (hosts of hosts, devices of composites)."""
+
+_STRUCTURAL = ("keys", "tag", "host")
+
+
+def parse(spec: Any, *, registry: Registry | None = None) -> Target:
+    """Read a target from a legacy string, a tag name, JSON object text, or a config mapping.
+
+    Nothing is resolved: ``keys`` are as written and no defaults are added (see
+    :meth:`Target.resolve`). Raises a :class:`TargetError` subclass on bad input.
+    """
+    reg = registry if registry is not None else builtin_registry()
+    if isinstance(spec, str):
+        return _parse_cached(spec, reg)
+    if isinstance(spec, Target):
+        return spec
+    if isinstance(spec, Mapping):
+        return _from_config(spec, reg, 0, None, "")
+    raise TypeError(f"a target spec is a str or a mapping, not {type(spec).__name__}")
+
+
+@functools.lru_cache(maxsize=16384)
+def _parse_cached(text: str, registry: Registry) -> Target:
+    return _parse_text(text, registry, 0)
+
+
+def _check_depth(depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise NestingTooDeepError(f"targets nest more than {MAX_DEPTH} levels deep")
+
+
+def _parse_text(text: str, registry: Registry, depth: int) -> Target:
+    _check_depth(depth)
+    config = registry.tags.get(text)
+    if config is not None:
+        target = _from_config(config, registry, depth, None, "")
+        return Target._make(
+            target.schema,
+            registry,
+            tag=target.tag,
+            keys=target.declared_keys,
+            host=target.host,
+            attrs=dict(target.attrs),
+            text=text,
+            text_form="tag",
+        )
+    syntax = parse_syntax(text)
+    if isinstance(syntax, LegacySyntax):
+        return _read_legacy(syntax, text, registry, depth)
+    return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text)
+
+
+def _suggest(name: str, choices: Any) -> tuple[str, ...]:
+    return tuple(difflib.get_close_matches(name, list(choices), n=3, cutoff=0.6))
+
+
+def _hint(close: tuple[str, ...]) -> str:
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+def _unknown_kind(name: str, registry: Registry, source: str, start: int, end: int) -> UnknownKindError:
+    close = _suggest(name, [*registry.kinds, *registry.tags])
+    err = UnknownKindError(f"unknown target kind '{name}'{_hint(close)}", source, start, end)
+    return err
+
+
+def _unknown_attr(key: str, kind: str, registry_attrs: Any, source: str, start: int, end: int) -> UnknownAttributeError:
+    close = _suggest(key, registry_attrs)
+    err = UnknownAttributeError(f"kind '{kind}' has no attribute '{key}'{_hint(close)}", source, start, end)
+    err.suggestions = close
+    return err
+
+
+def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int) -> Target:
+    kind_word = syntax.kind
+    schema = registry.kinds.get(kind_word.text)
+    if schema is None:
+        raise _unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
+    specs = schema.attrs
+    attrs: dict[str, Any] = {}
+    fields: dict[str, Any] = {}
+    spans: dict[str, Span] = {}
+
+    def nested(value: str) -> Target:
+        return _parse_text(value, registry, depth + 1)
+
+    words = syntax.words
+    n = len(words)
+    i = 0
+    while i < n:
+        word: Word = words[i]
+        raw = word.text
+        if raw[0] != "-":
+            raise MissingDashError(
+                f"expected an option starting with '-', found '{raw}'", text, word.start, word.end
+            )
+        body = raw.lstrip("-")
+        if not body:
+            raise MissingDashError(f"'{raw}' is not an option: dashes need a key after them", text, word.start, word.end)
+        key_start = word.start + len(raw) - len(body)
+        eq = body.find("=")
+        value: str | None
+        if eq >= 0:
+            key, value = body[:eq], body[eq + 1 :]
+            value_start = key_start + eq + 1
+            end = word.end
+            if not key or not value:
+                raise EmptyKeyOrValueError(f"empty attribute key or value in '{raw}'", text, word.start, word.end)
+        elif i + 1 < n and words[i + 1].text[0] != "-":
+            key = body
+            following = words[i + 1]
+            value, value_start, end = following.text, following.start, following.end
+            i += 1
+        else:
+            key, value, value_start, end = body, None, word.end, word.end
+        key_end = key_start + len(key)
+        if key == "kind" or key in spans:
+            raise DuplicateAttributeError(f"attribute '{key}' is given more than once", text, key_start, key_end)
+        spec = specs.get(key)
+        if spec is None:
+            raise _unknown_attr(key, schema.name, specs, text, key_start, key_end)
+        try:
+            typed = from_text("1" if value is None else value, spec.type, key, nested)
+        except TargetError as err:
+            if value is None:
+                raise err.relocated(text, [word.start] * len(err.source), word.end) from None
+            raise err.relocated(text, range(value_start, value_start + len(value)), end) from None
+        if key in _STRUCTURAL:
+            fields[key] = typed
+        else:
+            attrs[key] = typed
+        spans[key] = (word.start, key_end, value_start, end)
+        i += 1
+    return Target._make(schema, registry, attrs=attrs, text=text, text_form="legacy", spans=spans, **fields)
+
+
+def _json_string_offsets(source: str, start: int, end: int) -> list[int]:
+    """For each character a JSON string token decodes to, where it stands in ``source``."""
+    offsets = []
+    i = start + 1
+    stop = end - 1
+    while i < stop:
+        offsets.append(i)
+        if source[i] != "\\":
+            i += 1
+        elif source[i + 1] != "u":
+            i += 2
+        else:
+            high = int(source[i + 2 : i + 6], 16)
+            i += 6
+            if 0xD800 <= high < 0xDC00 and source.startswith("\\u", i) and 0xDC00 <= int(source[i + 2 : i + 6], 16) < 0xE000:
+                i += 6
+    return offsets
+
+
+def _from_config(
+    config: Mapping[str, Any],
+    registry: Registry,
+    depth: int,
+    node: JsonObject | None,
+    source: str,
+    own_text: str | None = None,
+) -> Target:
+    """A target from a config mapping; ``node`` is its JSON object in ``source`` when it was text.
+
+    ``own_text`` is the text the target prints back as: the whole JSON text, or the slice of
+    it that holds a nested object.
+    """
+    _check_depth(depth)
+    members = {name: (k, v) for name, k, v in node.members} if node is not None else {}
+
+    def where(name: str) -> tuple[int, int]:
+        found = members.get(name)
+        return (found[0].start, found[0].end) if found else (0, 0)
+
+    if "features" in config:
+        raise UnknownAttributeError("'features' cannot be given: the kind's canonicaliser derives them", source, *where("features"))
+    kind = config.get("kind")
+    if kind is None:
+        start = node.start if node is not None else 0
+        raise UnknownKindError("a target config needs a 'kind'", source, start, start + 1 if node else 0)
+    if not isinstance(kind, str):
+        raise ValueConversionError("'kind' must be a string", source, *where("kind"))
+    schema = registry.kinds.get(kind)
+    if schema is None:
+        value_node = members.get("kind", (None, None))[1]
+        start, end = (value_node.start, value_node.end) if value_node is not None else (0, 0)
+        raise _unknown_kind(kind, registry, source, start, end)
+    specs = schema.attrs
+
+    def nested(value: Any, at: Any = None) -> Target:
+        if isinstance(value, Target):
+            return value
+        if isinstance(value, str):
+            try:
+                return _parse_text(value, registry, depth + 1)
+            except TargetError as err:
+                if not isinstance(at, JsonScalar):
+                    raise
+                raise err.relocated(source, _json_string_offsets(source, at.start, at.end), at.end - 1) from None
+        sub = at if isinstance(at, JsonObject) else None
+        text = source[sub.start : sub.end] if sub is not None and own_text is not None else None
+        return _from_config(value, registry, depth + 1, sub, source, own_text=text)
+
+    attrs: dict[str, Any] = {}
+    fields: dict[str, Any] = {}
+    for key, value in config.items():
+        if key == "kind":
+            continue
+        spec = specs.get(key)
+        if spec is None:
+            raise _unknown_attr(key, kind, specs, source, *where(key))
+        value_node = members[key][1] if key in members else None
+        typed = from_json(value, spec.type, key, nested, value_node, source)
+        if key in _STRUCTURAL:
+            fields[key] = typed
+        else:
+            attrs[key] = typed
+    if own_text is None or node is None:
+        return Target._make(schema, registry, attrs=attrs, **fields)
+    offset = node.start
+    spans = {name: (k.start - offset, k.end - offset, v.start - offset, v.end - offset) for name, (k, v) in members.items()}
+    return Target._make(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=spans, **fields)

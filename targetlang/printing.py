@@ -1,0 +1,146 @@
+"""Printers: the canonical string, TVM v0.22's ``str()``, and the modern JSON form.
+
+They read a target through its public fields (``kind``, ``tag``, ``keys``, ``host``,
+``attrs``, ``schema``) and its kind schema, so this module does not depend on the class.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .errors import UnprintableTargetError
+from .lexical import encode_scalar, escape
+from .schema import AttrSpec, TypeSpec
+from .values import is_representable, to_text
+
+__all__ = ["canonical", "canonical_json_text", "legacy_str", "to_json"]
+
+_STRING_ARRAY = TypeSpec("array", TypeSpec("string"))
+_BAD_NAME_CHARS = frozenset(" '\\=\"")
+
+
+def _plain_name(name: str, *, first: str = "") -> bool:
+    return bool(name) and not (_BAD_NAME_CHARS & set(name)) and not name.startswith(("-", *first))
+
+
+def _sort_key(value: Any) -> tuple[str, str]:
+    return (type(value).__name__, repr(value) if not hasattr(value, "canonical") else value.canonical())
+
+
+def _ordered(value: Any, spec: AttrSpec) -> Any:
+    if spec.type.name == "array" and not spec.ordered:
+        return tuple(sorted(value, key=_sort_key))
+    return value
+
+
+def _legacy_canonical(t: Any) -> str | None:
+    if not _plain_name(t.kind, first="{") or (not t.attrs and t.host is None and t.kind in t.registry.tags):
+        return None
+    parts = [t.kind]
+    keys = t.declared_keys
+    if keys is not None:
+        if not is_representable(keys, _STRING_ARRAY):
+            return None
+        parts.append("-keys=" + encode_scalar(to_text(keys, _STRING_ARRAY, canonical)))
+    if t.tag:
+        if t.tag != t.tag.strip(" "):
+            return None
+        parts.append("-tag=" + encode_scalar(t.tag))
+    if t.host is not None:
+        parts.append("-host=" + encode_scalar(canonical(t.host)))
+    specs = t.schema.attrs
+    for name in sorted(t.attrs):
+        spec = specs[name]
+        value = _ordered(t.attrs[name], spec)
+        if not _plain_name(name) or not is_representable(value, spec.type):
+            return None
+        parts.append(f"-{name}={encode_scalar(to_text(value, spec.type, canonical))}")
+    return " ".join(parts)
+
+
+def canonical(t: Any) -> str:
+    """A deterministic legacy string with everything in it (keys, tag, host).
+
+    Attributes are sorted bytewise, unordered arrays sorted, every value written with ``=``
+    and quoted only when it has to be. A target the legacy syntax cannot carry (a string with
+    outer spaces, say) is written as canonical JSON text instead, which ``parse`` also reads.
+    """
+    text = _legacy_canonical(t)
+    return text if text is not None else canonical_json_text(t)
+
+
+def canonical_json_text(t: Any) -> str:
+    """Compact JSON of :func:`to_json` with sorted keys and unordered arrays sorted."""
+    return json.dumps(to_json(t, sort_unordered=True), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _json_value(value: Any, typ: TypeSpec, sort_unordered: bool) -> Any:
+    if typ.name == "target":
+        return to_json(value, sort_unordered=sort_unordered)
+    if typ.name == "array":
+        assert typ.elem is not None
+        elem = typ.elem
+        return [_json_value(v, elem, sort_unordered) for v in value]
+    if typ.name == "map":
+        return dict(value)
+    return value
+
+
+def to_json(t: Any, *, sort_unordered: bool = False) -> dict[str, Any]:
+    """The modern form: a dict of JSON types that TVM >= 0.24 accepts with ``Target(d)``."""
+    out: dict[str, Any] = {"kind": t.kind}
+    if t.tag:
+        out["tag"] = t.tag
+    if t.declared_keys is not None:
+        out["keys"] = list(t.declared_keys)
+    if t.host is not None:
+        out["host"] = to_json(t.host, sort_unordered=sort_unordered)
+    specs = t.schema.attrs
+    for name, value in t.attrs.items():
+        spec = specs[name]
+        if sort_unordered:
+            value = _ordered(value, spec)
+        out[name] = _json_value(value, spec.type, sort_unordered)
+    return out
+
+
+def _legacy_scalar(value: Any, name: str) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        text = escape(value)
+        return f"'{text}'" if " " in text else text
+    raise UnprintableTargetError(
+        f"TVM v0.22 cannot print attribute '{name}': it holds a {type(value).__name__}, not an int, bool or string"
+    )
+
+
+def legacy_str(t: Any) -> str:
+    """TVM v0.22's ``str(target)`` of an already resolved target, quirks included.
+
+    Bytewise-sorted attributes, defaults printed, bools as ``1``/``0``, empty values left
+    out, a trailing space when nothing follows the keys, array items escaped twice, and
+    ``host`` and ``tag`` dropped.
+    """
+    head = t.kind
+    if t.keys:
+        head += " -keys=" + ",".join(t.keys)
+    parts = []
+    for name in sorted(t.attrs):
+        value = t.attrs[name]
+        if value is None:
+            continue
+        if isinstance(value, tuple):
+            items = []
+            for item in value:
+                text = escape(_legacy_scalar(item, name))
+                items.append(f"'{text}'" if "," in text else text)
+            rendered = ",".join(items)
+        else:
+            rendered = _legacy_scalar(value, name)
+        if rendered:
+            parts.append(f"-{name}={rendered}")
+    return head + " " + " ".join(parts)

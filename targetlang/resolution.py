@@ -1,0 +1,227 @@
+"""TVM v0.22's construction pipeline: canonicalisers, keys assembly, defaults (spec 3.1, 7.2, 7.3).
+
+Everything that TVM read off the machine (LLVM's host triple, the CUDA device's compute
+capability, the ROCm architecture and API version) comes from an explicit
+:class:`Environment`; the default is TVM on a machine with no GPU and no LLVM host triple.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import CanonicalizationError, ValueConversionError
+from .schema import KindSchema
+
+__all__ = ["Environment", "is_mprofile", "mprofile_parse", "resolve_parts"]
+
+# Where an attribute's value stands in the source text: (source, start, end).
+Locate = Callable[[str], tuple[str, int, int]]
+
+_STRUCTURAL = frozenset({"keys", "tag", "host"})
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What TVM would have detected on the compiling machine.
+
+    Attributes:
+        host_triple: LLVM's host triple; ``llvm`` with neither ``mtriple`` nor ``mcpu`` gets it
+            (TVM >= 0.16). ``""`` is TVM built without LLVM: the attribute is set but empty.
+        cuda_arch: ``sm_XY`` of CUDA device 0, or ``None`` for no device (then ``sm_50``).
+        rocm_arch: what ``tvm_callback_rocm_get_arch`` returns, or ``None`` (then ``gfx900``).
+        rocm_api_version: the ROCm device's API version, or ``None`` for no device; below 305
+            TVM appended ``-code-object-v3`` to ``mattr``.
+        llvm: TVM was built with LLVM, whose backend rejected malformed ``cl-opt`` entries.
+    """
+
+    host_triple: str = ""
+    cuda_arch: str | None = None
+    rocm_arch: str | None = None
+    rocm_api_version: int | None = None
+    llvm: bool = False
+
+
+DEFAULT_ENVIRONMENT = Environment()
+
+_MPROFILE_CPUS = ("cortex-m0", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p", "cortex-m55", "cortex-m85")
+_DSP_CPUS = ("cortex-m55", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p", "cortex-m85")
+_MVE_CPUS = ("cortex-m55", "cortex-m85")
+
+
+def _matches_cpu(mcpu: Any, cpus: tuple[str, ...]) -> bool:
+    return isinstance(mcpu, str) and mcpu.startswith(cpus)
+
+
+def _has_flag(config: Mapping[str, Any], flag: str) -> bool:
+    mcpu = config.get("mcpu")
+    if isinstance(mcpu, str) and flag in mcpu:
+        return True
+    return any(flag in item for item in config.get("mattr") or ())
+
+
+def is_mprofile(config: Mapping[str, Any]) -> bool:
+    """TVM's ``mprofile::IsArch``: ``mcpu`` starts with an Arm M-profile CPU name."""
+    return _matches_cpu(config.get("mcpu"), _MPROFILE_CPUS)
+
+
+def _merge_arm_keys(keys: list[str] | None) -> list[str]:
+    if keys is None:
+        return ["arm_cpu", "cpu"]
+    merged = list(keys)
+    for key in ("arm_cpu", "cpu"):
+        if key not in merged:
+            merged.append(key)
+    return merged
+
+
+def mprofile_parse(config: Mapping[str, Any]) -> tuple[list[str], dict[str, bool]]:
+    """TVM's ``mprofile::ParseTarget``: the merged keys and the ``has_dsp``/``has_mve`` features."""
+    keys = config.get("keys")
+    nodsp = _has_flag(config, "+nodsp")
+    nomve = _has_flag(config, "+nomve")
+    mcpu = config.get("mcpu")
+    features = {
+        "has_mve": _matches_cpu(mcpu, _MVE_CPUS) and not nomve and not nodsp,
+        "has_dsp": _matches_cpu(mcpu, _DSP_CPUS) and not nodsp,
+    }
+    return _merge_arm_keys(None if keys is None else list(keys)), features
+
+
+def _fail(locate: Locate, name: str, message: str) -> CanonicalizationError:
+    return CanonicalizationError(message, *locate(name))
+
+
+def _cpu(kind: str, cfg: dict[str, Any], keys: list[str] | None, features: dict[str, Any], env: Environment) -> list[str] | None:
+    if kind == "llvm" and "mtriple" not in cfg and "mcpu" not in cfg:
+        cfg["mtriple"] = env.host_triple
+    if is_mprofile(cfg):
+        merged, found = mprofile_parse({**cfg, "keys": keys})
+        features.update(found)
+        return merged
+    mcpu = cfg.get("mcpu") or ""
+    triple = cfg.get("mtriple") or ""
+    if kind == "llvm" and (triple.startswith("aarch64") or (triple.startswith("arm") and not mcpu.startswith("cortex-m"))):
+        # The A-profile features come from LLVM's view of the CPU, which a pure parser lacks.
+        return _merge_arm_keys(keys)
+    return keys
+
+
+def _cuda(cfg: dict[str, Any], env: Environment, locate: Locate) -> None:
+    arch = cfg.get("arch")
+    if arch is None:
+        cfg["arch"] = env.cuda_arch or "sm_50"
+    elif not arch.startswith("sm_"):
+        raise _fail(locate, "arch", f"CUDA target gets an invalid CUDA arch: -arch={arch}")
+
+
+def _nvptx(cfg: dict[str, Any], env: Environment, locate: Locate) -> None:
+    triple = cfg.get("mtriple")
+    if triple is None:
+        cfg["mtriple"] = "nvptx64-nvidia-cuda"
+    elif triple != "nvptx64-nvidia-cuda":
+        raise _fail(locate, "mtriple", f'Expects "mtriple" to be "nvptx64-nvidia-cuda", but gets: {triple}')
+    mcpu = cfg.get("mcpu")
+    if mcpu is None:
+        cfg["mcpu"] = env.cuda_arch or "sm_50"
+    elif not mcpu.startswith("sm_"):
+        raise _fail(locate, "mcpu", f"NVPTX target gets an invalid CUDA arch: -mcpu={mcpu}")
+
+
+_GFX = re.compile(r"gfx[A-Za-z0-9]")
+
+
+def _rocm(cfg: dict[str, Any], env: Environment, locate: Locate) -> None:
+    triple = cfg.get("mtriple")
+    if triple is None:
+        cfg["mtriple"] = "amdgcn-amd-amdhsa-hcc"
+    elif triple != "amdgcn-amd-amdhsa-hcc":
+        raise _fail(locate, "mtriple", f'Expects "mtriple" to be "amdgcn-amd-amdhsa-hcc", but gets: {triple}')
+    mcpu = cfg.get("mcpu")
+    if mcpu is None:
+        cfg["mcpu"] = env.rocm_arch or "gfx900"
+    elif not _GFX.match(mcpu):
+        raise _fail(locate, "mcpu", f"ROCm target gets an invalid GFX version: -mcpu={mcpu}")
+    if env.rocm_api_version is not None and env.rocm_api_version < 305:
+        mattr = tuple(cfg.get("mattr") or ())
+        if "-code-object-v3" not in mattr:
+            cfg["mattr"] = (*mattr, "-code-object-v3")
+
+
+_CL_OPT = re.compile(r"-+([^:=]+)(?::([^=]*))?(?:=(.*))?", re.S)
+_CL_VALUES = {
+    "bool": re.compile(r"true|false|TRUE|FALSE|True|False|1|0"),
+    "int": re.compile(r"[+-]?[0-9]+"),
+    "uint": re.compile(r"[0-9]+"),
+    "string": re.compile(r".*", re.S),
+}
+
+
+def _check_cl_opt(items: tuple[str, ...], locate: Locate) -> None:
+    for item in items:
+        m = _CL_OPT.fullmatch(item)
+        problem = None
+        if m is None:
+            problem = "must look like -name[:type][=value]"
+        else:
+            type_name, value = m.group(2), m.group(3)
+            if type_name is not None and type_name not in _CL_VALUES:
+                problem = f"unknown type '{type_name}' (bool, int, uint or string)"
+            elif type_name is not None and value is None:
+                problem = f"a typed option needs '={type_name} value'"
+            elif value is not None and not _CL_VALUES[type_name or "bool"].fullmatch(value):
+                problem = f"'{value}' is not a valid {type_name or 'bool'} value"
+        if problem:
+            raise ValueConversionError(f"LLVM rejects cl-opt entry '{item}': {problem}", *locate("cl-opt"))
+
+
+def resolve_parts(
+    schema: KindSchema,
+    keys: tuple[str, ...] | None,
+    attrs: Mapping[str, Any],
+    env: Environment,
+    locate: Locate,
+) -> tuple[tuple[str, ...], dict[str, Any], dict[str, Any]]:
+    """Run the pipeline on one level of a target; nested targets are the caller's.
+
+    Returns the final keys, attributes and features.
+    """
+    cfg = dict(attrs)
+    features: dict[str, Any] = {}
+    key_list = None if keys is None else list(keys)
+    canon = schema.canonicalizer
+    if canon is not None and schema.preprocessor is not None:
+        raise CanonicalizationError(f"kind '{schema.name}' has both an attrs preprocessor and a target parser")
+    if canon == "cpu":
+        key_list = _cpu(schema.name, cfg, key_list, features, env)
+    elif canon == "cuda":
+        _cuda(cfg, env, locate)
+    elif canon == "nvptx":
+        _nvptx(cfg, env, locate)
+    elif canon == "rocm":
+        _rocm(cfg, env, locate)
+    elif canon == "test":
+        features["is_test"] = True
+    elif callable(canon):
+        key_list = canon(cfg, key_list, features)
+
+    device = cfg.get("device")
+    assembled = list(key_list or ())
+    if isinstance(device, str):
+        assembled.append(device)
+    if key_list is None:
+        assembled.extend(schema.default_keys)
+    final_keys = tuple(dict.fromkeys(assembled))
+
+    cfg.pop("from_device", None)
+    for name, spec in schema.attrs.items():
+        if spec.default is not None and name not in cfg and name not in _STRUCTURAL:
+            default = spec.default
+            cfg[name] = tuple(default) if isinstance(default, list) else default
+    if schema.preprocessor is not None:
+        schema.preprocessor(cfg)
+    if env.llvm and schema.name == "llvm" and "cl-opt" in cfg:
+        _check_cl_opt(cfg["cl-opt"], locate)
+    return final_keys, cfg, features

@@ -1,0 +1,123 @@
+"""Kind schemas: which attributes a kind has, of which type, with which default."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["COMMON_ATTRS", "AttrSpec", "KindSchema", "TypeSpec"]
+
+
+@dataclass(frozen=True)
+class TypeSpec:
+    """An attribute type: ``string``, ``int``, ``bool``, ``target``, ``array<T>`` or ``map<K,V>``."""
+
+    name: str
+    elem: TypeSpec | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> TypeSpec:
+        """Read the notation of the kind files (``array<array<string>>``)."""
+        text = text.strip()
+        if text.startswith("array<") and text.endswith(">"):
+            return cls("array", cls.parse(text[6:-1]))
+        if text.startswith("map<"):
+            return cls("map")
+        if text not in ("string", "int", "bool", "target"):
+            raise ValueError(f"unknown attribute type {text!r}")
+        return cls(text)
+
+    def __str__(self) -> str:
+        return f"array<{self.elem}>" if self.elem is not None else self.name
+
+    @property
+    def holds_targets(self) -> bool:
+        """True for ``target`` and arrays of them at any depth."""
+        return self.name == "target" or (self.elem is not None and self.elem.holds_targets)
+
+
+@dataclass(frozen=True)
+class AttrSpec:
+    """One attribute of a kind.
+
+    ``ordered`` matters for arrays only: an unordered array (``libs``) compares and prints as a
+    multiset; an ordered one (``keys``, ``mattr``, ``cl-opt``, ``devices``) as a sequence.
+    """
+
+    name: str
+    type: TypeSpec
+    default: Any = None
+    ordered: bool = True
+
+
+# Added to every kind by TVM's registration macro; keys, tag and host are structural.
+COMMON_ATTRS: tuple[AttrSpec, ...] = (
+    AttrSpec("keys", TypeSpec.parse("array<string>")),
+    AttrSpec("tag", TypeSpec("string")),
+    AttrSpec("device", TypeSpec("string")),
+    AttrSpec("model", TypeSpec("string")),
+    AttrSpec("libs", TypeSpec.parse("array<string>"), ordered=False),
+    AttrSpec("host", TypeSpec("target")),
+    AttrSpec("from_device", TypeSpec("int")),
+    AttrSpec("target_device_type", TypeSpec("int")),
+)
+
+Canonicalizer = Callable[..., Any]
+
+
+@dataclass(frozen=True, eq=False)
+class KindSchema:
+    """A target kind: its attributes, default keys, device type and canonicaliser.
+
+    ``canonicalizer`` names a built-in TVM target parser (``cpu``, ``cuda``, ``nvptx``, ``rocm``,
+    ``test``) or is a callable ``f(attrs: dict, keys: list | None, features: dict) -> keys``
+    for user kinds; ``preprocessor`` is TVM's legacy attrs preprocessor, ``f(attrs: dict)``.
+    """
+
+    name: str
+    attrs: Mapping[str, AttrSpec]
+    default_keys: tuple[str, ...] = ()
+    device_type: int = 1
+    canonicalizer: str | Canonicalizer | None = None
+    preprocessor: Callable[[dict[str, Any]], None] | None = None
+
+    def __post_init__(self) -> None:
+        merged = {spec.name: spec for spec in COMMON_ATTRS}
+        merged.update(self.attrs)
+        object.__setattr__(self, "attrs", MappingProxyType(merged))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KindSchema):
+            return NotImplemented
+        return (
+            self.name == other.name
+            and dict(self.attrs) == dict(other.attrs)
+            and self.default_keys == other.default_keys
+            and self.device_type == other.device_type
+            and self.canonicalizer == other.canonicalizer
+            and self.preprocessor == other.preprocessor
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.default_keys, self.device_type))
+
+    @classmethod
+    def build(
+        cls,
+        name: str,
+        attrs: Mapping[str, str | tuple[str, Any]] | None = None,
+        *,
+        default_keys: tuple[str, ...] | list[str] = (),
+        device_type: int = 1,
+        unordered: tuple[str, ...] = (),
+        canonicalizer: str | Canonicalizer | None = None,
+        preprocessor: Callable[[dict[str, Any]], None] | None = None,
+    ) -> KindSchema:
+        """A schema from ``{name: type}`` or ``{name: (type, default)}``."""
+        specs = {}
+        for attr, decl in (attrs or {}).items():
+            type_text, default = (decl, None) if isinstance(decl, str) else decl
+            specs[attr] = AttrSpec(attr, TypeSpec.parse(type_text), default, attr not in unordered)
+        return cls(name, specs, tuple(default_keys), device_type, canonicalizer, preprocessor)

@@ -1,0 +1,245 @@
+"""The lossless syntax layer: ``grammar/target.lark`` turned into nodes that keep every character.
+
+A :class:`LegacySyntax` is the kind word and the words after it, each with the separator spaces
+that follow it; a :class:`JsonSyntax` is a tree of JSON nodes whose tokens carry their trailing
+whitespace. Either prints back to its source exactly. Meaning is given one layer up.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lark
+
+from .errors import InvalidJSONError, MismatchedQuoteError, TargetError, TargetSyntaxError
+
+__all__ = [
+    "JsonArray",
+    "JsonNode",
+    "JsonObject",
+    "JsonScalar",
+    "JsonSyntax",
+    "LegacySyntax",
+    "Word",
+    "grammar_path",
+    "grammar_text",
+    "parse_syntax",
+]
+
+
+def grammar_path() -> Path:
+    """Where ``target.lark`` is: inside the installed package, or in the source tree."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "grammar" / "target.lark", here.parent / "grammar" / "target.lark"):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError("target.lark is missing from the targetlang installation")
+
+
+def grammar_text() -> str:
+    """The grammar, the single source of truth for the syntax."""
+    return grammar_path().read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One word of a legacy string: its raw text, where it starts, and the spaces after it."""
+
+    text: str
+    start: int
+    trail: str
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class LegacySyntax:
+    """``KIND -opt=value -opt value -flag`` with every space kept."""
+
+    lead: str
+    kind: Word
+    words: tuple[Word, ...]
+
+    def render(self) -> str:
+        parts = [self.lead, self.kind.text, self.kind.trail]
+        for word in self.words:
+            parts.append(word.text)
+            parts.append(word.trail)
+        return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class JsonScalar:
+    """A JSON string, number, ``true``, ``false`` or ``null``."""
+
+    value: Any
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class JsonArray:
+    items: tuple[JsonNode, ...]
+    start: int
+    end: int
+
+    @property
+    def value(self) -> list[Any]:
+        return [item.value for item in self.items]
+
+
+@dataclass(frozen=True, slots=True)
+class JsonObject:
+    """An object; ``members`` keeps duplicates and order, ``value`` keeps the last of each key."""
+
+    members: tuple[tuple[str, JsonScalar, JsonNode], ...]
+    start: int
+    end: int
+
+    @property
+    def value(self) -> dict[str, Any]:
+        return {key: node.value for key, _, node in self.members}
+
+    def member(self, key: str) -> tuple[JsonScalar, JsonNode] | None:
+        found = None
+        for name, key_node, node in self.members:
+            if name == key:
+                found = (key_node, node)
+        return found
+
+
+JsonNode = JsonScalar | JsonArray | JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class JsonSyntax:
+    """A JSON object text; ``text`` is the source, ``root`` its tree."""
+
+    text: str
+    root: JsonObject
+
+    def render(self) -> str:
+        return self.text
+
+
+_JSON_WS = " \t\n\r"
+
+
+def _split_trail(text: str) -> tuple[str, str]:
+    body = text.rstrip(" ")
+    if len(body) != len(text) and body.endswith("\\"):
+        run = len(body) - len(body.rstrip("\\"))
+        if run % 2:
+            body = text[: len(body) + 1]
+    return body, text[len(body) :]
+
+
+def _word(token: lark.Token) -> Word:
+    body, trail = _split_trail(str(token))
+    return Word(body, token.start_pos or 0, trail)
+
+
+def _scalar(token: lark.Token) -> JsonScalar:
+    text = str(token).rstrip(_JSON_WS)
+    start = token.start_pos or 0
+    kind = token.type
+    value: Any
+    if kind == "STRING":
+        inner = text[1:-1]
+        value = inner if "\\" not in inner else json.loads(text)
+    elif kind == "NUMBER":
+        value = json.loads(text)
+    else:
+        value = {"TRUE": True, "FALSE": False, "NULL": None}[kind]
+    return JsonScalar(value, start, start + len(text))
+
+
+def _node(child: Any) -> JsonNode:
+    return _scalar(child) if isinstance(child, lark.Token) else child  # type: ignore[no-any-return]
+
+
+def _closing_end(token: lark.Token) -> int:
+    return (token.start_pos or 0) + 1
+
+
+class _Build(lark.Transformer[lark.Token, Any]):
+    """Applied inside the LALR parser, so no generic parse tree is ever built."""
+
+    def start(self, children: list[Any]) -> Any:
+        return children[0]
+
+    def legacy(self, children: list[lark.Token]) -> LegacySyntax:
+        lead = ""
+        if children[0].type == "SEP":
+            lead = str(children[0])
+            children = children[1:]
+        return LegacySyntax(lead, _word(children[0]), tuple(_word(t) for t in children[1:]))
+
+    def json(self, children: list[JsonObject]) -> JsonObject:
+        return children[0]
+
+    def object(self, children: list[Any]) -> JsonObject:
+        members = tuple(c for c in children if isinstance(c, tuple))
+        return JsonObject(members, children[0].start_pos or 0, _closing_end(children[-1]))
+
+    def member(self, children: list[Any]) -> tuple[str, JsonScalar, JsonNode]:
+        key = _scalar(children[0])
+        return (key.value, key, _node(children[2]))
+
+    def array(self, children: list[Any]) -> JsonArray:
+        items = tuple(_node(c) for c in children[1:-1] if not (isinstance(c, lark.Token) and c.type == "COMMA"))
+        return JsonArray(items, children[0].start_pos or 0, _closing_end(children[-1]))
+
+
+_parser: lark.Lark | None = None
+_lock = threading.Lock()
+
+
+def _get_parser() -> lark.Lark:
+    global _parser
+    if _parser is None:
+        with _lock:
+            if _parser is None:
+                _parser = lark.Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Build())
+    return _parser
+
+
+def build_strict_parser() -> lark.Lark:
+    """The grammar built with ``strict=True`` (needs ``interegular``): conflicts and terminal
+    collisions fail loudly. The runtime parser is the same grammar without that check."""
+    return lark.Lark(grammar_text(), parser="lalr", lexer="contextual", strict=True)
+
+
+def parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
+    """Cut ``text`` into its lossless syntax; raise a :class:`TargetSyntaxError` if it has none."""
+    if not text.strip(" "):
+        raise TargetSyntaxError("cannot parse an empty target string", text, 0, len(text))
+    try:
+        tree = _get_parser().parse(text)
+    except lark.exceptions.UnexpectedInput as exc:
+        raise _syntax_error(text, exc) from None
+    except lark.exceptions.VisitError as exc:  # a JSON string escape that json.loads rejects
+        raise InvalidJSONError(f"invalid JSON: {exc.orig_exc}", text, 0, len(text)) from None
+    if isinstance(tree, JsonObject):
+        return JsonSyntax(text, tree)
+    return tree  # type: ignore[no-any-return]
+
+
+def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput) -> TargetError:
+    pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
+    if text.startswith("{"):
+        if isinstance(exc, lark.exceptions.UnexpectedEOF) or pos >= len(text):
+            return InvalidJSONError("invalid JSON: the object is not closed", text, len(text), len(text))
+        what = "character" if isinstance(exc, lark.exceptions.UnexpectedCharacters) else "token"
+        return InvalidJSONError(f"invalid JSON: unexpected {what} {text[pos]!r}", text, pos, pos + 1)
+    if pos < len(text) and text[pos] == "'":
+        return MismatchedQuoteError("mismatched quote: this quote is never closed", text, pos, pos + 1)
+    if pos < len(text) and text[pos] == "{":
+        return TargetSyntaxError("a JSON target must start with '{' at the very first character", text, pos, pos + 1)
+    return TargetSyntaxError(f"unexpected character {text[pos:pos + 1]!r}", text, pos, pos + 1)

@@ -1,0 +1,394 @@
+"""The semantic layer: :class:`Target`, immutable, typed, with semantic equality."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from . import printing
+from .errors import TargetError, UnknownAttributeError
+from .lexical import encode_scalar
+from .registry import Registry
+from .resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
+from .schema import AttrSpec, KindSchema
+from .values import from_json, is_representable, to_text
+
+__all__ = ["Target"]
+
+# Where an option or member stands in the target's own text:
+# (start of the option or key, end of the key, start of the value, end of the value).
+Span = tuple[int, int, int, int]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _norm(value: Any, spec: AttrSpec) -> Any:
+    if isinstance(value, MappingProxyType):
+        return tuple(sorted(value.items()))
+    if spec.type.name == "array" and not spec.ordered:
+        return tuple(sorted(value, key=printing._sort_key))
+    return value
+
+
+class Target:
+    """A compilation target: a kind, keys, a host, and typed attributes.
+
+    ``Target(spec)`` is :func:`targetlang.parse`; ``Target(spec, host)`` replaces the host as
+    TVM's two-argument constructor did. Targets are immutable and hashable; ``==`` compares
+    meaning (attribute order, dash count, quoting and ``=`` versus space do not matter; the
+    order of ``keys`` and of ordered arrays does), while ``str()`` gives the exact text the
+    target was parsed from.
+    """
+
+    __slots__ = (
+        "_attrs",
+        "_features",
+        "_hash",
+        "_host",
+        "_keys",
+        "_kind",
+        "_norm",
+        "_registry",
+        "_schema",
+        "_spans",
+        "_tag",
+        "_text",
+        "_text_form",
+    )
+
+    _attrs: dict[str, Any]
+    _features: Mapping[str, Any]
+    _hash: int | None
+    _host: Target | None
+    _keys: tuple[str, ...] | None
+    _kind: str
+    _norm: tuple[Any, ...] | None
+    _registry: Registry
+    _schema: KindSchema
+    _spans: Mapping[str, Span]
+    _tag: str
+    _text: str | None
+    _text_form: str
+
+    def __new__(cls, spec: Any, host: Any = None, *, registry: Registry | None = None) -> Target:
+        from .parsing import parse  # the constructor is a façade over the parser above it
+
+        target = parse(spec, registry=registry)
+        return target if host is None else target.with_host(host)
+
+    def __init__(self, spec: Any, host: Any = None, *, registry: Registry | None = None) -> None:
+        """See :class:`Target`; all the work happens in ``__new__``."""
+
+    @classmethod
+    def _make(
+        cls,
+        schema: KindSchema,
+        registry: Registry,
+        *,
+        tag: str = "",
+        keys: tuple[str, ...] | None = None,
+        host: Target | None = None,
+        attrs: dict[str, Any] | None = None,
+        features: Mapping[str, Any] = _EMPTY,
+        text: str | None = None,
+        text_form: str = "",
+        spans: Mapping[str, Span] = _EMPTY,
+    ) -> Target:
+        self = object.__new__(cls)
+        setter = object.__setattr__
+        setter(self, "_kind", schema.name)
+        setter(self, "_schema", schema)
+        setter(self, "_registry", registry)
+        setter(self, "_tag", tag)
+        setter(self, "_keys", keys)
+        setter(self, "_host", host)
+        setter(self, "_attrs", attrs if attrs is not None else {})
+        setter(self, "_features", features)
+        setter(self, "_text", text)
+        setter(self, "_text_form", text_form)
+        setter(self, "_spans", spans)
+        setter(self, "_norm", None)
+        setter(self, "_hash", None)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Target is immutable; use with_attr(), without_attr() or with_host()")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Target is immutable")
+
+    # ------------------------------------------------------------------ fields
+
+    @property
+    def kind(self) -> str:
+        """The kind name (``llvm``, ``cuda``, ...)."""
+        return self._kind
+
+    @property
+    def tag(self) -> str:
+        """The ``tag`` label; ``""`` unless given (looking a tag up does not set it, as in TVM)."""
+        return self._tag
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Dispatch keys as written (``resolve()`` assembles the final ones); order matters."""
+        return self._keys or ()
+
+    @property
+    def declared_keys(self) -> tuple[str, ...] | None:
+        """``keys`` as given, or ``None`` when no ``keys`` entry was given at all.
+
+        The difference matters: any ``keys`` entry, even an empty one, stops ``resolve()`` from
+        adding the kind's default keys.
+        """
+        return self._keys
+
+    @property
+    def host(self) -> Target | None:
+        """The host target, or ``None``."""
+        return self._host
+
+    @property
+    def attrs(self) -> Mapping[str, Any]:
+        """Attribute name to typed value (int, bool, str, tuple, Target), read-only.
+
+        ``keys``, ``tag`` and ``host`` are fields of their own and never appear here.
+        """
+        return MappingProxyType(self._attrs)
+
+    @property
+    def features(self) -> Mapping[str, Any]:
+        """Features a canonicaliser derived (``has_dsp``, ``is_test``, ...); empty until resolved."""
+        return self._features
+
+    @property
+    def schema(self) -> KindSchema:
+        """The kind's schema in the registry the target was read with."""
+        return self._schema
+
+    @property
+    def registry(self) -> Registry:
+        """The registry the target was read with."""
+        return self._registry
+
+    @property
+    def device_type(self) -> int:
+        """The DLPack device type: ``target_device_type`` when given, else the kind's."""
+        value = self._attrs.get("target_device_type")
+        return int(value) if value is not None else self._schema.device_type
+
+    def __getitem__(self, name: str) -> Any:
+        return self._attrs[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._attrs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._attrs)
+
+    # ------------------------------------------------------------------ equality
+
+    def _key(self) -> tuple[Any, ...]:
+        norm = self._norm
+        if norm is None:
+            specs = self._schema.attrs
+            attrs = frozenset((name, _norm(value, specs[name])) for name, value in self._attrs.items())
+            norm = (self._kind, self._tag, self._keys, self._host, attrs)
+            object.__setattr__(self, "_norm", norm)
+        return norm
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Target):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        value = self._hash
+        if value is None:
+            value = hash(self._key())
+            object.__setattr__(self, "_hash", value)
+        return value
+
+    # ------------------------------------------------------------------ printing
+
+    def __str__(self) -> str:
+        """The text the target was parsed from, exactly; else :meth:`canonical`."""
+        return self._text if self._text is not None else self.canonical()
+
+    def __repr__(self) -> str:
+        return f"Target({str(self)!r})"
+
+    def canonical(self) -> str:
+        """A deterministic legacy string that keeps host and tag: equal targets give equal
+        strings and ``parse(t.canonical()) == t``. See :func:`targetlang.printing.canonical`."""
+        return printing.canonical(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """The modern form: a dict of JSON types (lists, nested host dict) for TVM >= 0.24."""
+        return printing.to_json(self)
+
+    def to_legacy_str(self, env: Environment | None = None) -> str:
+        """Exactly what TVM v0.22's ``str()`` printed for this target once resolved with ``env``."""
+        return printing.legacy_str(self.resolve(env))
+
+    # ------------------------------------------------------------------ resolution
+
+    def resolve(self, env: Environment | None = None) -> Target:
+        """TVM v0.22's construction pipeline: canonicaliser, keys assembly, defaults.
+
+        Nested targets (host, devices) are resolved too. Idempotent.
+        """
+        env = env or DEFAULT_ENVIRONMENT
+        keys, attrs, features = resolve_parts(self._schema, self._keys, self._attrs, env, self._locate)
+        for name, value in attrs.items():
+            spec = self._schema.attrs.get(name)
+            if spec is not None and spec.type.holds_targets:
+                attrs[name] = _map_targets(value, lambda t: t.resolve(env))
+        host = self._host.resolve(env) if self._host is not None else None
+        return Target._make(
+            self._schema,
+            self._registry,
+            tag=self._tag,
+            keys=keys,
+            host=host,
+            attrs=attrs,
+            features=MappingProxyType(features),
+        )
+
+    def _locate(self, name: str) -> tuple[str, int, int]:
+        span = self._spans.get(name)
+        if self._text is None or span is None:
+            return ("", 0, 0)
+        return (self._text, span[2], span[3])
+
+    # ------------------------------------------------------------------ edits
+
+    def with_attr(self, name: str, value: Any) -> Target:
+        """A copy with attribute ``name`` set to ``value`` (``keys``, ``tag``, ``host`` too).
+
+        The value is checked against the kind's schema. In a target read from text only the
+        edited option is written anew; every other byte keeps its spelling.
+        """
+        spec = self._spec(name)
+
+        def nested(spec_value: Any, where: Any = None) -> Target:
+            return spec_value if isinstance(spec_value, Target) else Target(spec_value, registry=self._registry)
+
+        typed = from_json(list(value) if isinstance(value, tuple) else value, spec.type, name, nested)
+        return self._edited(name, typed)
+
+    def without_attr(self, name: str) -> Target:
+        """A copy without attribute ``name``; the target itself when it has none."""
+        self._spec(name)
+        if not self._has(name):
+            return self
+        return self._edited(name, None)
+
+    def with_host(self, host: Any) -> Target:
+        """A copy whose host is ``host`` (a Target, spec text or dict); ``None`` removes it."""
+        if host is None:
+            return self.without_attr("host")
+        return self.with_attr("host", host)
+
+    def _spec(self, name: str) -> AttrSpec:
+        spec = self._schema.attrs.get(name)
+        if spec is None:
+            close = tuple(difflib.get_close_matches(name, list(self._schema.attrs), n=3, cutoff=0.6))
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            err = UnknownAttributeError(f"kind '{self._kind}' has no attribute '{name}'{hint}")
+            err.suggestions = close
+            raise err
+        return spec
+
+    def _has(self, name: str) -> bool:
+        if name == "host":
+            return self._host is not None
+        if name == "tag":
+            return bool(self._tag)
+        if name == "keys":
+            return self._keys is not None
+        return name in self._attrs
+
+    def _edited(self, name: str, value: Any) -> Target:
+        text = self._spliced(name, value) if self._text is not None and self._text_form != "tag" else None
+        if text is not None:
+            try:
+                return Target(text, registry=self._registry)
+            except TargetError:
+                pass  # the edit is valid but its text is not: fall back to a target without text
+        fields: dict[str, Any] = {
+            "tag": self._tag,
+            "keys": self._keys,
+            "host": self._host,
+            "attrs": dict(self._attrs),
+        }
+        if name in ("tag", "keys", "host"):
+            fields[name] = value if value is not None or name != "tag" else ""
+        elif value is None:
+            fields["attrs"].pop(name, None)
+        else:
+            fields["attrs"][name] = value
+        return Target._make(self._schema, self._registry, **fields)
+
+    def _spliced(self, name: str, value: Any) -> str | None:
+        assert self._text is not None
+        text = self._text
+        span = self._spans.get(name)
+        spec = self._schema.attrs[name]
+        if self._text_form == "json":
+            if value is None:
+                return _json_removed(text, self._spans, name) if span else text
+            rendered = json.dumps(printing._json_value(value, spec.type, False), ensure_ascii=False)
+            if span is not None:
+                return text[: span[2]] + rendered + text[span[3] :]
+            last = max(s[3] for s in self._spans.values()) if self._spans else text.index("{") + 1
+            sep = ", " if self._spans else ""
+            return f"{text[:last]}{sep}{json.dumps(name)}: {rendered}{text[last:]}"
+        if value is not None and not is_representable(value, spec.type):
+            return None
+        if value is None:
+            return _legacy_removed(text, span) if span else text
+        raw = encode_scalar(to_text(value, spec.type, str))
+        if span is not None:
+            return f"{text[: span[1]]}={raw}{text[span[3] :]}"
+        end = len(text.rstrip(" "))
+        if text[:end].endswith("\\") and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2:
+            end += 1
+        return f"{text[:end]} -{name}={raw}{text[end:]}"
+
+
+def _legacy_removed(text: str, span: Span) -> str:
+    start, end = span[0], span[3]
+    after = end
+    while after < len(text) and text[after] == " ":
+        after += 1
+    if after < len(text):
+        return text[:start] + text[after:]
+    before = start
+    while before > 0 and text[before - 1] == " ":
+        before -= 1
+    return text[:before] + text[end:]
+
+
+def _json_removed(text: str, spans: Mapping[str, Span], name: str) -> str:
+    order = sorted(spans.values())
+    span = spans[name]
+    i = order.index(span)
+    if i > 0:
+        return text[: order[i - 1][3]] + text[span[3] :]
+    if i + 1 < len(order):
+        return text[: span[0]] + text[order[i + 1][0] :]
+    return text[: span[0]] + text[span[3] :]
+
+
+def _map_targets(value: Any, fn: Any) -> Any:
+    if isinstance(value, Target):
+        return fn(value)
+    if isinstance(value, tuple):
+        return tuple(_map_targets(v, fn) for v in value)
+    return value
