@@ -61,6 +61,10 @@ class TargetError(ValueError):
 
         start = place(self.start)
         end = place(self.end - 1) + 1 if self.end > self.start else start
+        return self.at(source, start, end)
+
+    def at(self, source: str, start: int, end: int) -> TargetError:
+        """The same error (class, message, extra fields) about ``source[start:end]``."""
         moved = type(self).__new__(type(self))
         moved.__dict__.update(self.__dict__)
         TargetError.__init__(moved, self.message, source, start, end)

@@ -155,7 +155,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
             typed = from_text("1" if value is None else value, spec.type, key, nested)
         except TargetError as err:
             if value is None:
-                raise err.relocated(text, [word.start] * len(err.source), word.end) from None
+                raise err.at(text, word.start, word.end) from None
             raise err.relocated(text, range(value_start, value_start + len(value)), end) from None
         if key in _STRUCTURAL:
             fields[key] = typed

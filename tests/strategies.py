@@ -1,0 +1,129 @@
+"""Hypothesis strategies: texts from the grammar itself, and Target values."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import lark
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+
+import targetlang
+from targetlang.schema import TypeSpec
+from targetlang.syntax import grammar_text
+
+REGISTRY = targetlang.builtin_registry()
+KINDS = sorted(REGISTRY.kinds)
+TAGS = sorted(REGISTRY.tags)
+GRAMMAR = lark.Lark(grammar_text(), parser="lalr", lexer="contextual")
+
+# One character of a word, as the grammar's _UNIT terminal allows (escapes, quoted regions,
+# plain characters), biased towards the characters that matter: quotes, backslashes, commas.
+_TRICKY = st.sampled_from(list(",=-+_.:/'\\\"{}[] é\t\n"))
+_PLAIN = st.one_of(st.characters(blacklist_characters=" '\\", blacklist_categories=["Cs"]), _TRICKY.filter(lambda c: c not in " '\\"))
+_ESCAPE = st.builds(lambda c: "\\" + c, st.one_of(_TRICKY, st.characters(blacklist_categories=["Cs"])))
+_QUOTED = st.builds(
+    lambda parts: "'" + "".join(parts) + "'",
+    st.lists(st.one_of(_PLAIN, st.just(" "), _ESCAPE), max_size=6),
+)
+_UNITS = st.lists(st.one_of(_PLAIN, _ESCAPE, _QUOTED), min_size=1, max_size=8).map("".join)
+# At least one space after every word: the generator joins tokens without the lexer, and two
+# words with nothing between them would lex as one. grammar_texts() drops a final space again.
+_TRAIL = st.sampled_from([" ", " ", "  "])
+
+
+def _word(first_excludes: str) -> st.SearchStrategy[str]:
+    """Words whose first character is not in ``first_excludes`` (the grammar's KIND/WORD rule)."""
+    return _UNITS.filter(lambda w: w[0] not in first_excludes)
+
+
+def _attr_names() -> st.SearchStrategy[str]:
+    names = sorted({name for kind in REGISTRY.kinds.values() for name in kind.attrs})
+    # Mostly attributes every kind has and that take any text, so that generated options are
+    # often valid and the identity property is exercised on accepted targets.
+    anytext = st.sampled_from(["device", "model", "libs", "keys", "tag"])
+    return st.one_of(anytext, anytext, anytext, st.sampled_from(names), _word("-="))
+
+
+_KIND = st.one_of(st.sampled_from(KINDS), st.sampled_from(KINDS), st.sampled_from(TAGS[:20]), _word("-{"))
+_OPTION = st.builds(
+    lambda dashes, name, value: "-" * dashes + name + value,
+    st.integers(1, 3),
+    _attr_names(),
+    st.one_of(st.just(""), st.builds(lambda v: "=" + v, _UNITS)),
+)
+_JSON_STRING = st.one_of(
+    st.sampled_from(["kind", "host", "keys", "mcpu", "mattr", "num-cores", "libs", "device", "llvm", "cuda"]),
+    st.text(max_size=8),
+).map(json.dumps)
+
+
+def _with_trail(words: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.builds(lambda w, t: w + t, words, _TRAIL)
+
+
+_JSON_WS = st.sampled_from(["", "", " ", "\n  ", "\t"])
+
+
+def _json_token(literal: str) -> st.SearchStrategy[str]:
+    return st.builds(lambda ws: literal + ws, _JSON_WS)
+
+
+def grammar_texts(start: str = "start") -> st.SearchStrategy[str]:
+    """Texts generated from ``grammar/target.lark`` (from rule ``start``), terminals biased
+    towards real kind and attribute names."""
+    explicit = {
+        "KIND": _with_trail(_KIND),
+        "WORD": _with_trail(_word("-")),
+        "OPTION": _with_trail(_OPTION),
+        "STRING": st.builds(lambda s, ws: s + ws, _JSON_STRING, _JSON_WS),
+        "LBRACE": _json_token("{"),
+        "RBRACE": _json_token("}"),
+        "COMMA": _json_token(","),
+        "COLON": _json_token(":"),
+    }
+    return st.builds(
+        lambda text, drop: text[:-1] if drop and text.endswith(" ") else text,
+        from_lark(GRAMMAR, start=start, explicit=explicit),
+        st.booleans(),
+    )
+
+
+# ----------------------------------------------------------------------------- Target values
+
+_TEXT = st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=12)
+_NICE_TEXT = st.text(alphabet=st.sampled_from(list("abcxyz019_-+.=,' \\é")), max_size=10)
+_STRINGS = st.one_of(_NICE_TEXT, _TEXT)
+
+
+def _value(typ: TypeSpec, depth: int) -> st.SearchStrategy[Any]:
+    if typ.name == "string":
+        return _STRINGS
+    if typ.name == "int":
+        return st.integers(-(2**63), 2**63 - 1)
+    if typ.name == "bool":
+        return st.booleans()
+    if typ.name == "target":
+        return target_configs(depth + 1)
+    assert typ.name == "array" and typ.elem is not None
+    return st.lists(_value(typ.elem, depth), max_size=4)
+
+
+@st.composite
+def target_configs(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
+    """Config dicts of built-in kinds with typed attributes, host and devices up to depth 2."""
+    kind = REGISTRY.kinds[draw(st.sampled_from(KINDS))]
+    config: dict[str, Any] = {"kind": kind.name}
+    names = [n for n in kind.attrs if n not in ("host", "from_device") and not (depth >= 2 and kind.attrs[n].type.holds_targets)]
+    for name in draw(st.lists(st.sampled_from(names), unique=True, max_size=5)):
+        config[name] = draw(_value(kind.attrs[name].type, depth))
+    if depth < 2 and draw(st.booleans()):
+        config["host"] = draw(target_configs(depth + 1))
+    return config
+
+
+def targets() -> st.SearchStrategy[targetlang.Target]:
+    """Targets built from generated configs."""
+    return target_configs().map(targetlang.parse)
+

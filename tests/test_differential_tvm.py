@@ -1,0 +1,192 @@
+"""Differential test: targetlang's resolution of corpus legacy strings against apache-tvm 0.27 itself.
+
+TVM 0.27 no longer reads legacy strings, but it still builds targets from the JSON form; so every
+corpus legacy string that targetlang reads is converted with ``to_json()``, handed to
+``tvm.target.Target``, and TVM's export is compared with ``Target.resolve()``. The module skips
+when apache-tvm is not installed (the project's own venv), and runs where it is (``pip install
+targetlang[tvm]``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+tvm = pytest.importorskip("tvm")
+
+import targetlang  # noqa: E402 -- after importorskip, so a missing TVM skips before any other work
+
+_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+_CORPUS = _SHARED / "corpus" / "strings.jsonl"
+_KINDS_027 = _SHARED / "spec" / "kinds-v0.27.json"
+_KINDS_022 = _SHARED / "spec" / "kinds-v0.22.json"
+
+if not _CORPUS.is_file():
+    pytest.skip(f"corpus not found at {_CORPUS}", allow_module_level=True)
+
+# 0.23's registry is 0.22's plus opencl.texture_depth_limit (default 2048), which 0.27 also has;
+# it is the closest schema targetlang models, and it changes nothing for the other kinds, so it is
+# used for every string (nested opencl devices and hosts included).
+_REGISTRY = targetlang.builtin_registry("0.23")
+
+# Fewer than this many compared strings means the filter below has gone wrong, not that TVM agrees.
+_MIN_COMPARED = 200
+
+
+def _tvm_options() -> dict[str, Mapping[str, str]]:
+    kinds = json.loads(_KINDS_027.read_text(encoding="utf-8"))["kinds"]
+    return {name: kind["options"] for name, kind in kinds.items()}
+
+
+def _schema_changes() -> dict[str, frozenset[str]]:
+    """Attributes 0.27 adds that the registry in use does not model, per kind.
+
+    These are genuine 0.22-vs-0.27 schema changes (kinds-v0.22.json "comparison_with_0_27"):
+    TVM fills their defaults in and targetlang, modelling v0.22/0.23, cannot. Attributes the 0.23
+    registry does have (opencl.texture_depth_limit) stay in the comparison.
+    """
+    added = json.loads(_KINDS_022.read_text(encoding="utf-8"))["comparison_with_0_27"]["attrs_added"]
+    out: dict[str, frozenset[str]] = {}
+    for kind, attrs in added.items():
+        schema = _REGISTRY.kinds.get(kind)
+        modelled = set(schema.attrs) if schema is not None else set()
+        out[kind] = frozenset(set(attrs) - modelled)
+    return out
+
+
+_TVM_OPTIONS = _tvm_options()
+_EXCLUDED = _schema_changes()
+
+
+def _known_to_tvm(config: Mapping[str, Any]) -> bool:
+    """Whether the kind and every attribute name, nested targets included, exist in TVM 0.27."""
+    options = _TVM_OPTIONS.get(config["kind"])
+    if options is None:
+        return False
+    for name, value in config.items():
+        if name not in options:
+            return False
+        nested = value if isinstance(value, list) else [value]
+        if any(isinstance(item, dict) and not _known_to_tvm(item) for item in nested):
+            return False
+    return True
+
+
+def _corpus_texts() -> Iterator[str]:
+    seen: set[str] = set()
+    with _CORPUS.open(encoding="utf-8") as lines:
+        for line in lines:
+            row = json.loads(line)
+            text = row["text"]
+            if row["form"] != "legacy-string" or text in seen:
+                continue
+            seen.add(text)
+            try:
+                target = targetlang.parse(text)
+            except targetlang.TargetError:
+                continue  # strings targetlang rejects are the corpus tests' business, not this one's
+            if _known_to_tvm(target.to_json()):
+                yield text
+
+
+_TEXTS = list(_corpus_texts())
+
+
+@cache
+def _environment() -> targetlang.Environment:
+    """What this TVM build detects on this machine, read back from TVM itself.
+
+    ``llvm`` without mtriple/mcpu gets the host triple, ``cuda`` without arch the device's arch
+    (``sm_50`` without a GPU) and ``rocm`` without mcpu the detected GFX version (``gfx900`` without
+    one); reading them from bare targets keeps the test valid on machines with a GPU too.
+    """
+    bare = {kind: _plain_tvm(_tvm_target({"kind": kind}).export()) for kind in ("llvm", "cuda", "rocm")}
+    return targetlang.Environment(
+        host_triple=bare["llvm"].get("mtriple", ""),
+        cuda_arch=bare["cuda"]["arch"],
+        rocm_arch=bare["rocm"]["mcpu"],
+        llvm=bool(tvm.runtime.enabled("llvm")),
+    )
+
+
+def _tvm_target(config: Mapping[str, Any]) -> Any:
+    return tvm.target.Target(config)
+
+
+def _plain_tvm(value: Any) -> Any:
+    """TVM's export as plain Python: FFI arrays to lists, maps to dicts, device Targets to dicts."""
+    if isinstance(value, tvm.target.Target):
+        return _plain_tvm(value.export())
+    if isinstance(value, str | bool | int | float) or value is None:
+        return value
+    if isinstance(value, Mapping) or hasattr(value, "items"):
+        return {str(k): _plain_tvm(v) for k, v in value.items()}
+    return [_plain_tvm(v) for v in value]
+
+
+def _comparable_tvm(export: Mapping[str, Any]) -> dict[str, Any]:
+    """TVM's export less what targetlang does not model.
+
+    ``feature.*`` entries are what 0.27's Arm canonicalisers store (A-profile ones come from
+    LLVM's CPU tables, which a pure parser lacks); the schema changes are listed in _EXCLUDED.
+    """
+    excluded = _EXCLUDED.get(export["kind"], frozenset())
+    out: dict[str, Any] = {}
+    for name, value in export.items():
+        if name.startswith("feature.") or name in excluded:
+            continue
+        if name == "host":
+            value = _comparable_tvm(value)
+        elif isinstance(value, list) and value and all(isinstance(v, dict) and "kind" in v for v in value):
+            value = [_comparable_tvm(v) for v in value]
+        out[name] = value
+    return out
+
+
+def _plain_targetlang(value: Any) -> Any:
+    if isinstance(value, targetlang.Target):
+        return _comparable_targetlang(value)
+    if isinstance(value, tuple | list):
+        return [_plain_targetlang(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain_targetlang(v) for k, v in value.items()}
+    return value
+
+
+def _comparable_targetlang(resolved: targetlang.Target) -> dict[str, Any]:
+    """A resolved target in TVM's export shape: kind, tag, keys, host, then attributes."""
+    out: dict[str, Any] = {"kind": resolved.kind, "tag": resolved.tag, "keys": list(resolved.keys)}
+    if resolved.host is not None:
+        out["host"] = _comparable_targetlang(resolved.host)
+    for name, value in resolved.attrs.items():
+        out[name] = _plain_targetlang(value)
+    return out
+
+
+def _features(export: Mapping[str, Any]) -> dict[str, Any]:
+    return {name.removeprefix("feature."): value for name, value in export.items() if name.startswith("feature.")}
+
+
+def test_corpus_has_strings_to_compare() -> None:
+    # Guards the filter: if parsing or the 0.27 name check broke, every case below would vanish.
+    assert len(_TEXTS) >= _MIN_COMPARED, f"only {len(_TEXTS)} corpus strings compared"
+
+
+@pytest.mark.parametrize("text", _TEXTS)
+def test_tvm_027_builds_what_targetlang_resolves(text: str) -> None:
+    target = targetlang.parse(text, registry=_REGISTRY)
+    config = target.to_json()
+    built = _tvm_target(config)  # raises if TVM 0.27 rejects targetlang's JSON form
+    export = _plain_tvm(built.export())
+    resolved = target.resolve(_environment())
+
+    assert _comparable_targetlang(resolved) == _comparable_tvm(export)
+    # Features targetlang does derive (M-profile has_dsp/has_mve, test's is_test) must be TVM's
+    # too; TVM may have more (A-profile features from LLVM).
+    tvm_features = _features(export)
+    assert {name: tvm_features.get(name) for name in resolved.features} == dict(resolved.features)

@@ -1,0 +1,199 @@
+"""Error messages, asserted whole: message, source line, caret line."""
+
+from __future__ import annotations
+
+import pytest
+
+import targetlang
+
+
+def message(spec: object) -> str:
+    with pytest.raises(targetlang.TargetError) as info:
+        targetlang.parse(spec).resolve()
+    return str(info.value)
+
+
+def test_error_unknown_attribute_suggests_the_closest_name() -> None:
+    assert message("llvm -mcpux=skylake") == (
+        "kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?\n"
+        "  llvm -mcpux=skylake\n"
+        "        ^^^^^"
+    )
+
+
+def test_error_unknown_attribute_carries_suggestions() -> None:
+    with pytest.raises(targetlang.UnknownAttributeError) as info:
+        targetlang.parse("cuda -max_threads=4")
+    assert info.value.suggestions[0] == "max_num_threads"
+    assert info.value.span == (6, 17)
+    assert (info.value.line, info.value.column) == (1, 7)
+
+
+def test_error_unknown_kind() -> None:
+    assert message("lvm -mcpu=x") == "unknown target kind 'lvm'; did you mean 'llvm'?\n  lvm -mcpu=x\n  ^^^"
+
+
+def test_error_unbalanced_quote_points_at_the_quote() -> None:
+    assert message("vulkan -device_name='GPU one") == (
+        "mismatched quote: this quote is never closed\n"
+        "  vulkan -device_name='GPU one\n"
+        "                      ^"
+    )
+
+
+def test_error_missing_dash() -> None:
+    assert message("llvm mcpu=skylake") == (
+        "expected an option starting with '-', found 'mcpu=skylake'\n"
+        "  llvm mcpu=skylake\n"
+        "       ^^^^^^^^^^^^"
+    )
+
+
+def test_error_dashes_only() -> None:
+    assert message("llvm -- -mcpu=a") == (
+        "'--' is not an option: dashes need a key after them\n  llvm -- -mcpu=a\n       ^^"
+    )
+
+
+def test_error_empty_value() -> None:
+    assert message("llvm -mcpu=") == "empty attribute key or value in '-mcpu='\n  llvm -mcpu=\n       ^^^^^^"
+
+
+def test_error_empty_key() -> None:
+    assert message("llvm -=skylake") == (
+        "empty attribute key or value in '-=skylake'\n  llvm -=skylake\n       ^^^^^^^^^"
+    )
+
+
+def test_error_repeated_attribute_points_at_the_second() -> None:
+    assert message("llvm -mcpu=a --mcpu b") == (
+        "attribute 'mcpu' is given more than once\n  llvm -mcpu=a --mcpu b\n                 ^^^^"
+    )
+
+
+def test_error_kind_given_as_an_option_is_a_repeat() -> None:
+    with pytest.raises(targetlang.DuplicateAttributeError):
+        targetlang.parse("llvm -kind=cuda")
+
+
+def test_error_integer_conversion() -> None:
+    assert message("llvm -num-cores=four") == (
+        "attribute 'num-cores' is int: cannot parse an integer from 'four'\n"
+        "  llvm -num-cores=four\n"
+        "                  ^^^^"
+    )
+
+
+def test_error_inside_a_quoted_value_points_into_the_outer_text() -> None:
+    assert message("llvm -num-cores='x'") == (
+        "attribute 'num-cores' is int: cannot parse an integer from 'x'\n  llvm -num-cores='x'\n                   ^"
+    )
+
+
+def test_error_inside_a_nested_host_points_into_the_outer_text() -> None:
+    assert message("cuda -host='llvm -mcpu=a -mcpu=b'") == (
+        "attribute 'mcpu' is given more than once\n"
+        "  cuda -host='llvm -mcpu=a -mcpu=b'\n"
+        "                            ^^^^"
+    )
+
+
+def test_error_nested_flag_host() -> None:
+    # "-host" alone means host "1", an unknown kind; the caret covers the option.
+    assert message("cuda -host") == "unknown target kind '1'\n  cuda -host\n       ^^^^^"
+
+
+def test_error_inside_an_escaped_nested_host() -> None:
+    assert message("cuda -host=llvm\\ -mcpux=a") == (
+        "kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?\n"
+        "  cuda -host=llvm\\ -mcpux=a\n"
+        "                    ^^^^^"
+    )
+
+
+def test_error_array_item_points_at_the_item() -> None:
+    with pytest.raises(targetlang.ValueConversionError) as info:
+        targetlang.parse("composite -devices=cuda,'llvm -num-cores=x'")
+    assert info.value.span == (41, 42)
+
+
+def test_error_json_wrong_type() -> None:
+    assert message('{"kind": "llvm", "num-cores": "4"}') == (
+        "attribute 'num-cores' must be an integer, not a string\n"
+        '  {"kind": "llvm", "num-cores": "4"}\n'
+        "                                ^^^"
+    )
+
+
+def test_error_json_nested_string_points_into_the_json_text() -> None:
+    assert message('{"kind": "cuda", "host": "llvm -mcpuy=1"}') == (
+        "kind 'llvm' has no attribute 'mcpuy'; did you mean 'mcpu'?\n"
+        '  {"kind": "cuda", "host": "llvm -mcpuy=1"}\n'
+        "                                  ^^^^^"
+    )
+
+
+def test_error_invalid_json() -> None:
+    assert message('{"kind": "llvm",}') == 'invalid JSON: unexpected token \'}\'\n  {"kind": "llvm",}\n                  ^'
+
+
+def test_error_json_multiline_shows_line_and_column() -> None:
+    assert message('{\n  "kind": "llvm",\n  "mcpu": 3\n}') == (
+        "attribute 'mcpu' must be a string, not an integer (line 3, column 11)\n"
+        '    "mcpu": 3\n'
+        "            ^"
+    )
+
+
+def test_error_config_without_kind() -> None:
+    assert message({"mcpu": "skylake"}) == "a target config needs a 'kind'"
+
+
+def test_error_features_cannot_be_given() -> None:
+    with pytest.raises(targetlang.UnknownAttributeError, match="'features' cannot be given"):
+        targetlang.parse({"kind": "llvm", "features": {"a": True}})
+
+
+def test_error_empty_string() -> None:
+    assert message("") == "cannot parse an empty target string"
+
+
+def test_error_canonicaliser_rejects_cuda_arch() -> None:
+    assert message("cuda -arch=80") == (
+        "CUDA target gets an invalid CUDA arch: -arch=80\n  cuda -arch=80\n             ^^"
+    )
+
+
+def test_error_composite_cannot_print_in_tvm_v022() -> None:
+    target = targetlang.parse("composite --host=llvm --devices=cuda,opencl")
+    with pytest.raises(targetlang.UnprintableTargetError, match="cannot print attribute 'devices'"):
+        target.to_legacy_str()
+
+
+def test_errors_are_value_errors_with_one_base() -> None:
+    for cls in (
+        targetlang.TargetSyntaxError,
+        targetlang.MismatchedQuoteError,
+        targetlang.MissingDashError,
+        targetlang.EmptyKeyOrValueError,
+        targetlang.InvalidJSONError,
+        targetlang.UnknownKindError,
+        targetlang.UnknownAttributeError,
+        targetlang.ValueConversionError,
+        targetlang.DuplicateAttributeError,
+        targetlang.CanonicalizationError,
+        targetlang.UnprintableTargetError,
+        targetlang.NestingTooDeepError,
+    ):
+        assert issubclass(cls, targetlang.TargetError)
+    assert issubclass(targetlang.TargetError, ValueError)
+
+
+def test_error_survives_pickling() -> None:
+    import pickle
+
+    with pytest.raises(targetlang.TargetError) as info:
+        targetlang.parse("llvm -mcpux=1")
+    again = pickle.loads(pickle.dumps(info.value))
+    assert str(again) == str(info.value)
+    assert again.suggestions == info.value.suggestions
