@@ -56,6 +56,7 @@ class TargetError(ValueError):
         ``offsets[i]`` is where character ``i`` of this error's source stands in ``source``;
         ``end_offset`` is where its end stands.
         """
+
         def place(i: int) -> int:
             return offsets[i] if i < len(offsets) else end_offset
 

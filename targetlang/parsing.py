@@ -123,12 +123,12 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
         word: Word = words[i]
         raw = word.text
         if raw[0] != "-":
-            raise MissingDashError(
-                f"expected an option starting with '-', found '{raw}'", text, word.start, word.end
-            )
+            raise MissingDashError(f"expected an option starting with '-', found '{raw}'", text, word.start, word.end)
         body = raw.lstrip("-")
         if not body:
-            raise MissingDashError(f"'{raw}' is not an option: dashes need a key after them", text, word.start, word.end)
+            raise MissingDashError(
+                f"'{raw}' is not an option: dashes need a key after them", text, word.start, word.end
+            )
         key_start = word.start + len(raw) - len(body)
         eq = body.find("=")
         value: str | None
@@ -180,7 +180,11 @@ def _json_string_offsets(source: str, start: int, end: int) -> list[int]:
         else:
             high = int(source[i + 2 : i + 6], 16)
             i += 6
-            if 0xD800 <= high < 0xDC00 and source.startswith("\\u", i) and 0xDC00 <= int(source[i + 2 : i + 6], 16) < 0xE000:
+            if (
+                0xD800 <= high < 0xDC00
+                and source.startswith("\\u", i)
+                and 0xDC00 <= int(source[i + 2 : i + 6], 16) < 0xE000
+            ):
                 i += 6
     return offsets
 
@@ -206,7 +210,9 @@ def _from_config(
         return (found[0].start, found[0].end) if found else (0, 0)
 
     if "features" in config:
-        raise UnknownAttributeError("'features' cannot be given: the kind's canonicaliser derives them", source, *where("features"))
+        raise UnknownAttributeError(
+            "'features' cannot be given: the kind's canonicaliser derives them", source, *where("features")
+        )
     kind = config.get("kind")
     if kind is None:
         start = node.start if node is not None else 0
@@ -251,5 +257,7 @@ def _from_config(
     if own_text is None or node is None:
         return Target._make(schema, registry, attrs=attrs, **fields)
     offset = node.start
-    spans = {name: (k.start - offset, k.end - offset, v.start - offset, v.end - offset) for name, (k, v) in members.items()}
+    spans = {
+        name: (k.start - offset, k.end - offset, v.start - offset, v.end - offset) for name, (k, v) in members.items()
+    }
     return Target._make(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=spans, **fields)

@@ -125,7 +125,7 @@ def legacy_str(t: Any) -> str:
     out, a trailing space when nothing follows the keys, array items escaped twice, and
     ``host`` and ``tag`` dropped.
     """
-    head = t.kind
+    head: str = t.kind
     if t.keys:
         head += " -keys=" + ",".join(t.keys)
     parts = []

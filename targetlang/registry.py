@@ -27,6 +27,7 @@ class Registry:
 
     __slots__ = ("_hash", "kinds", "tags", "version")
 
+    _hash: int
     kinds: Mapping[str, KindSchema]
     tags: Mapping[str, Mapping[str, Any]]
     version: str
@@ -88,7 +89,7 @@ def _spec(name: str, type_text: str, default: Any = None) -> AttrSpec:
     return AttrSpec(name, TypeSpec.parse(type_text.lower()), default, name not in _UNORDERED)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def builtin_registry(version: str = "0.22") -> Registry:
     """TVM's kinds and tags as of ``version`` (``"0.22"`` by default).
 
@@ -122,9 +123,6 @@ def builtin_registry(version: str = "0.22") -> Registry:
         for name, extra in data["v0_23_additions"].items():
             for a, d in extra.items():
                 attrs[name][a] = _spec(a, d["type"], d["default"])
-    kinds = [
-        KindSchema(name, specs, meta[name][0], meta[name][1], meta[name][2])
-        for name, specs in attrs.items()
-    ]
+    kinds = [KindSchema(name, specs, meta[name][0], meta[name][1], meta[name][2]) for name, specs in attrs.items()]
     tags = _load("tags-v0.22.json")["tags"]
     return Registry(kinds, tags, version)

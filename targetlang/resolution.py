@@ -46,7 +46,16 @@ class Environment:
 
 DEFAULT_ENVIRONMENT = Environment()
 
-_MPROFILE_CPUS = ("cortex-m0", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p", "cortex-m55", "cortex-m85")
+_MPROFILE_CPUS = (
+    "cortex-m0",
+    "cortex-m3",
+    "cortex-m4",
+    "cortex-m7",
+    "cortex-m33",
+    "cortex-m35p",
+    "cortex-m55",
+    "cortex-m85",
+)
 _DSP_CPUS = ("cortex-m55", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p", "cortex-m85")
 _MVE_CPUS = ("cortex-m55", "cortex-m85")
 
@@ -94,7 +103,9 @@ def _fail(locate: Locate, name: str, message: str) -> CanonicalizationError:
     return CanonicalizationError(message, *locate(name))
 
 
-def _cpu(kind: str, cfg: dict[str, Any], keys: list[str] | None, features: dict[str, Any], env: Environment) -> list[str] | None:
+def _cpu(
+    kind: str, cfg: dict[str, Any], keys: list[str] | None, features: dict[str, Any], env: Environment
+) -> list[str] | None:
     if kind == "llvm" and "mtriple" not in cfg and "mcpu" not in cfg:
         cfg["mtriple"] = env.host_triple
     if is_mprofile(cfg):
@@ -103,7 +114,9 @@ def _cpu(kind: str, cfg: dict[str, Any], keys: list[str] | None, features: dict[
         return merged
     mcpu = cfg.get("mcpu") or ""
     triple = cfg.get("mtriple") or ""
-    if kind == "llvm" and (triple.startswith("aarch64") or (triple.startswith("arm") and not mcpu.startswith("cortex-m"))):
+    if kind == "llvm" and (
+        triple.startswith("aarch64") or (triple.startswith("arm") and not mcpu.startswith("cortex-m"))
+    ):
         # The A-profile features come from LLVM's view of the CPU, which a pure parser lacks.
         return _merge_arm_keys(keys)
     return keys

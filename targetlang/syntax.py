@@ -161,7 +161,10 @@ def _scalar(token: lark.Token) -> JsonScalar:
 
 
 def _node(child: Any) -> JsonNode:
-    return _scalar(child) if isinstance(child, lark.Token) else child  # type: ignore[no-any-return]
+    if isinstance(child, lark.Token):
+        return _scalar(child)
+    node: JsonNode = child
+    return node
 
 
 def _closing_end(token: lark.Token) -> int:
@@ -228,7 +231,9 @@ def parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
         raise InvalidJSONError(f"invalid JSON: {exc.orig_exc}", text, 0, len(text)) from None
     if isinstance(tree, JsonObject):
         return JsonSyntax(text, tree)
-    return tree  # type: ignore[no-any-return]
+    if not isinstance(tree, LegacySyntax):
+        raise TypeError("the grammar's transformer did not build a syntax node")
+    return tree
 
 
 def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput) -> TargetError:
@@ -242,4 +247,4 @@ def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput) -> TargetErro
         return MismatchedQuoteError("mismatched quote: this quote is never closed", text, pos, pos + 1)
     if pos < len(text) and text[pos] == "{":
         return TargetSyntaxError("a JSON target must start with '{' at the very first character", text, pos, pos + 1)
-    return TargetSyntaxError(f"unexpected character {text[pos:pos + 1]!r}", text, pos, pos + 1)
+    return TargetSyntaxError(f"unexpected character {text[pos : pos + 1]!r}", text, pos, pos + 1)

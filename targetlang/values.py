@@ -64,12 +64,12 @@ def _convert_text(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
                 span = range(offset, offset + len(item))
                 raise _relocate(err, text, span, offset + len(item)) from None
         return tuple(values)
-    raise ValueConversionError(f"attribute '{attr}' has type {typ}, which cannot be written as text", text, 0, len(text))
+    raise ValueConversionError(
+        f"attribute '{attr}' has type {typ}, which cannot be written as text", text, 0, len(text)
+    )
 
 
-def from_json(
-    value: Any, typ: TypeSpec, attr: str, nested: Nested, where: Any = None, source: str = ""
-) -> Any:
+def from_json(value: Any, typ: TypeSpec, attr: str, nested: Nested, where: Any = None, source: str = "") -> Any:
     """Convert a dict/JSON value to ``typ`` with TVM's rules for configs (spec section 5.2).
 
     No text conversion happens: ``"true"`` is not a bool. Booleans are accepted for ints and

@@ -21,7 +21,9 @@ GRAMMAR = lark.Lark(grammar_text(), parser="lalr", lexer="contextual")
 # One character of a word, as the grammar's _UNIT terminal allows (escapes, quoted regions,
 # plain characters), biased towards the characters that matter: quotes, backslashes, commas.
 _TRICKY = st.sampled_from(list(",=-+_.:/'\\\"{}[] é\t\n"))
-_PLAIN = st.one_of(st.characters(blacklist_characters=" '\\", blacklist_categories=["Cs"]), _TRICKY.filter(lambda c: c not in " '\\"))
+_PLAIN = st.one_of(
+    st.characters(blacklist_characters=" '\\", blacklist_categories=["Cs"]), _TRICKY.filter(lambda c: c not in " '\\")
+)
 _ESCAPE = st.builds(lambda c: "\\" + c, st.one_of(_TRICKY, st.characters(blacklist_categories=["Cs"])))
 _QUOTED = st.builds(
     lambda parts: "'" + "".join(parts) + "'",
@@ -115,7 +117,11 @@ def target_configs(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
     """Config dicts of built-in kinds with typed attributes, host and devices up to depth 2."""
     kind = REGISTRY.kinds[draw(st.sampled_from(KINDS))]
     config: dict[str, Any] = {"kind": kind.name}
-    names = [n for n in kind.attrs if n not in ("host", "from_device") and not (depth >= 2 and kind.attrs[n].type.holds_targets)]
+    names = [
+        n
+        for n in kind.attrs
+        if n not in ("host", "from_device") and not (depth >= 2 and kind.attrs[n].type.holds_targets)
+    ]
     for name in draw(st.lists(st.sampled_from(names), unique=True, max_size=5)):
         config[name] = draw(_value(kind.attrs[name].type, depth))
     if depth < 2 and draw(st.booleans()):
@@ -126,4 +132,3 @@ def target_configs(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
 def targets() -> st.SearchStrategy[targetlang.Target]:
     """Targets built from generated configs."""
     return target_configs().map(targetlang.parse)
-

@@ -15,9 +15,7 @@ def message(spec: object) -> str:
 
 def test_error_unknown_attribute_suggests_the_closest_name() -> None:
     assert message("llvm -mcpux=skylake") == (
-        "kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?\n"
-        "  llvm -mcpux=skylake\n"
-        "        ^^^^^"
+        "kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?\n  llvm -mcpux=skylake\n        ^^^^^"
     )
 
 
@@ -35,17 +33,13 @@ def test_error_unknown_kind() -> None:
 
 def test_error_unbalanced_quote_points_at_the_quote() -> None:
     assert message("vulkan -device_name='GPU one") == (
-        "mismatched quote: this quote is never closed\n"
-        "  vulkan -device_name='GPU one\n"
-        "                      ^"
+        "mismatched quote: this quote is never closed\n  vulkan -device_name='GPU one\n                      ^"
     )
 
 
 def test_error_missing_dash() -> None:
     assert message("llvm mcpu=skylake") == (
-        "expected an option starting with '-', found 'mcpu=skylake'\n"
-        "  llvm mcpu=skylake\n"
-        "       ^^^^^^^^^^^^"
+        "expected an option starting with '-', found 'mcpu=skylake'\n  llvm mcpu=skylake\n       ^^^^^^^^^^^^"
     )
 
 
@@ -134,14 +128,14 @@ def test_error_json_nested_string_points_into_the_json_text() -> None:
 
 
 def test_error_invalid_json() -> None:
-    assert message('{"kind": "llvm",}') == 'invalid JSON: unexpected token \'}\'\n  {"kind": "llvm",}\n                  ^'
+    assert (
+        message('{"kind": "llvm",}') == 'invalid JSON: unexpected token \'}\'\n  {"kind": "llvm",}\n                  ^'
+    )
 
 
 def test_error_json_multiline_shows_line_and_column() -> None:
     assert message('{\n  "kind": "llvm",\n  "mcpu": 3\n}') == (
-        "attribute 'mcpu' must be a string, not an integer (line 3, column 11)\n"
-        '    "mcpu": 3\n'
-        "            ^"
+        "attribute 'mcpu' must be a string, not an integer (line 3, column 11)\n    \"mcpu\": 3\n            ^"
     )
 
 

@@ -1,0 +1,43 @@
+"""The grammar file itself: strict LALR, shipped with the package, lossless on its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from targetlang.syntax import LegacySyntax, build_strict_parser, grammar_path, parse_syntax
+
+
+def test_grammar_builds_with_lalr_strict() -> None:
+    # strict=True fails on any shift/reduce conflict or terminal collision.
+    parser = build_strict_parser()
+    assert parser.options.parser == "lalr"
+
+
+def test_grammar_ships_inside_the_package_or_the_checkout() -> None:
+    path = grammar_path()
+    assert path.name == "target.lark"
+    assert path.parent.name == "grammar"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "llvm",
+        "  llvm  -mcpu  skylake  ",
+        "vulkan -device_name='Name of GPU with spaces' -x",
+        "llvm -mcpu=a\\ b\\",
+        "x'a b'y -z=''",
+        '{"kind": "llvm", "a": [1, -2.5e3, true, false, null, {}], "b": "\\u00e9\\n"}',
+        '{\n\t"kind" :"llvm" }\n',
+    ],
+)
+def test_syntax_renders_back_exactly(text: str) -> None:
+    assert parse_syntax(text).render() == text
+
+
+def test_words_split_from_their_separators() -> None:
+    syntax = parse_syntax(" llvm  -mcpu skylake\\  -x ")
+    assert isinstance(syntax, LegacySyntax)
+    assert syntax.lead == " "
+    assert (syntax.kind.text, syntax.kind.trail) == ("llvm", "  ")
+    assert [(w.text, w.trail) for w in syntax.words] == [("-mcpu", " "), ("skylake\\ ", " "), ("-x", " ")]

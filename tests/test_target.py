@@ -1,0 +1,326 @@
+"""The Target API: fields, semantic equality, edits, resolution and printers (spec 2-7)."""
+
+from __future__ import annotations
+
+import pytest
+
+import targetlang
+from targetlang import Environment, Target, parse
+
+X86 = Environment(host_triple="x86_64-pc-linux-gnu")
+
+
+# --------------------------------------------------------------------------- fields
+
+
+def test_fields_of_a_legacy_string() -> None:
+    t = parse("llvm -keys=x86,cpu -mcpu=skylake -mattr=+avx2,+fma -num-cores=4 -fast-math")
+    assert t.kind == "llvm"
+    assert t.tag == ""
+    assert t.keys == ("x86", "cpu")
+    assert t.host is None
+    assert dict(t.attrs) == {"mcpu": "skylake", "mattr": ("+avx2", "+fma"), "num-cores": 4, "fast-math": True}
+    assert t["num-cores"] == 4
+    assert "keys" not in t.attrs
+
+
+def test_target_is_immutable_and_hashable() -> None:
+    t = parse("llvm -mcpu=skylake")
+    with pytest.raises(AttributeError):
+        t.kind = "cuda"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        t.attrs["mcpu"] = "x"  # type: ignore[index]
+    assert {t: 1}[parse("llvm --mcpu skylake")] == 1
+
+
+def test_constructor_is_parse_and_repr_evaluates() -> None:
+    t = Target("cuda -arch=sm_80", "llvm -mcpu=skylake")
+    assert t.host == parse("llvm -mcpu=skylake")
+    assert eval(repr(t), {"Target": Target}) == t
+
+
+# --------------------------------------------------------------------------- value interpretation (spec 2.4)
+
+
+@pytest.mark.parametrize(
+    ("text", "attr", "value"),
+    [
+        ("llvm -mcpu=blah", "mcpu", "blah"),
+        ("llvm -mcpu='blah'", "mcpu", "blah"),
+        ("llvm -mcpu='bl'ah", "mcpu", "'bl'ah"),
+        ("llvm -mcpu=\\'blah\\'", "mcpu", "'blah'"),
+        ("llvm -mcpu='\\'blah\\''", "mcpu", "'blah'"),
+        ("llvm -mcpu='it\\'s a'", "mcpu", "it's a"),
+        ("vulkan -device_name=A\\ B", "device_name", "A B"),
+        ("llvm -mcpu=x'a b'y", "mcpu", "x'a b'y"),
+        ("llvm -mcpu=''", "mcpu", ""),
+        ("llvm -mcpu=abc\\", "mcpu", "abc"),
+        ("vulkan -device_name=' GPU '", "device_name", "GPU"),
+        ("llvm -model=a=b", "model", "a=b"),
+        ("llvm -num-cores=4abc", "num-cores", 4),
+        ("llvm -vector-width=1.5", "vector-width", 1),
+        ("llvm -vector-width=0x10", "vector-width", 0),
+        ("llvm -num-cores=TRUE", "num-cores", 1),
+        ("llvm -opt-level=-1", "opt-level", -1),
+        ("llvm -fast-math=2", "fast-math", True),
+        ("vulkan --supports_float16=false", "supports_float16", False),
+        ("vulkan -supports_float16", "supports_float16", True),
+        ("cuda -libs=cublas,,cudnn,", "libs", ("cublas", "cudnn")),
+        ("llvm -mattr=''", "mattr", ()),
+        ("llvm -mattr='+a,+b'", "mattr", ("+a", "+b")),
+        ("llvm -mattr=x,'+a,+b'", "mattr", ("x", "+a,+b")),
+        ("llvm -mattr=a\\,b,c", "mattr", ("a", "b", "c")),
+        (
+            "llvm -cl-opt='-unroll-threshold:uint=100,-unroll-count:uint=3'",
+            "cl-opt",
+            ("-unroll-threshold:uint=100", "-unroll-count:uint=3"),
+        ),
+        ("llvm -mcpu skylake", "mcpu", "skylake"),
+        ("llvm ---mcpu=skylake", "mcpu", "skylake"),
+    ],
+)
+def test_value_interpretation(text: str, attr: str, value: object) -> None:
+    assert parse(text)[attr] == value
+    assert str(parse(text)) == text
+
+
+def test_space_form_only_when_the_next_word_has_no_dash() -> None:
+    # "-opt-level -1": a flag, then "-1" is an option named "1".
+    with pytest.raises(targetlang.UnknownAttributeError, match="no attribute '1'"):
+        parse("llvm -opt-level -1")
+
+
+def test_only_u0020_separates() -> None:
+    with pytest.raises(targetlang.UnknownKindError):
+        parse("llvm\t-mcpu=x")
+    assert parse("llvm  -mcpu=x ")["mcpu"] == "x"
+
+
+def test_tag_only_as_the_whole_string() -> None:
+    assert parse("nvidia/jetson-nano").kind == "cuda"
+    assert parse("nvidia/jetson-nano").tag == ""
+    with pytest.raises(targetlang.UnknownKindError):
+        parse("nvidia/jetson-nano -arch=sm_80")
+    assert str(parse("nvidia/geforce-gt-730-ddr3,128bit")) == "nvidia/geforce-gt-730-ddr3,128bit"
+
+
+def test_nested_host_in_every_spelling() -> None:
+    expected = parse("llvm -mcpu=skylake")
+    for text in (
+        "cuda -host='llvm -mcpu=skylake'",
+        "cuda --host=llvm\\ -mcpu=skylake",
+        'cuda -host={"kind":"llvm","mcpu":"skylake"}',
+    ):
+        assert parse(text).host == expected, text
+    assert parse("cuda --host nvidia/jetson-nano").host == parse("nvidia/jetson-nano")
+
+
+# --------------------------------------------------------------------------- equality
+
+
+def test_spellings_of_one_target_are_equal() -> None:
+    a, b, c = parse("llvm -mcpu skylake"), parse("llvm --mcpu=skylake"), parse("llvm -mcpu='skylake'")
+    assert a == b == c
+    assert hash(a) == hash(b) == hash(c)
+    assert str(a) != str(b)
+
+
+def test_attribute_order_does_not_matter() -> None:
+    assert parse("llvm -mcpu=a -num-cores=2") == parse("llvm -num-cores=2 -mcpu=a")
+
+
+def test_keys_order_matters() -> None:
+    assert parse("llvm -keys=arm_cpu,cpu") != parse("llvm -keys=cpu,arm_cpu")
+
+
+def test_libs_unordered_mattr_ordered() -> None:
+    assert parse("cuda -libs=cublas,cudnn") == parse("cuda -libs=cudnn,cublas")
+    assert parse("llvm -mattr=+a,+b") != parse("llvm -mattr=+b,+a")
+    assert parse("cuda -libs=a,a") != parse("cuda -libs=a")
+
+
+def test_legacy_and_json_forms_are_equal() -> None:
+    assert parse('{"kind": "llvm", "mattr": ["+neon"], "num-cores": 4}') == parse("llvm -mattr=+neon -num-cores=4")
+    assert parse({"kind": "cuda", "host": {"kind": "llvm"}}) == parse("cuda --host llvm")
+
+
+def test_empty_keys_differ_from_no_keys() -> None:
+    assert parse("llvm -keys=''") != parse("llvm")
+    assert parse("llvm -keys=''").resolve().keys == ()
+    assert parse("llvm").resolve().keys == ("cpu",)
+
+
+# --------------------------------------------------------------------------- printers
+
+
+def test_str_is_the_source_text() -> None:
+    for text in ("llvm  -mattr=+m,+a -vector-width=256", "llvm -keys=cpu ", "cuda --host llvm"):
+        assert str(parse(text)) == text
+
+
+def test_canonical() -> None:
+    t = parse("cuda --libs cudnn,cublas -host='llvm -mcpu=x' -arch=sm_80 -tag=mine -keys=gpu")
+    assert t.canonical() == "cuda -keys=gpu -tag=mine -host='llvm -mcpu=x' -arch=sm_80 -libs=cublas,cudnn"
+    assert parse(t.canonical()) == t
+
+
+def test_canonical_quotes_what_needs_it() -> None:
+    t = parse({"kind": "llvm", "mattr": ["a b", "c,d", "it's", ""], "mcpu": "x y"})
+    assert t.canonical() == "llvm -mattr='\\'a b\\',\\'c,d\\',it\\\\\\'s,\\'\\'' -mcpu='x y'"
+    assert parse(t.canonical()) == t
+
+
+def test_canonical_falls_back_to_json_for_what_legacy_text_cannot_hold() -> None:
+    t = parse({"kind": "llvm", "mcpu": " padded "})
+    assert t.canonical() == '{"kind":"llvm","mcpu":" padded "}'
+    assert parse(t.canonical()) == t
+
+
+def test_to_json_uses_json_types() -> None:
+    t = parse("cuda -libs=cudnn -host='llvm -mattr=+neon' -max_num_threads=7 -keys=cuda")
+    assert t.to_json() == {
+        "kind": "cuda",
+        "keys": ["cuda"],
+        "host": {"kind": "llvm", "mattr": ["+neon"]},
+        "libs": ["cudnn"],
+        "max_num_threads": 7,
+    }
+
+
+# TVM v0.22 str() of the resolved target: spec 6.1's table (host triple x86_64, no GPU).
+@pytest.mark.parametrize(
+    ("text", "printed"),
+    [
+        ("llvm -mcpu=cortex-m3", "llvm -keys=arm_cpu,cpu -mcpu=cortex-m3"),
+        (
+            "cuda -model=unknown -libs=cublas,cudnn",
+            "cuda -keys=cuda,gpu -arch=sm_50 -libs=cublas,cudnn -max_num_threads=1024 -model=unknown "
+            "-thread_warp_size=32",
+        ),
+        (
+            "opencl -device=mali",
+            "opencl -keys=mali,opencl,gpu -device=mali -image_base_address_alignment=64 -max_function_args=128 "
+            "-max_num_threads=256 -max_shared_memory_per_block=16384 -max_threads_per_block=256 "
+            "-texture_spatial_limit=16384 -thread_warp_size=1",
+        ),
+        (
+            "vulkan -device_name='Name of GPU with spaces' -device_type=discrete",
+            "vulkan -keys=vulkan,gpu -device_name='Name of GPU with spaces' -device_type=discrete -max_num_threads=256 "
+            "-max_threads_per_block=256 -supports_float32=1 -supports_int32=1 -thread_warp_size=1",
+        ),
+        ("llvm -mcpu=it\\'s", "llvm -keys=cpu -mcpu=it\\'s"),
+        ("c", "c -keys=cpu "),
+        ("test", "test "),
+        (
+            "nvidia/geforce-rtx-3070",
+            "cuda -keys=cuda,gpu -arch=sm_86 -max_num_threads=1024 -max_shared_memory_per_block=49152 "
+            "-max_threads_per_block=1024 -registers_per_block=65536 -thread_warp_size=32",
+        ),
+        ("llvm", "llvm -keys=cpu -mtriple=x86_64-pc-linux-gnu"),
+        ("llvm -mattr='a b',c", "llvm -keys=cpu -mattr=\\'a b\\',c -mtriple=x86_64-pc-linux-gnu"),
+        ("llvm -mcpu=''", "llvm -keys=cpu "),
+    ],
+)
+def test_legacy_str(text: str, printed: str) -> None:
+    assert parse(text).to_legacy_str(X86) == printed
+
+
+def test_legacy_str_without_an_llvm_host_triple() -> None:
+    assert parse("llvm").to_legacy_str() == "llvm -keys=cpu "
+
+
+# --------------------------------------------------------------------------- resolution (spec 3.1, 7.2, 7.3)
+
+
+@pytest.mark.parametrize(
+    ("spec", "keys"),
+    [
+        ("opencl -device=mali", ("mali", "opencl", "gpu")),
+        ("opencl -device=mali -keys=x", ("x", "mali")),
+        ("llvm -keys=foo", ("foo",)),
+        ("llvm -keys=foo -mtriple=aarch64-linux-gnu", ("foo", "arm_cpu", "cpu")),
+        ("llvm -device=foo -mtriple=aarch64-linux-gnu", ("arm_cpu", "cpu", "foo")),
+        ("llvm -device=foo", ("foo", "cpu")),
+        ({"kind": "llvm", "keys": ["cpu", "arm_cpu"], "device": "arm_cpu"}, ("cpu", "arm_cpu")),
+        ("llvm -mtriple=arm64-linux-android", ("arm_cpu", "cpu")),
+        ("llvm -mtriple=armv7-none-linux-gnueabihf -mcpu=cortex-m7", ("arm_cpu", "cpu")),
+        ("cuda", ("cuda", "gpu")),
+        ("ext_dev", ()),
+    ],
+)
+def test_resolved_keys(spec: object, keys: tuple[str, ...]) -> None:
+    assert parse(spec).resolve().keys == keys
+
+
+def test_resolve_uses_the_environment() -> None:
+    assert parse("llvm").resolve(Environment(host_triple="aarch64-linux-gnu")).keys == ("arm_cpu", "cpu")
+    assert parse("cuda").resolve(Environment(cuda_arch="sm_86"))["arch"] == "sm_86"
+    assert parse("cuda").resolve()["arch"] == "sm_50"
+    assert parse("rocm").resolve()["mcpu"] == "gfx900"
+    assert parse("rocm").resolve(Environment(rocm_api_version=304))["mattr"] == ("-code-object-v3",)
+    assert parse("nvptx").resolve()["mtriple"] == "nvptx64-nvidia-cuda"
+
+
+def test_resolve_removes_from_device_and_adds_defaults() -> None:
+    r = parse('{"kind":"vulkan","from_device":0}').resolve()
+    assert "from_device" not in r.attrs
+    assert r["supports_float32"] is True
+    assert r["max_num_threads"] == 256
+
+
+def test_resolve_is_idempotent_and_resolves_nested_targets() -> None:
+    r = parse("composite --host=llvm --devices=cuda,opencl").resolve()
+    assert r.host is not None and r.host.keys == ("cpu",)
+    assert [d.keys for d in r["devices"]] == [("cuda", "gpu"), ("opencl", "gpu")]
+    assert r.resolve() == r
+
+
+def test_mprofile_features() -> None:
+    assert dict(parse("llvm -mcpu=cortex-m55 -mattr=+nomve").resolve().features) == {"has_mve": False, "has_dsp": True}
+
+
+def test_resolve_rejects_canonicaliser_violations() -> None:
+    for spec in ("nvptx -mtriple=x", "rocm -mcpu=gfx", "nvptx -mcpu=compute_80"):
+        with pytest.raises(targetlang.CanonicalizationError):
+            parse(spec).resolve()
+
+
+# --------------------------------------------------------------------------- edits
+
+
+def test_edit_keeps_every_untouched_spelling() -> None:
+    t = parse("llvm  --mcpu skylake -mattr='+avx2,+fma'   -num-cores=4 ")
+    assert str(t.with_attr("num-cores", 8)) == "llvm  --mcpu skylake -mattr='+avx2,+fma'   -num-cores=8 "
+    assert str(t.with_attr("mcpu", "cascade lake")) == "llvm  --mcpu='cascade lake' -mattr='+avx2,+fma'   -num-cores=4 "
+    assert str(t.with_attr("model", "i7")) == "llvm  --mcpu skylake -mattr='+avx2,+fma'   -num-cores=4 -model=i7 "
+    assert str(t.without_attr("mattr")) == "llvm  --mcpu skylake -num-cores=4 "
+    assert str(t.without_attr("num-cores")) == "llvm  --mcpu skylake -mattr='+avx2,+fma' "
+    assert t.with_attr("num-cores", 8)["num-cores"] == 8
+
+
+def test_edit_host() -> None:
+    t = parse("cuda -arch=sm_80 --host llvm")
+    assert str(t.with_host("llvm -mcpu=skylake")) == "cuda -arch=sm_80 --host='llvm -mcpu=skylake'"
+    assert str(parse("cuda").with_host(parse("llvm"))) == "cuda -host=llvm"
+    assert t.with_host(None) == parse("cuda -arch=sm_80")
+
+
+def test_edit_json_text_keeps_its_layout() -> None:
+    t = parse('{\n  "kind": "llvm",\n  "mcpu": "skylake"\n}')
+    assert str(t.with_attr("mcpu", "znver3")) == '{\n  "kind": "llvm",\n  "mcpu": "znver3"\n}'
+    assert str(t.with_attr("num-cores", 4)) == '{\n  "kind": "llvm",\n  "mcpu": "skylake", "num-cores": 4\n}'
+    assert str(t.without_attr("mcpu")) == '{\n  "kind": "llvm"\n}'
+
+
+def test_edit_checks_the_schema() -> None:
+    t = parse("llvm")
+    with pytest.raises(targetlang.UnknownAttributeError, match="did you mean 'mcpu'"):
+        t.with_attr("mcpux", "a")
+    with pytest.raises(targetlang.ValueConversionError):
+        t.with_attr("num-cores", "four")
+
+
+def test_edit_of_a_tag_or_dict_target() -> None:
+    t = parse("nvidia/jetson-nano").with_attr("arch", "sm_62")
+    assert t["arch"] == "sm_62"
+    assert parse(str(t)) == t
