@@ -7,7 +7,6 @@ is a legacy string. A mapping is a config dict. Values are typed by the kind's s
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Mapping
 from typing import Any
@@ -83,6 +82,8 @@ def _parse_text(text: str, registry: Registry, depth: int) -> Target:
 
 
 def _suggest(name: str, choices: Any) -> tuple[str, ...]:
+    import difflib  # only on the error path: it costs import time
+
     return tuple(difflib.get_close_matches(name, list(choices), n=3, cutoff=0.6))
 
 

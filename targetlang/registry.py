@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping
-from importlib import resources
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -82,7 +82,7 @@ def _in_range(version: tuple[int, ...], first: str, last: str) -> bool:
 
 
 def _load(name: str) -> Any:
-    return json.loads(resources.files("targetlang").joinpath("data", name).read_text(encoding="utf-8"))
+    return json.loads((Path(__file__).parent / "data" / name).read_text(encoding="utf-8"))
 
 
 def _spec(name: str, type_text: str, default: Any = None) -> AttrSpec:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
@@ -298,6 +297,8 @@ class Target:
     def _spec(self, name: str) -> AttrSpec:
         spec = self._schema.attrs.get(name)
         if spec is None:
+            import difflib  # only on the error path: it costs import time
+
             close = tuple(difflib.get_close_matches(name, list(self._schema.attrs), n=3, cutoff=0.6))
             hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             err = UnknownAttributeError(f"kind '{self._kind}' has no attribute '{name}'{hint}")

@@ -41,3 +41,11 @@ def test_words_split_from_their_separators() -> None:
     assert syntax.lead == " "
     assert (syntax.kind.text, syntax.kind.trail) == ("llvm", "  ")
     assert [(w.text, w.trail) for w in syntax.words] == [("-mcpu", " "), ("skylake\\ ", " "), ("-x", " ")]
+
+
+def test_language_reference_embeds_the_grammar_verbatim() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text(encoding="utf-8")
+    embedded = doc.split("<!-- grammar:begin -->\n```lark\n", 1)[1].split("```\n<!-- grammar:end -->", 1)[0]
+    assert embedded == grammar_path().read_text(encoding="utf-8")
