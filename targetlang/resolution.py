@@ -163,7 +163,8 @@ def _rocm(cfg: dict[str, Any], env: Environment, locate: Locate) -> None:
             cfg["mattr"] = (*mattr, "-code-object-v3")
 
 
-_CL_OPT = re.compile(r"-+([^:=]+)(?::([^=]*))?(?:=(.*))?", re.S)
+# LLVM's command-line parser takes "-name" or "--name", never three dashes.
+_CL_OPT = re.compile(r"--?([^-:=][^:=]*)(?::([^=]*))?(?:=(.*))?", re.S)
 _CL_VALUES = {
     "bool": re.compile(r"true|false|TRUE|FALSE|True|False|1|0"),
     "int": re.compile(r"[+-]?[0-9]+"),
@@ -177,7 +178,7 @@ def _check_cl_opt(items: tuple[str, ...], locate: Locate) -> None:
         m = _CL_OPT.fullmatch(item)
         problem = None
         if m is None:
-            problem = "must look like -name[:type][=value]"
+            problem = "option must start with \"-\" or \"--\" and look like -name[:type][=value]"
         else:
             type_name, value = m.group(2), m.group(3)
             if type_name is not None and type_name not in _CL_VALUES:

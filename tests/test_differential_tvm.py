@@ -106,11 +106,12 @@ def _environment() -> targetlang.Environment:
     one); reading them from bare targets keeps the test valid on machines with a GPU too.
     """
     bare = {kind: _plain_tvm(_tvm_target({"kind": kind}).export()) for kind in ("llvm", "cuda", "rocm")}
+    # llvm=False: TVM's Target constructor does not check cl-opt entries; only the LLVM backend
+    # (LLVMTargetInfo) does, and test_llvm_backend_agrees_on_cl_opt compares that step separately.
     return targetlang.Environment(
         host_triple=bare["llvm"].get("mtriple", ""),
         cuda_arch=bare["cuda"]["arch"],
         rocm_arch=bare["rocm"]["mcpu"],
-        llvm=bool(tvm.runtime.enabled("llvm")),
     )
 
 
@@ -190,3 +191,30 @@ def test_tvm_027_builds_what_targetlang_resolves(text: str) -> None:
     # too; TVM may have more (A-profile features from LLVM).
     tvm_features = _features(export)
     assert {name: tvm_features.get(name) for name in resolved.features} == dict(resolved.features)
+
+
+_CL_OPT_TEXTS = [text for text in _TEXTS if "cl-opt" in targetlang.parse(text).attrs]
+
+
+@pytest.mark.skipif(not tvm.runtime.enabled("llvm"), reason="this TVM build has no LLVM backend")
+@pytest.mark.parametrize("text", _CL_OPT_TEXTS)
+def test_llvm_backend_agrees_on_cl_opt(text: str) -> None:
+    # targetlang's Environment(llvm=True) models the LLVM backend's check of cl-opt entries, which
+    # TVM runs when it builds LLVMTargetInfo for a target (llvm_get_cpu_features builds one), not in
+    # the Target constructor; both must accept and reject the same entries.
+    target = targetlang.parse(text, registry=_REGISTRY)
+    built = _tvm_target(target.to_json())
+    try:
+        tvm.target.codegen.llvm_get_cpu_features(built)
+    except Exception as err:  # TVM raises InternalError, whose class moved between releases
+        tvm_error: str | None = str(err).strip().splitlines()[-1]
+    else:
+        tvm_error = None
+    llvm_env = targetlang.Environment(host_triple=_environment().host_triple, llvm=True)
+    try:
+        target.resolve(llvm_env)
+    except targetlang.TargetError as err:
+        targetlang_error: str | None = str(err).splitlines()[0]
+    else:
+        targetlang_error = None
+    assert (tvm_error is None) == (targetlang_error is None), f"TVM: {tvm_error}; targetlang: {targetlang_error}"

@@ -324,3 +324,25 @@ def test_edit_of_a_tag_or_dict_target() -> None:
     t = parse("nvidia/jetson-nano").with_attr("arch", "sm_62")
     assert t["arch"] == "sm_62"
     assert parse(str(t)) == t
+
+
+@pytest.mark.parametrize(
+    ("entry", "ok"),
+    [
+        ("-unroll-threshold:uint=100", True),
+        ("--print-after-all", True),
+        ("-not-an-option:uint=123", True),
+        ("---unroll-factor:uint=0", False),  # TVM's LLVMCommandLineParseFatalDashDashDash
+        ("-option:", False),
+        ("-option=2", False),
+        ("-option:int=haha", False),
+    ],
+)
+def test_cl_opt_checked_as_llvm_did(entry: str, ok: bool) -> None:
+    target = parse({"kind": "llvm", "cl-opt": [entry]})
+    target.resolve()  # without LLVM nothing checks cl-opt
+    if ok:
+        target.resolve(Environment(llvm=True))
+    else:
+        with pytest.raises(targetlang.ValueConversionError, match="LLVM rejects cl-opt entry"):
+            target.resolve(Environment(llvm=True))
