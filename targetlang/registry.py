@@ -89,6 +89,14 @@ def _spec(name: str, type_text: str, default: Any = None) -> AttrSpec:
     return AttrSpec(name, TypeSpec.parse(type_text.lower()), default, name not in _UNORDERED)
 
 
+def _canonicalizer(name: str | None, version: tuple[int, ...]) -> str | None:
+    # TVM's CPU target parser came with v0.10's string semantics (before it, v0.8 printed
+    # "llvm -keys=cpu -mcpu=cortex-m3"), and it filled llvm's mtriple from the host only from v0.16.
+    if name != "cpu" or version >= (0, 16):
+        return name
+    return "cpu-without-host-triple" if version >= (0, 10) else None
+
+
 @functools.cache
 def builtin_registry(version: str = "0.22") -> Registry:
     """TVM's kinds and tags as of ``version`` (``"0.22"`` by default).
@@ -123,6 +131,9 @@ def builtin_registry(version: str = "0.22") -> Registry:
         for name, extra in data["v0_23_additions"].items():
             for a, d in extra.items():
                 attrs[name][a] = _spec(a, d["type"], d["default"])
-    kinds = [KindSchema(name, specs, meta[name][0], meta[name][1], meta[name][2]) for name, specs in attrs.items()]
+    kinds = [
+        KindSchema(name, specs, meta[name][0], meta[name][1], _canonicalizer(meta[name][2], want))
+        for name, specs in attrs.items()
+    ]
     tags = _load("tags-v0.22.json")["tags"]
     return Registry(kinds, tags, version)

@@ -104,9 +104,9 @@ def _fail(locate: Locate, name: str, message: str) -> CanonicalizationError:
 
 
 def _cpu(
-    kind: str, cfg: dict[str, Any], keys: list[str] | None, features: dict[str, Any], env: Environment
+    kind: str, cfg: dict[str, Any], keys: list[str] | None, features: dict[str, Any], env: Environment, fill: bool
 ) -> list[str] | None:
-    if kind == "llvm" and "mtriple" not in cfg and "mcpu" not in cfg:
+    if fill and kind == "llvm" and "mtriple" not in cfg and "mcpu" not in cfg:
         cfg["mtriple"] = env.host_triple
     if is_mprofile(cfg):
         merged, found = mprofile_parse({**cfg, "keys": keys})
@@ -178,7 +178,7 @@ def _check_cl_opt(items: tuple[str, ...], locate: Locate) -> None:
         m = _CL_OPT.fullmatch(item)
         problem = None
         if m is None:
-            problem = "option must start with \"-\" or \"--\" and look like -name[:type][=value]"
+            problem = 'option must start with "-" or "--" and look like -name[:type][=value]'
         else:
             type_name, value = m.group(2), m.group(3)
             if type_name is not None and type_name not in _CL_VALUES:
@@ -208,8 +208,8 @@ def resolve_parts(
     canon = schema.canonicalizer
     if canon is not None and schema.preprocessor is not None:
         raise CanonicalizationError(f"kind '{schema.name}' has both an attrs preprocessor and a target parser")
-    if canon == "cpu":
-        key_list = _cpu(schema.name, cfg, key_list, features, env)
+    if canon in ("cpu", "cpu-without-host-triple"):
+        key_list = _cpu(schema.name, cfg, key_list, features, env, fill=canon == "cpu")
     elif canon == "cuda":
         _cuda(cfg, env, locate)
     elif canon == "nvptx":

@@ -71,9 +71,10 @@ Canonicalizer = Callable[..., Any]
 class KindSchema:
     """A target kind: its attributes, default keys, device type and canonicaliser.
 
-    ``canonicalizer`` names a built-in TVM target parser (``cpu``, ``cuda``, ``nvptx``, ``rocm``,
-    ``test``) or is a callable ``f(attrs: dict, keys: list | None, features: dict) -> keys``
-    for user kinds; ``preprocessor`` is TVM's legacy attrs preprocessor, ``f(attrs: dict)``.
+    ``canonicalizer`` names a built-in TVM target parser (``cpu``, ``cpu-without-host-triple``,
+    ``cuda``, ``nvptx``, ``rocm``, ``test``) or is a callable
+    ``f(attrs: dict, keys: list | None, features: dict) -> keys`` for user kinds;
+    ``preprocessor`` is TVM's legacy attrs preprocessor, ``f(attrs: dict)``.
     """
 
     name: str
