@@ -42,21 +42,31 @@ def _legacy_canonical(t: Any) -> str | None:
     if keys is not None:
         if not is_representable(keys, _STRING_ARRAY):
             return None
-        parts.append("-keys=" + encode_scalar(to_text(keys, _STRING_ARRAY, canonical)))
+        parts.append("-keys=" + encode_scalar(to_text(keys, _STRING_ARRAY, _nested_text)))
     if t.tag:
         if t.tag != t.tag.strip(" "):
             return None
         parts.append("-tag=" + encode_scalar(t.tag))
     if t.host is not None:
-        parts.append("-host=" + encode_scalar(canonical(t.host)))
+        parts.append("-host=" + encode_scalar(_nested_text(t.host)))
     specs = t.schema.attrs
     for name in sorted(t.attrs):
         spec = specs[name]
         value = _ordered(t.attrs[name], spec)
         if not _plain_name(name) or not is_representable(value, spec.type):
             return None
-        parts.append(f"-{name}={encode_scalar(to_text(value, spec.type, canonical))}")
+        parts.append(f"-{name}={encode_scalar(to_text(value, spec.type, _nested_text))}")
     return " ".join(parts)
+
+
+def _nested_text(t: Any) -> str:
+    # Every level of nesting in legacy text escapes the level inside it again, so quotes and
+    # backslashes double per level; a nested target that would need them is written as JSON,
+    # which nests without escaping.
+    text = _legacy_canonical(t)
+    if text is None or "'" in text or "\\" in text:
+        return canonical_json_text(t)
+    return text
 
 
 def canonical(t: Any) -> str:

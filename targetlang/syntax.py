@@ -15,7 +15,7 @@ from typing import Any
 
 import lark
 
-from .errors import InvalidJSONError, MismatchedQuoteError, TargetError, TargetSyntaxError
+from .errors import InvalidJSONError, MismatchedQuoteError, NestingTooDeepError, TargetError, TargetSyntaxError
 
 __all__ = [
     "JsonArray",
@@ -88,6 +88,7 @@ class JsonArray:
     items: tuple[JsonNode, ...]
     start: int
     end: int
+    depth: int = 1
 
     @property
     def value(self) -> list[Any]:
@@ -101,6 +102,7 @@ class JsonObject:
     members: tuple[tuple[str, JsonScalar, JsonNode], ...]
     start: int
     end: int
+    depth: int = 1
 
     @property
     def value(self) -> dict[str, Any]:
@@ -129,6 +131,17 @@ class JsonSyntax:
 
 
 _JSON_WS = " \t\n\r"
+
+MAX_JSON_DEPTH = 100
+"""How deeply JSON arrays and objects may nest; deeper text is a NestingTooDeepError, never a
+RecursionError (the parser itself keeps an explicit stack; later stages recurse)."""
+
+
+def _depth(children: Any) -> int:
+    depth = 1 + max((getattr(c, "depth", 0) for c in children), default=0)
+    if depth > MAX_JSON_DEPTH:
+        raise NestingTooDeepError(f"JSON nests more than {MAX_JSON_DEPTH} levels deep")
+    return depth
 
 
 def _split_trail(text: str) -> tuple[str, str]:
@@ -189,7 +202,8 @@ class _Build(lark.Transformer[lark.Token, Any]):
 
     def object(self, children: list[Any]) -> JsonObject:
         members = tuple(c for c in children if isinstance(c, tuple))
-        return JsonObject(members, children[0].start_pos or 0, _closing_end(children[-1]))
+        depth = _depth(node for _, _, node in members)
+        return JsonObject(members, children[0].start_pos or 0, _closing_end(children[-1]), depth)
 
     def member(self, children: list[Any]) -> tuple[str, JsonScalar, JsonNode]:
         key = _scalar(children[0])
@@ -197,7 +211,7 @@ class _Build(lark.Transformer[lark.Token, Any]):
 
     def array(self, children: list[Any]) -> JsonArray:
         items = tuple(_node(c) for c in children[1:-1] if not (isinstance(c, lark.Token) and c.type == "COMMA"))
-        return JsonArray(items, children[0].start_pos or 0, _closing_end(children[-1]))
+        return JsonArray(items, children[0].start_pos or 0, _closing_end(children[-1]), _depth(items))
 
 
 _parser: lark.Lark | None = None
@@ -227,7 +241,11 @@ def parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
         tree = _get_parser().parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(text, exc) from None
-    except lark.exceptions.VisitError as exc:  # a JSON string escape that json.loads rejects
+    except NestingTooDeepError as exc:
+        raise exc.at(text, 0, len(text)) from None
+    except lark.exceptions.VisitError as exc:  # raised inside a node builder
+        if isinstance(exc.orig_exc, NestingTooDeepError):
+            raise exc.orig_exc.at(text, 0, len(text)) from None
         raise InvalidJSONError(f"invalid JSON: {exc.orig_exc}", text, 0, len(text)) from None
     if isinstance(tree, JsonObject):
         return JsonSyntax(text, tree)
