@@ -26,6 +26,16 @@ __all__ = [
 ]
 
 
+# Control characters shown as their Unicode control pictures (one column each, so the caret
+# stays aligned and a carriage return cannot garble the terminal line).
+_VISIBLE = {c: 0x2400 + c for c in range(32)} | {0x7F: 0x2421}
+
+
+def show(text: str) -> str:
+    """``text`` in single quotes, control characters made visible, for error messages."""
+    return "'" + text.translate(_VISIBLE) + "'"
+
+
 class TargetError(ValueError):
     """Base class of every error targetlang raises for bad input.
 
@@ -78,7 +88,7 @@ class TargetError(ValueError):
         line_end = self.source.find("\n", self.start)
         if line_end < 0:
             line_end = len(self.source)
-        text = self.source[line_start:line_end]
+        text = self.source[line_start:line_end].translate(_VISIBLE)
         width = max(1, min(self.end, line_end) - self.start)
         where = f" (line {self.line}, column {self.column})" if "\n" in self.source else ""
         caret = " " * (self.start - line_start) + "^" * width

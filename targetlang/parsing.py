@@ -20,9 +20,10 @@ from .errors import (
     UnknownAttributeError,
     UnknownKindError,
     ValueConversionError,
+    show,
 )
 from .registry import Registry, builtin_registry
-from .syntax import JsonObject, JsonScalar, LegacySyntax, Word, parse_syntax
+from .syntax import JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
 from .values import from_json, from_text
 
@@ -93,13 +94,13 @@ def _hint(close: tuple[str, ...]) -> str:
 
 def _unknown_kind(name: str, registry: Registry, source: str, start: int, end: int) -> UnknownKindError:
     close = _suggest(name, [*registry.kinds, *registry.tags])
-    err = UnknownKindError(f"unknown target kind '{name}'{_hint(close)}", source, start, end)
+    err = UnknownKindError(f"unknown target kind {show(name)}{_hint(close)}", source, start, end)
     return err
 
 
 def _unknown_attr(key: str, kind: str, registry_attrs: Any, source: str, start: int, end: int) -> UnknownAttributeError:
     close = _suggest(key, registry_attrs)
-    err = UnknownAttributeError(f"kind '{kind}' has no attribute '{key}'{_hint(close)}", source, start, end)
+    err = UnknownAttributeError(f"kind {show(kind)} has no attribute {show(key)}{_hint(close)}", source, start, end)
     err.suggestions = close
     return err
 
@@ -124,11 +125,13 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
         word: Word = words[i]
         raw = word.text
         if raw[0] != "-":
-            raise MissingDashError(f"expected an option starting with '-', found '{raw}'", text, word.start, word.end)
+            raise MissingDashError(
+                f"expected an option starting with '-', found {show(raw)}", text, word.start, word.end
+            )
         body = raw.lstrip("-")
         if not body:
             raise MissingDashError(
-                f"'{raw}' is not an option: dashes need a key after them", text, word.start, word.end
+                f"{show(raw)} is not an option: dashes need a key after them", text, word.start, word.end
             )
         key_start = word.start + len(raw) - len(body)
         eq = body.find("=")
@@ -138,7 +141,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
             value_start = key_start + eq + 1
             end = word.end
             if not key or not value:
-                raise EmptyKeyOrValueError(f"empty attribute key or value in '{raw}'", text, word.start, word.end)
+                raise EmptyKeyOrValueError(f"empty attribute key or value in {show(raw)}", text, word.start, word.end)
         elif i + 1 < n and words[i + 1].text[0] != "-":
             key = body
             following = words[i + 1]
@@ -148,7 +151,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
             key, value, value_start, end = body, None, word.end, word.end
         key_end = key_start + len(key)
         if key == "kind" or key in spans:
-            raise DuplicateAttributeError(f"attribute '{key}' is given more than once", text, key_start, key_end)
+            raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
         spec = specs.get(key)
         if spec is None:
             raise _unknown_attr(key, schema.name, specs, text, key_start, key_end)
@@ -165,29 +168,6 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
         spans[key] = (word.start, key_end, value_start, end)
         i += 1
     return Target._make(schema, registry, attrs=attrs, text=text, text_form="legacy", spans=spans, **fields)
-
-
-def _json_string_offsets(source: str, start: int, end: int) -> list[int]:
-    """For each character a JSON string token decodes to, where it stands in ``source``."""
-    offsets = []
-    i = start + 1
-    stop = end - 1
-    while i < stop:
-        offsets.append(i)
-        if source[i] != "\\":
-            i += 1
-        elif source[i + 1] != "u":
-            i += 2
-        else:
-            high = int(source[i + 2 : i + 6], 16)
-            i += 6
-            if (
-                0xD800 <= high < 0xDC00
-                and source.startswith("\\u", i)
-                and 0xDC00 <= int(source[i + 2 : i + 6], 16) < 0xE000
-            ):
-                i += 6
-    return offsets
 
 
 def _from_config(
@@ -236,7 +216,7 @@ def _from_config(
             except TargetError as err:
                 if not isinstance(at, JsonScalar):
                     raise
-                raise err.relocated(source, _json_string_offsets(source, at.start, at.end), at.end - 1) from None
+                raise err.relocated(source, json_string_offsets(source, at.start, at.end), at.end - 1) from None
         sub = at if isinstance(at, JsonObject) else None
         text = source[sub.start : sub.end] if sub is not None and own_text is not None else None
         return _from_config(value, registry, depth + 1, sub, source, own_text=text)

@@ -27,6 +27,7 @@ __all__ = [
     "Word",
     "grammar_path",
     "grammar_text",
+    "json_string_offsets",
     "parse_syntax",
 ]
 
@@ -144,6 +145,29 @@ def _depth(children: Any) -> int:
     return depth
 
 
+def json_string_offsets(source: str, start: int, end: int) -> list[int]:
+    """For each character a JSON string token decodes to, where it stands in ``source``."""
+    offsets = []
+    i = start + 1
+    stop = end - 1
+    while i < stop:
+        offsets.append(i)
+        if source[i] != "\\":
+            i += 1
+        elif source[i + 1] != "u":
+            i += 2
+        else:
+            high = int(source[i + 2 : i + 6], 16)
+            i += 6
+            if (
+                0xD800 <= high < 0xDC00
+                and source.startswith("\\u", i)
+                and 0xDC00 <= int(source[i + 2 : i + 6], 16) < 0xE000
+            ):
+                i += 6
+    return offsets
+
+
 def _split_trail(text: str) -> tuple[str, str]:
     body = text.rstrip(" ")
     if len(body) != len(text) and body.endswith("\\"):
@@ -257,7 +281,8 @@ def parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
 def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput) -> TargetError:
     pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
     if text.startswith("{"):
-        if isinstance(exc, lark.exceptions.UnexpectedEOF) or pos >= len(text):
+        at_end = isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "$END"
+        if at_end or isinstance(exc, lark.exceptions.UnexpectedEOF) or pos >= len(text):
             return InvalidJSONError("invalid JSON: the object is not closed", text, len(text), len(text))
         what = "character" if isinstance(exc, lark.exceptions.UnexpectedCharacters) else "token"
         return InvalidJSONError(f"invalid JSON: unexpected {what} {text[pos]!r}", text, pos, pos + 1)

@@ -9,10 +9,11 @@ from typing import Any
 
 from . import printing
 from .errors import TargetError, UnknownAttributeError
-from .lexical import encode_scalar
+from .lexical import encode_scalar, interpret, interpret_offsets
 from .registry import Registry
 from .resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from .schema import AttrSpec, KindSchema
+from .syntax import json_string_offsets
 from .values import from_json, is_representable, to_text
 
 __all__ = ["Target"]
@@ -248,7 +249,12 @@ class Target:
             spec = self._schema.attrs.get(name)
             if spec is not None and spec.type.holds_targets:
                 attrs[name] = _map_targets(value, lambda t: t.resolve(env))
-        host = self._host.resolve(env) if self._host is not None else None
+        host = None
+        if self._host is not None:
+            try:
+                host = self._host.resolve(env)
+            except TargetError as err:
+                raise self._moved_into_text(err, "host") from None
         return Target._make(
             self._schema,
             self._registry,
@@ -258,6 +264,25 @@ class Target:
             attrs=attrs,
             features=MappingProxyType(features),
         )
+
+    def _moved_into_text(self, err: TargetError, name: str) -> TargetError:
+        """An error about the nested target ``name``, moved into this target's text."""
+        span = self._spans.get(name)
+        if self._text is None or span is None or not err.source:
+            return err
+        start, end = span[2], span[3]
+        raw = self._text[start:end]
+        if self._text_form == "json" and raw.startswith('"'):
+            offsets = json_string_offsets(self._text, start, end)
+            inner = "".join(self._text[i] for i in offsets) if "\\" not in raw else None
+        elif self._text_form == "json":
+            offsets, inner = list(range(start, end)), raw
+        else:
+            offsets = [start + i for i in interpret_offsets(raw)]
+            inner = interpret(raw)
+        if inner is not None and inner != err.source:
+            return err
+        return err.relocated(self._text, offsets, end)
 
     def _locate(self, name: str) -> tuple[str, int, int]:
         span = self._spans.get(name)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from .errors import TargetError, ValueConversionError
+from .errors import TargetError, ValueConversionError, show
 from .lexical import encode_item, interpret, interpret_offsets, parse_int, split_items
 from .schema import TypeSpec
 
@@ -49,7 +49,7 @@ def _convert_text(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
         number = parse_int(text)
         if number is None:
             raise ValueConversionError(
-                f"attribute '{attr}' is {name}: cannot parse an integer from '{text}'", text, 0, len(text)
+                f"attribute '{attr}' is {name}: cannot parse an integer from {show(text)}", text, 0, len(text)
             )
         return number if name == "int" else number != 0
     if name == "target":

@@ -191,3 +191,22 @@ def test_error_survives_pickling() -> None:
     again = pickle.loads(pickle.dumps(info.value))
     assert str(again) == str(info.value)
     assert again.suggestions == info.value.suggestions
+
+
+def test_error_resolving_a_nested_host_points_into_the_outer_text() -> None:
+    assert message("llvm -host='cuda -arch=80'") == (
+        "CUDA target gets an invalid CUDA arch: -arch=80\n  llvm -host='cuda -arch=80'\n                         ^^"
+    )
+    assert message('{"kind":"llvm","host":{"kind":"cuda","arch":"80"}}') == (
+        "CUDA target gets an invalid CUDA arch: -arch=80\n"
+        '  {"kind":"llvm","host":{"kind":"cuda","arch":"80"}}\n'
+        "                                              ^^^^"
+    )
+
+
+def test_error_unclosed_json_points_at_the_end() -> None:
+    assert message('{"kind": "llvm"') == 'invalid JSON: the object is not closed\n  {"kind": "llvm"\n                 ^'
+
+
+def test_error_control_characters_are_shown_visibly() -> None:
+    assert message("llvm\r") == "unknown target kind 'llvm\u240d'; did you mean 'llvm'?\n  llvm\u240d\n  ^^^^^"

@@ -1,0 +1,6 @@
+"""``python -m targetlang``: the command-line tool of :mod:`targetlang.cli`."""
+
+from .cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,436 @@
+"""The ``targetlang`` command: read a target and print it in another form, or check a file of them.
+
+Data goes to stdout, diagnostics to stderr. Exit status: 0 success, 1 bad input (or a check that
+found problems, or a file that could not be read), 2 a usage error, 130 an interrupt. No input
+makes it print a Python traceback: a failure that is not the input's fault is reported as an
+internal error on one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from . import Registry, Target, TargetError, __version__, builtin_registry, parse
+
+__all__ = ["main"]
+
+# The name check reports for the sample it reads when given no FILE: the path inside the
+# package, the same wherever the package is installed.
+_SAMPLE_NAME = "targetlang/data/sample-targets.txt"
+
+_DESCRIPTION = """\
+Read, print and check compilation targets of the TVM compiler: legacy strings
+("llvm -mcpu=skylake"), tag names ("nvidia/geforce-rtx-3070") and JSON objects
+('{"kind": "llvm"}'), read exactly as TVM v0.22 read them.
+"""
+
+_EPILOG = """\
+examples:
+  $ targetlang fmt "llvm --mcpu skylake"
+  llvm -mcpu=skylake
+  $ targetlang legacy "llvm -mcpu=cortex-m3"
+  llvm -keys=arm_cpu,cpu -mcpu=cortex-m3
+  $ echo "cuda --host llvm" | targetlang fmt -
+  cuda -host=llvm
+
+A SPEC of '-' is read from standard input (one trailing newline removed).
+Exit status: 0 success; 1 bad input or a check that failed; 2 usage error.
+Run 'targetlang COMMAND --help' for each command's examples.
+"""
+
+_PARSE_EPILOG = """\
+The target is read, not resolved: no default keys or attributes are added (legacy does that).
+
+examples:
+  $ targetlang parse "llvm -mcpu=skylake -mattr=+avx2,+fma"
+  {
+    "kind": "llvm",
+    "mcpu": "skylake",
+    "mattr": [
+      "+avx2",
+      "+fma"
+    ]
+  }
+  $ targetlang parse "cuda --host llvm"
+  {
+    "kind": "cuda",
+    "host": {
+      "kind": "llvm"
+    }
+  }
+  $ echo "llvm -mcpux=skylake" | targetlang parse -
+  error: kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?
+    llvm -mcpux=skylake
+          ^^^^^
+"""
+
+_FMT_EPILOG = """\
+The canonical string: one dash and '=' for every option, attributes sorted, unordered lists
+sorted, keys, tag and host kept. Equal targets give equal strings, and reading the string
+back gives an equal target.
+
+examples:
+  $ targetlang fmt "llvm --mcpu skylake"
+  llvm -mcpu=skylake
+  $ targetlang fmt "opencl -model=rk3399 -device=mali"
+  opencl -device=mali -model=rk3399
+  $ targetlang fmt '{"kind": "cuda", "arch": "sm_80", "host": "llvm"}'
+  cuda -host=llvm -arch=sm_80
+"""
+
+# The \x20 is the space TVM's str() ended with; written as a space, editors would strip it.
+_LEGACY_EPILOG = """\
+TVM v0.22's str() of the resolved target, on a machine with no GPU: the kind's default keys
+and attributes added, attributes sorted, host and tag left out. As in TVM, the output ends
+in a space when no attribute follows the keys.
+
+examples:
+  $ targetlang legacy c
+  c -keys=cpu\x20
+  $ targetlang legacy "llvm -mcpu=cortex-m3"
+  llvm -keys=arm_cpu,cpu -mcpu=cortex-m3
+  $ targetlang legacy "cuda -arch=sm_80"
+  cuda -keys=cuda,gpu -arch=sm_80 -max_num_threads=1024 -thread_warp_size=32
+"""
+
+_CHECK_EPILOG = """\
+Each spec must read, print back as the line byte for byte, read back equal from its canonical
+string, and resolve. Problems go to stderr as FILE:LINE: ERROR, a summary to stdout; the exit
+status is 1 if any line failed. Blank lines and lines starting with '#' are skipped.
+
+examples:
+  $ targetlang check
+  checked 484 targets in targetlang/data/sample-targets.txt: 484 parsed, 484 round-trip exactly, \
+484 read back from canonical form, 484 resolve; 0 failed
+  $ cat targets.txt
+  llvm -mcpu=skylake
+  cuda -arch=80
+  $ targetlang check targets.txt
+  targets.txt:2: resolve: CanonicalizationError: CUDA target gets an invalid CUDA arch: -arch=80
+    cuda -arch=80
+               ^^
+  checked 2 targets in targets.txt: 2 parsed, 2 round-trip exactly, 2 read back from canonical form, \
+1 resolve; 1 failed (1 CanonicalizationError)
+"""
+
+
+class _InputError(Exception):
+    """Input that could not be read at all (no such file, not UTF-8): one message, exit 1."""
+
+
+# ---------------------------------------------------------------------------------- reading
+
+
+def _registry(args: argparse.Namespace) -> Registry:
+    """The registry every spec is read with.
+
+    Always TVM v0.22's for now. A future ``--tvm-version`` option (``builtin_registry`` takes
+    a version) would be read here, and only here: every command already asks this function.
+    """
+    return builtin_registry()
+
+
+def _decode(data: bytes, name: str) -> str:
+    try:
+        # utf-8-sig: a byte-order mark written by a Windows editor is not part of the first spec.
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise _InputError(f"{name} is not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+def _read_stdin() -> str:
+    stdin = sys.stdin
+    if stdin is None:
+        raise _InputError("there is no standard input to read")
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is None:  # a text stream without bytes beneath it (an io.StringIO in a test)
+        return stdin.read()
+    # Bytes, not text: text mode's universal newlines would turn a '\r' inside a spec into '\n'.
+    return _decode(buffer.read(), "<stdin>")
+
+
+def _read_file(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as err:
+        raise _InputError(f"cannot read {path}: {err.strerror or err}") from None
+    return _decode(data, path)
+
+
+def _read_sample() -> str:
+    resource = resources.files("targetlang") / "data" / "sample-targets.txt"
+    try:
+        data = resource.read_bytes()
+    except OSError as err:
+        raise _InputError(f"cannot read the bundled sample {_SAMPLE_NAME}: {err.strerror or err}") from None
+    return _decode(data, _SAMPLE_NAME)
+
+
+def _without_newline(text: str) -> str:
+    """``text`` without one trailing line break (``\\n`` or ``\\r\\n``), which is not part of a spec."""
+    if text.endswith("\n"):
+        text = text[:-1]
+        if text.endswith("\r"):
+            text = text[:-1]
+    return text
+
+
+def _spec_lines(text: str) -> list[tuple[int, str]]:
+    """``(line number, spec)`` for every line that holds a spec.
+
+    Lines are split at ``\\n`` only (``str.splitlines`` would also split at ``\\r``, form feeds
+    and the like, which a spec may contain); the ``\\r`` of a ``\\r\\n`` is dropped. Trailing
+    spaces stay: they are part of the spec (``llvm -keys=cpu `` is a real one).
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the newline that ends the last line does not start another
+    specs = []
+    for number, line in enumerate(lines, 1):
+        spec = line[:-1] if line.endswith("\r") else line
+        if spec.strip() and not spec.startswith("#"):
+            specs.append((number, spec))
+    return specs
+
+
+# ---------------------------------------------------------------------------------- single spec
+
+
+def _show(render: Callable[[Target], str]) -> Callable[[argparse.Namespace], int]:
+    """A command that reads one spec and prints ``render(target)``."""
+
+    def run(args: argparse.Namespace) -> int:
+        spec = _without_newline(_read_stdin()) if args.spec == "-" else args.spec
+        try:
+            output = render(parse(spec, registry=_registry(args)))
+        except TargetError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
+        print(output)  # exactly: legacy output may end in a space
+        return 0
+
+    return run
+
+
+def _json_text(target: Target) -> str:
+    return json.dumps(target.to_json(), indent=2)
+
+
+# ---------------------------------------------------------------------------------- check
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """One failed check of one line."""
+
+    line: int
+    check: str  # parse, round-trip, canonical or resolve
+    error: str  # the error's class, or the name of the comparison that failed
+    message: str  # one line, without the source excerpt
+    detail: str  # what people read: for a TargetError, str(err) with its source line and caret
+    span: tuple[int, int] | None  # where in the line, when the error points into the line itself
+    spec: str
+
+    def human(self, name: str) -> str:
+        stage = "" if self.check == "parse" else f"{self.check}: "
+        return f"{name}:{self.line}: {stage}{self.error}: {self.detail}"
+
+    def record(self, name: str) -> dict[str, Any]:
+        return {
+            "record": "failure",
+            "file": name,
+            "line": self.line,
+            "check": self.check,
+            "error": self.error,
+            "message": self.message,
+            "span": list(self.span) if self.span is not None else None,
+            "spec": self.spec,
+        }
+
+
+def _problem(line: int, spec: str, check: str, err: Exception) -> _Problem:
+    if isinstance(err, TargetError):
+        # An error about a nested text (a host's own string, the canonical form) has no place in the line.
+        span = err.span if err.source == spec else None
+        return _Problem(line, check, type(err).__name__, err.message, str(err), span, spec)
+    # Not the line's fault but a bug in targetlang: name it, and go on with the rest of the file.
+    message = f"internal error (a bug in targetlang): {err}"
+    return _Problem(line, check, type(err).__name__, message, message, None, spec)
+
+
+@dataclass
+class _Tally:
+    """What check counts; a line is ``failed`` when any of its checks failed."""
+
+    checked: int = 0
+    parsed: int = 0
+    exact: int = 0
+    canonical: int = 0
+    resolved: int = 0
+    failed: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def add(self, problems: list[_Problem]) -> None:
+        self.checked += 1
+        self.failed += bool(problems)
+        self.errors.update(p.error for p in problems)
+
+    def human(self, name: str) -> str:
+        by_error = sorted(self.errors.items(), key=lambda item: (-item[1], item[0]))
+        errors = f" ({', '.join(f'{n} {error}' for error, n in by_error)})" if by_error else ""
+        targets = "target" if self.checked == 1 else "targets"
+        return (
+            f"checked {self.checked} {targets} in {name}: {self.parsed} parsed, {self.exact} round-trip exactly, "
+            f"{self.canonical} read back from canonical form, {self.resolved} resolve; {self.failed} failed{errors}"
+        )
+
+    def record(self, name: str) -> dict[str, Any]:
+        return {
+            "record": "summary",
+            "file": name,
+            "checked": self.checked,
+            "parsed": self.parsed,
+            "exact_round_trips": self.exact,
+            "canonical_round_trips": self.canonical,
+            "resolved": self.resolved,
+            "failed": self.failed,
+            "errors": dict(sorted(self.errors.items())),
+        }
+
+
+def _check_spec(line: int, spec: str, registry: Registry, tally: _Tally) -> list[_Problem]:
+    """Every check of one spec; later checks still run when an earlier one (but parse) failed."""
+    problems: list[_Problem] = []
+    # Exception, not only TargetError, throughout: one line that trips a bug must not end the batch.
+    try:
+        target = parse(spec, registry=registry)
+    except Exception as err:
+        problems.append(_problem(line, spec, "parse", err))
+        return problems
+    tally.parsed += 1
+
+    printed = str(target)
+    if printed == spec:
+        tally.exact += 1
+    else:
+        message = f"str() gives {printed!r}, not the line as written"
+        problems.append(_Problem(line, "round-trip", "RoundTripMismatch", message, message, None, spec))
+
+    try:
+        canonical = target.canonical()
+        same = parse(canonical, registry=registry) == target
+    except Exception as err:
+        problems.append(_problem(line, spec, "canonical", err))
+    else:
+        if same:
+            tally.canonical += 1
+        else:
+            message = f"the canonical form {canonical!r} reads back as a different target"
+            problems.append(_Problem(line, "canonical", "CanonicalMismatch", message, message, None, spec))
+
+    try:
+        target.resolve()
+    except Exception as err:
+        problems.append(_problem(line, spec, "resolve", err))
+    else:
+        tally.resolved += 1
+    return problems
+
+
+def _check(args: argparse.Namespace) -> int:
+    if args.file is None:
+        name, text = _SAMPLE_NAME, _read_sample()
+    elif args.file == "-":
+        name, text = "<stdin>", _read_stdin()
+    else:
+        name, text = args.file, _read_file(args.file)
+    registry = _registry(args)
+    tally = _Tally()
+    for line, spec in _spec_lines(text):
+        problems = _check_spec(line, spec, registry, tally)
+        tally.add(problems)
+        for problem in problems:  # reported as found, so a long file shows progress
+            if args.json:
+                print(json.dumps(problem.record(name)))
+            else:
+                print(problem.human(name), file=sys.stderr)
+    print(json.dumps(tally.record(name)) if args.json else tally.human(name))
+    return 1 if tally.failed else 0
+
+
+# ---------------------------------------------------------------------------------- the command
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(prog="targetlang", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=raw)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    spec_help = "a target string, tag name or JSON object; '-' reads it from standard input"
+    singles = (
+        ("parse", "print SPEC as modern JSON, the form TVM >= 0.24 reads", _PARSE_EPILOG, _json_text),
+        ("fmt", "print SPEC's canonical string", _FMT_EPILOG, Target.canonical),
+        ("legacy", "print what TVM v0.22's str() printed for SPEC", _LEGACY_EPILOG, Target.to_legacy_str),
+    )
+    for name, summary, epilog, render in singles:
+        sub = commands.add_parser(name, help=summary, description=summary, epilog=epilog, formatter_class=raw)
+        sub.add_argument("spec", metavar="SPEC", help=spec_help)
+        sub.set_defaults(run=_show(render))
+
+    summary = "check a file of targets, one per line (no FILE: the bundled sample)"
+    check = commands.add_parser("check", help=summary, description=summary, epilog=_CHECK_EPILOG, formatter_class=raw)
+    check.add_argument(
+        "file", metavar="FILE", nargs="?", help="one spec per line; '-' is standard input; none: the bundled sample"
+    )
+    check.add_argument(
+        "--json", action="store_true", help="one JSON object per failure and a summary object, on stdout"
+    )
+    check.set_defaults(run=_check)
+    return parser
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that Python's last flush at exit does not report the
+    broken pipe (``targetlang check | head``) a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # no real file descriptor behind stdout: nothing will be flushed to a dead pipe
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (``sys.argv[1:]`` when ``None``) and return the exit status."""
+    try:
+        args = _build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        # argparse exits for --help and --version (0) and usage errors (2); return the status instead.
+        return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        return 130
+    except _InputError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 1
+    except UnicodeEncodeError as err:  # e.g. an argument with undecodable bytes, printed back
+        print(f"error: the output cannot be written: {err}", file=sys.stderr)
+        return 1
+    except Exception as err:
+        # No traceback for anyone, but say plainly that this is targetlang's fault, not the input's.
+        print(f"error: internal error (a bug in targetlang): {type(err).__name__}: {err}", file=sys.stderr)
+        return 1

@@ -1,0 +1,489 @@
+"""The command-line tool: whole outputs, exit statuses, and the examples of its help and docs replayed."""
+
+from __future__ import annotations
+
+import io
+import json
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import targetlang
+from targetlang import cli
+from targetlang.cli import main
+
+from .conftest import read_jsonl
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
+SAMPLE = Path(targetlang.__file__).parent / "data" / "sample-targets.txt"
+SAMPLE_NAME = "targetlang/data/sample-targets.txt"
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """``run(*argv, stdin=None)``: main() in this process; returns (status, stdout, stderr)."""
+
+    def invoke(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+        if stdin is not None:
+            # A text stream over bytes, like the real sys.stdin: the CLI reads its .buffer.
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+        status = main(list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return invoke
+
+
+def summary(name: str, checked: int, good: int, resolved: int | None = None, failed: str = "0 failed") -> str:
+    resolved = good if resolved is None else resolved
+    return (
+        f"checked {checked} target{'' if checked == 1 else 's'} in {name}: {good} parsed, {good} round-trip exactly, "
+        f"{good} read back from canonical form, {resolved} resolve; {failed}\n"
+    )
+
+
+# ------------------------------------------------------------------ legacy, fmt, parse
+
+
+@pytest.mark.parametrize(
+    ("spec", "printed"),
+    [
+        # The table of printed examples in spec section 6.1 (TVM v0.22, no GPU).
+        ("llvm -mcpu=cortex-m3", "llvm -keys=arm_cpu,cpu -mcpu=cortex-m3"),
+        (
+            "cuda -model=unknown -libs=cublas,cudnn",
+            "cuda -keys=cuda,gpu -arch=sm_50 -libs=cublas,cudnn -max_num_threads=1024 -model=unknown"
+            " -thread_warp_size=32",
+        ),
+        (
+            "opencl -device=mali",
+            "opencl -keys=mali,opencl,gpu -device=mali -image_base_address_alignment=64 -max_function_args=128"
+            " -max_num_threads=256 -max_shared_memory_per_block=16384 -max_threads_per_block=256"
+            " -texture_spatial_limit=16384 -thread_warp_size=1",
+        ),
+        (
+            "vulkan -device_name='Name of GPU with spaces' -device_type=discrete",
+            "vulkan -keys=vulkan,gpu -device_name='Name of GPU with spaces' -device_type=discrete -max_num_threads=256"
+            " -max_threads_per_block=256 -supports_float32=1 -supports_int32=1 -thread_warp_size=1",
+        ),
+        ("llvm -mcpu=it\\'s", "llvm -keys=cpu -mcpu=it\\'s"),
+        ("c", "c -keys=cpu "),
+        ("test", "test "),
+        (
+            "nvidia/geforce-rtx-3070",
+            "cuda -keys=cuda,gpu -arch=sm_86 -max_num_threads=1024 -max_shared_memory_per_block=49152"
+            " -max_threads_per_block=1024 -registers_per_block=65536 -thread_warp_size=32",
+        ),
+    ],
+)
+def test_legacy_prints_tvm_v022_str_exactly(run: Run, spec: str, printed: str) -> None:
+    assert run("legacy", spec) == (0, printed + "\n", "")
+
+
+def test_legacy_keeps_the_trailing_space(run: Run) -> None:
+    assert run("legacy", "c") == (0, "c -keys=cpu \n", "")
+
+
+@pytest.mark.parametrize(
+    ("spec", "canonical"),
+    [
+        ("llvm --mcpu skylake", "llvm -mcpu=skylake"),
+        ("opencl -model=rk3399 -device=mali", "opencl -device=mali -model=rk3399"),
+        ("cuda --host llvm", "cuda -host=llvm"),
+        ('{"kind": "llvm", "mcpu": "skylake"}', "llvm -mcpu=skylake"),
+        ("llvm -keys=cpu ", "llvm -keys=cpu"),
+    ],
+)
+def test_fmt_prints_the_canonical_string(run: Run, spec: str, canonical: str) -> None:
+    assert run("fmt", spec) == (0, canonical + "\n", "")
+
+
+def test_parse_prints_modern_json_indented(run: Run) -> None:
+    expected = """\
+{
+  "kind": "llvm",
+  "mcpu": "skylake",
+  "mattr": [
+    "+avx2",
+    "+fma"
+  ]
+}
+"""
+    assert run("parse", "llvm -mcpu=skylake -mattr=+avx2,+fma") == (0, expected, "")
+
+
+def test_parse_nests_the_host(run: Run) -> None:
+    status, out, err = run("parse", "cuda --host llvm")
+    assert (status, err) == (0, "")
+    assert out == '{\n  "kind": "cuda",\n  "host": {\n    "kind": "llvm"\n  }\n}\n'
+    assert json.loads(out) == {"kind": "cuda", "host": {"kind": "llvm"}}
+
+
+# ------------------------------------------------------------------ errors of one spec
+
+
+def test_error_parse_unknown_attribute_shows_line_and_caret(run: Run) -> None:
+    assert run("parse", "llvm -mcpux=a") == (
+        1,
+        "",
+        "error: kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?\n  llvm -mcpux=a\n        ^^^^^\n",
+    )
+
+
+def test_error_legacy_reports_what_resolution_rejects(run: Run) -> None:
+    # Spec 7.2: a CUDA arch must start with sm_; legacy resolves, so it is the one to say so.
+    assert run("legacy", "cuda -arch=80") == (
+        1,
+        "",
+        "error: CUDA target gets an invalid CUDA arch: -arch=80\n  cuda -arch=80\n             ^^\n",
+    )
+    assert run("fmt", "cuda -arch=80") == (0, "cuda -arch=80\n", "")
+
+
+def test_error_legacy_of_a_composite_target(run: Run) -> None:
+    # Spec 6.1: TVM v0.22's printer could not print a Target-valued attribute.
+    status, out, err = run("legacy", "composite --host=llvm --devices=cuda,opencl")
+    assert (status, out) == (1, "")
+    assert err.startswith("error: ") and "devices" in err and "Traceback" not in err
+
+
+def test_error_empty_spec(run: Run) -> None:
+    status, out, err = run("fmt", "")
+    assert (status, out) == (1, "")
+    assert err.startswith("error: ")
+
+
+def test_error_internal_is_one_line_not_a_traceback(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(spec: str, *, registry: Any = None) -> targetlang.Target:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "parse", broken)
+    assert run("fmt", "llvm") == (1, "", "error: internal error (a bug in targetlang): RuntimeError: boom\n")
+
+
+def test_keyboard_interrupt_exits_130_quietly(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(spec: str, *, registry: Any = None) -> targetlang.Target:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "parse", interrupted)
+    assert run("legacy", "llvm") == (130, "", "")
+    assert run("check") == (130, "", "")
+
+
+# ------------------------------------------------------------------ standard input
+
+
+def test_stdin_spec_loses_one_trailing_newline(run: Run) -> None:
+    assert run("fmt", "-", stdin=b"llvm --mcpu skylake\n") == (0, "llvm -mcpu=skylake\n", "")
+    assert run("legacy", "-", stdin=b"c\r\n") == (0, "c -keys=cpu \n", "")
+    assert run("parse", "-", stdin=b"c") == (0, '{\n  "kind": "c"\n}\n', "")
+
+
+def test_stdin_spec_loses_only_one_newline(run: Run) -> None:
+    status, out, err = run("fmt", "-", stdin=b"c\n\n")
+    assert (status, out) == (1, "")
+    assert err.startswith("error: ")
+
+
+def test_stdin_keeps_a_carriage_return_inside_a_spec(run: Run) -> None:
+    # Read as bytes: universal newlines would have turned this '\r' into a line break.
+    status, _, err = run("fmt", "-", stdin=b"llvm -mcpu=a\rb\n")
+    assert (status, err) == (0, "")
+
+
+def test_stdin_not_utf8(run: Run) -> None:
+    assert run("fmt", "-", stdin=b"llvm -mcpu=\xff\n") == (
+        1,
+        "",
+        "error: <stdin> is not UTF-8 text (invalid start byte at byte 11)\n",
+    )
+
+
+# ------------------------------------------------------------------ check
+
+
+def sample_specs() -> list[str]:
+    lines = SAMPLE.read_text(encoding="utf-8").split("\n")
+    assert lines.pop() == ""  # the file ends in a newline
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def test_check_without_file_checks_the_bundled_sample(run: Run) -> None:
+    n = len(sample_specs())
+    assert n > 400
+    assert run("check") == (0, summary(SAMPLE_NAME, n, n), "")
+
+
+def test_sample_is_real_corpus_text_in_corpus_order() -> None:
+    corpus = [r["text"] for r in read_jsonl("corpus", "strings.jsonl") if r["form"] in ("legacy-string", "tag", "json")]
+    specs = sample_specs()
+    assert len(set(specs)) == len(specs)
+    assert all("\n" not in s and "\r" not in s for s in specs)
+    order = {text: i for i, text in reversed(list(enumerate(corpus)))}  # first occurrence
+    assert [order[s] for s in specs] == sorted(order[s] for s in specs)
+    assert "llvm -keys=cpu " in specs  # trailing space and all
+    assert SAMPLE.read_text(encoding="utf-8").startswith("# Real target strings")
+
+
+TARGETS = b"# a comment, then a blank line\n\nllvm -mcpu=skylake\nllvm -mcpux=a\ncuda --host llvm\r\nllvm -keys=cpu \n"
+
+
+def test_check_reports_file_and_line(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "targets.txt"
+    path.write_bytes(TARGETS)
+    assert run("check", str(path)) == (
+        1,
+        summary(str(path), 4, 3, failed="1 failed (1 UnknownAttributeError)"),
+        f"{path}:4: UnknownAttributeError: kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?\n"
+        "  llvm -mcpux=a\n"
+        "        ^^^^^\n",
+    )
+
+
+def test_check_reads_stdin(run: Run) -> None:
+    assert run("check", "-", stdin=b"c\nllvm --mcpu skylake\n") == (0, summary("<stdin>", 2, 2), "")
+    status, out, err = run("check", "-", stdin=TARGETS)
+    assert status == 1 and err.startswith("<stdin>:4: UnknownAttributeError: ")
+    assert out == summary("<stdin>", 4, 3, failed="1 failed (1 UnknownAttributeError)")
+
+
+def test_check_resolution_failure(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "t.txt"
+    path.write_text("cuda -arch=80\n")
+    assert run("check", str(path)) == (
+        1,
+        summary(str(path), 1, 1, resolved=0, failed="1 failed (1 CanonicalizationError)"),
+        f"{path}:1: resolve: CanonicalizationError: CUDA target gets an invalid CUDA arch: -arch=80\n"
+        "  cuda -arch=80\n"
+        "             ^^\n",
+    )
+
+
+def test_check_json_records(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "targets.txt"
+    path.write_bytes(TARGETS + b"cuda -arch=80\n")
+    status, out, err = run("check", "--json", str(path))
+    assert (status, err) == (1, "")
+    assert [json.loads(line) for line in out.splitlines()] == [
+        {
+            "record": "failure",
+            "file": str(path),
+            "line": 4,
+            "check": "parse",
+            "error": "UnknownAttributeError",
+            "message": "kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?",
+            "span": [6, 11],
+            "spec": "llvm -mcpux=a",
+        },
+        {
+            "record": "failure",
+            "file": str(path),
+            "line": 7,
+            "check": "resolve",
+            "error": "CanonicalizationError",
+            "message": "CUDA target gets an invalid CUDA arch: -arch=80",
+            "span": [11, 13],
+            "spec": "cuda -arch=80",
+        },
+        {
+            "record": "summary",
+            "file": str(path),
+            "checked": 5,
+            "parsed": 4,
+            "exact_round_trips": 4,
+            "canonical_round_trips": 4,
+            "resolved": 3,
+            "failed": 2,
+            "errors": {"CanonicalizationError": 1, "UnknownAttributeError": 1},
+        },
+    ]
+
+
+def test_check_json_clean_file_prints_only_the_summary(run: Run) -> None:
+    status, out, err = run("check", "--json", "-", stdin=b"llvm\n")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["record"] == "summary" and out.count("\n") == 1
+
+
+def test_check_reports_comparisons_that_fail(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The real parser passes both comparisons on every real target, so a wrong one stands in:
+    # it drops outer spaces (str() no longer gives the line back) and misreads a canonical form.
+    def wrong(spec: str, *, registry: Any = None) -> targetlang.Target:
+        if spec == "cuda -host=llvm":
+            return targetlang.parse("cuda")
+        return targetlang.parse(spec.strip(), registry=registry)
+
+    monkeypatch.setattr(cli, "parse", wrong)
+    status, out, err = run("check", "-", stdin=b"llvm -keys=cpu \ncuda --host llvm\n")
+    assert status == 1
+    assert err == (
+        "<stdin>:1: round-trip: RoundTripMismatch: str() gives 'llvm -keys=cpu', not the line as written\n"
+        "<stdin>:2: canonical: CanonicalMismatch: the canonical form 'cuda -host=llvm' reads back as a different"
+        " target\n"
+    )
+    assert out == (
+        "checked 2 targets in <stdin>: 2 parsed, 1 round-trip exactly, 1 read back from canonical form,"
+        " 2 resolve; 2 failed (1 CanonicalMismatch, 1 RoundTripMismatch)\n"
+    )
+
+
+def test_check_goes_on_after_an_internal_error(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = targetlang.parse
+
+    def flaky(spec: str, *, registry: Any = None) -> targetlang.Target:
+        if spec == "c":
+            raise IndexError("oops")
+        return real(spec, registry=registry)
+
+    monkeypatch.setattr(cli, "parse", flaky)
+    status, out, err = run("check", "-", stdin=b"c\nllvm\n")
+    assert status == 1
+    assert err == "<stdin>:1: IndexError: internal error (a bug in targetlang): oops\n"
+    assert out == (
+        "checked 2 targets in <stdin>: 1 parsed, 1 round-trip exactly, 1 read back from canonical form,"
+        " 1 resolve; 1 failed (1 IndexError)\n"
+    )
+
+
+def test_check_unreadable_files(run: Run, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.txt"
+    assert run("check", str(missing)) == (1, "", f"error: cannot read {missing}: No such file or directory\n")
+    assert run("check", str(tmp_path)) == (1, "", f"error: cannot read {tmp_path}: Is a directory\n")
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"llvm\n\x80\n")
+    assert run("check", str(binary)) == (1, "", f"error: {binary} is not UTF-8 text (invalid start byte at byte 5)\n")
+
+
+def test_check_empty_file(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text("# nothing here\n\n")
+    assert run("check", str(path)) == (0, summary(str(path), 0, 0), "")
+
+
+# ------------------------------------------------------------------ usage, version, help
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["fmt"], ["fmt", "llvm", "c"], ["frobnicate", "llvm"], ["check", "--bogus"], ["legacy", "--json", "c"]],
+)
+def test_usage_errors_exit_2(run: Run, argv: list[str]) -> None:
+    status, out, err = run(*argv)
+    assert (status, out) == (2, "")
+    assert err.startswith("usage: targetlang") and "Traceback" not in err
+
+
+def test_version(run: Run) -> None:
+    assert run("--version") == (0, f"targetlang {targetlang.__version__}\n", "")
+
+
+def transcript(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """``(command, expected output lines)`` for each ``$ `` line of a shell transcript."""
+    steps: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        elif steps:
+            steps[-1][1].append(line)
+    return steps
+
+
+def replay(steps: list[tuple[str, list[str]]], run: Run, where: str) -> None:
+    """Run a transcript: ``cat FILE`` writes the lines shown, ``echo TEXT | targetlang ...`` feeds
+    stdin, ``echo $?`` checks the last status; every targetlang command must print what is shown
+    (stderr, then stdout, as a terminal shows a run that reports problems and then a summary)."""
+    status = 0
+    assert steps, f"no examples in {where}"
+    for command, expected in steps:
+        words = shlex.split(command)
+        if words[0] == "cat":
+            Path(words[1]).write_text("".join(line + "\n" for line in expected), encoding="utf-8")
+            continue
+        if words == ["echo", "$?"]:
+            assert expected == [str(status)], f"{where}: {command}"
+            continue
+        stdin = None
+        if "|" in words:
+            bar = words.index("|")
+            assert words[0] == "echo" and bar == 2, f"{where}: cannot replay {command!r}"
+            stdin, words = (words[1] + "\n").encode(), words[bar + 1 :]
+        assert words[0] == "targetlang", f"{where}: cannot replay {command!r}"
+        status, out, err = run(*words[1:], stdin=stdin)
+        assert (err + out).split("\n")[:-1] == expected, f"{where}: {command}"
+
+
+@pytest.mark.parametrize("command", [None, "parse", "fmt", "legacy", "check"])
+def test_help_examples_are_real(run: Run, command: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, err = run(*([command] if command else []), "--help")
+    assert (status, err) == (0, "")
+    examples = out[out.index("\nexamples:\n") :].split("\n")
+    steps = transcript([line[2:] for line in examples if line.startswith("  ")])
+    assert 2 <= sum(c.startswith(("targetlang", "echo")) for c, _ in steps) <= 3
+    monkeypatch.chdir(tmp_path)
+    replay(steps, run, f"help of {command or 'targetlang'}")
+
+
+def test_docs_examples_are_real(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not DOCS.is_file():
+        pytest.skip("docs/cli.md is not beside the tests")
+    lines: list[str] = []
+    inside = False
+    for line in DOCS.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("```"):
+            inside = line == "```console"
+        elif inside:
+            lines.append(line)
+    monkeypatch.chdir(tmp_path)
+    replay(transcript(lines), run, "docs/cli.md")
+
+
+# ------------------------------------------------------------------ as a program
+
+
+def run_module(*args: str, stdin: str | None = None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "targetlang", *args], input=stdin, cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_program_error_exit_1_without_traceback(tmp_path: Path) -> None:
+    result = run_module("parse", "llvm -mcpux=a", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error: kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?\n  llvm -mcpux=a\n        ^^^^^\n"
+    )
+
+
+def test_program_statuses(tmp_path: Path) -> None:
+    usage = run_module(cwd=tmp_path)
+    assert usage.returncode == 2 and usage.stderr.startswith("usage: targetlang") and "Traceback" not in usage.stderr
+    legacy = run_module("legacy", "-", stdin="c\n", cwd=tmp_path)
+    assert (legacy.returncode, legacy.stdout, legacy.stderr) == (0, "c -keys=cpu \n", "")
+    check = run_module("check", cwd=tmp_path)
+    assert (check.returncode, check.stderr) == (0, "")
+    assert check.stdout.startswith(f"checked {len(sample_specs())} targets in {SAMPLE_NAME}: ")
+    missing = run_module("check", "missing.txt", cwd=tmp_path)
+    assert (missing.returncode, missing.stderr) == (1, "error: cannot read missing.txt: No such file or directory\n")
+
+
+def test_program_closed_pipe_is_quiet(tmp_path: Path) -> None:
+    # Far more output than a pipe holds, into a pipe whose reader has gone (`targetlang check | head`).
+    path = tmp_path / "bad.txt"
+    path.write_text("llvm -mcpux=a\n" * 5000)
+    with subprocess.Popen(
+        [sys.executable, "-m", "targetlang", "check", "--json", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()
+        err = process.stderr.read()
+        status = process.wait(timeout=120)
+    assert (status, err) == (1, b"")
