@@ -130,12 +130,16 @@ def _cuda(cfg: dict[str, Any], env: Environment, locate: Locate) -> None:
         raise _fail(locate, "arch", f"CUDA target gets an invalid CUDA arch: -arch={arch}")
 
 
+def _fix_triple(cfg: dict[str, Any], triple: str, locate: Locate) -> None:
+    given = cfg.get("mtriple")
+    if given is None:
+        cfg["mtriple"] = triple
+    elif given != triple:
+        raise _fail(locate, "mtriple", f'Expects "mtriple" to be "{triple}", but gets: {given}')
+
+
 def _nvptx(cfg: dict[str, Any], env: Environment, locate: Locate) -> None:
-    triple = cfg.get("mtriple")
-    if triple is None:
-        cfg["mtriple"] = "nvptx64-nvidia-cuda"
-    elif triple != "nvptx64-nvidia-cuda":
-        raise _fail(locate, "mtriple", f'Expects "mtriple" to be "nvptx64-nvidia-cuda", but gets: {triple}')
+    _fix_triple(cfg, "nvptx64-nvidia-cuda", locate)
     mcpu = cfg.get("mcpu")
     if mcpu is None:
         cfg["mcpu"] = env.cuda_arch or "sm_50"
@@ -147,11 +151,7 @@ _GFX = re.compile(r"gfx[A-Za-z0-9]")
 
 
 def _rocm(cfg: dict[str, Any], env: Environment, locate: Locate) -> None:
-    triple = cfg.get("mtriple")
-    if triple is None:
-        cfg["mtriple"] = "amdgcn-amd-amdhsa-hcc"
-    elif triple != "amdgcn-amd-amdhsa-hcc":
-        raise _fail(locate, "mtriple", f'Expects "mtriple" to be "amdgcn-amd-amdhsa-hcc", but gets: {triple}')
+    _fix_triple(cfg, "amdgcn-amd-amdhsa-hcc", locate)
     mcpu = cfg.get("mcpu")
     if mcpu is None:
         cfg["mcpu"] = env.rocm_arch or "gfx900"

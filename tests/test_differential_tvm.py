@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,13 +20,10 @@ tvm = pytest.importorskip("tvm")
 
 import targetlang  # noqa: E402 -- after importorskip, so a missing TVM skips before any other work
 
-_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-_CORPUS = _SHARED / "corpus" / "strings.jsonl"
-_KINDS_027 = _SHARED / "spec" / "kinds-v0.27.json"
-_KINDS_022 = _SHARED / "spec" / "kinds-v0.22.json"
+from .conftest import read_jsonl, shared_path  # noqa: E402
 
-if not _CORPUS.is_file():
-    pytest.skip(f"corpus not found at {_CORPUS}", allow_module_level=True)
+_KINDS_027 = shared_path("spec", "kinds-v0.27.json")
+_KINDS_022 = shared_path("spec", "kinds-v0.22.json")
 
 # 0.23's registry is 0.22's plus opencl.texture_depth_limit (default 2048), which 0.27 also has;
 # it is the closest schema targetlang models, and it changes nothing for the other kinds, so it is
@@ -78,20 +74,14 @@ def _known_to_tvm(config: Mapping[str, Any]) -> bool:
 
 
 def _corpus_texts() -> Iterator[str]:
-    seen: set[str] = set()
-    with _CORPUS.open(encoding="utf-8") as lines:
-        for line in lines:
-            row = json.loads(line)
-            text = row["text"]
-            if row["form"] != "legacy-string" or text in seen:
-                continue
-            seen.add(text)
-            try:
-                target = targetlang.parse(text)
-            except targetlang.TargetError:
-                continue  # strings targetlang rejects are the corpus tests' business, not this one's
-            if _known_to_tvm(target.to_json()):
-                yield text
+    rows = read_jsonl("corpus", "strings.jsonl")
+    for text in dict.fromkeys(row["text"] for row in rows if row["form"] == "legacy-string"):
+        try:
+            target = targetlang.parse(text)
+        except targetlang.TargetError:
+            continue  # strings targetlang rejects are the corpus tests' business, not this one's
+        if _known_to_tvm(target.to_json()):
+            yield text
 
 
 _TEXTS = list(_corpus_texts())
