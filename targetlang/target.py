@@ -10,7 +10,7 @@ from typing import Any
 from . import printing
 from .errors import TargetError, UnknownAttributeError
 from .lexical import encode_scalar, interpret, interpret_offsets
-from .registry import Registry
+from .registry import Registry, builtin_registry
 from .resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from .schema import AttrSpec, KindSchema
 from .syntax import json_string_offsets
@@ -119,6 +119,14 @@ class Target:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError("Target is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its text and the built-in registry's version; a target reads back equal
+        # (features, which only resolve() sets, are recomputed by resolving again).
+        version = self._registry.version
+        if not version or builtin_registry(version) != self._registry:
+            raise TypeError("only targets of a built-in registry can be pickled")
+        return (_unpickle, (str(self), version))
 
     # ------------------------------------------------------------------ fields
 
@@ -386,6 +394,10 @@ class Target:
         if text[:end].endswith("\\") and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2:
             end += 1
         return f"{text[:end]} -{name}={raw}{text[end:]}"
+
+
+def _unpickle(text: str, version: str) -> Target:
+    return Target(text, registry=builtin_registry(version))
 
 
 def _legacy_removed(text: str, span: Span) -> str:

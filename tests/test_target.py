@@ -346,3 +346,19 @@ def test_cl_opt_checked_as_llvm_did(entry: str, ok: bool) -> None:
     else:
         with pytest.raises(targetlang.ValueConversionError, match="LLVM rejects cl-opt entry"):
             target.resolve(Environment(llvm=True))
+
+
+def test_pickle_and_copy() -> None:
+    import copy
+    import pickle
+
+    for spec in ("llvm -mcpu skylake", "nvidia/jetson-nano", '{"kind": "cuda"}', {"kind": "rocm", "mcpu": "gfx906"}):
+        t = parse(spec)
+        again = pickle.loads(pickle.dumps(t))
+        assert again == t and str(again) == str(t)
+        assert copy.deepcopy(t) == t
+    old = parse("llvm --system-lib", registry=targetlang.builtin_registry("0.8"))
+    assert pickle.loads(pickle.dumps(old)) == old
+    custom = targetlang.builtin_registry().with_kind(targetlang.KindSchema.build("mine"))
+    with pytest.raises(TypeError, match="built-in registry"):
+        pickle.dumps(parse("mine", registry=custom))
