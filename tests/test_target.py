@@ -362,3 +362,20 @@ def test_pickle_and_copy() -> None:
     custom = targetlang.builtin_registry().with_kind(targetlang.KindSchema.build("mine"))
     with pytest.raises(TypeError, match="built-in registry"):
         pickle.dumps(parse("mine", registry=custom))
+
+
+def test_whitespace_only_is_an_empty_target_string() -> None:
+    # Undefined behaviour in TVM (spec 14.3); targetlang chooses the empty-string error.
+    for text in (" ", "   "):
+        with pytest.raises(targetlang.TargetSyntaxError, match="empty target string"):
+            parse(text)
+
+
+def test_dict_path_coerces_bool_and_int_but_never_strings() -> None:
+    # Spec 14.2: as observed on TVM 0.27's object conversion.
+    assert parse({"kind": "llvm", "num-cores": True})["num-cores"] == 1
+    assert parse({"kind": "vulkan", "supports_float16": 1})["supports_float16"] is True
+    with pytest.raises(targetlang.ValueConversionError):
+        parse({"kind": "llvm", "fast-math": "true"})
+    with pytest.raises(targetlang.ValueConversionError):
+        parse({"kind": "llvm", "num-cores": 4.0})
