@@ -14,13 +14,17 @@ __all__ = [
     "DuplicateAttributeError",
     "EmptyKeyOrValueError",
     "InvalidJSONError",
+    "LeafKindError",
     "MismatchedQuoteError",
+    "MissingAttributeError",
     "MissingDashError",
     "NestingTooDeepError",
+    "TagCycleError",
     "TargetError",
     "TargetSyntaxError",
     "UnknownAttributeError",
     "UnknownKindError",
+    "UnknownTagError",
     "UnprintableTargetError",
     "ValueConversionError",
 ]
@@ -133,6 +137,14 @@ class UnknownKindError(TargetError):
     """The kind (first word, or ``"kind"``) is not registered, nor is the text a tag."""
 
 
+class UnknownTagError(UnknownKindError):
+    """``{"tag": NAME}`` names no registered tag."""
+
+
+class TagCycleError(TargetError):
+    """A tag whose configuration refers back to itself through other tags."""
+
+
 class UnknownAttributeError(TargetError):
     """An attribute the kind does not have.
 
@@ -141,6 +153,15 @@ class UnknownAttributeError(TargetError):
     """
 
     suggestions: tuple[str, ...] = ()
+
+
+class LeafKindError(UnknownAttributeError):
+    """A leaf kind (a codegen target such as ``llvm``) given ``executor``, ``runtime`` or
+    ``devices``, which belong on the composite target that contains it."""
+
+
+class MissingAttributeError(TargetError):
+    """A required attribute of a (user-defined) kind is not given."""
 
 
 class ValueConversionError(TargetError):

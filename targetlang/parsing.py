@@ -14,15 +14,20 @@ from typing import Any
 from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
+    LeafKindError,
+    MissingAttributeError,
     MissingDashError,
     NestingTooDeepError,
+    TagCycleError,
     TargetError,
     UnknownAttributeError,
     UnknownKindError,
+    UnknownTagError,
     ValueConversionError,
     show,
 )
 from .registry import Registry, builtin_registry
+from .schema import KindSchema
 from .syntax import JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
 from .values import from_json, from_text
@@ -53,7 +58,7 @@ def parse(spec: Any, *, registry: Registry | None = None) -> Target:
 
 @functools.lru_cache(maxsize=16384)
 def _parse_cached(text: str, registry: Registry) -> Target:
-    return _parse_text(text, registry, 0)
+    return _parse_text(text, registry, 0, ())
 
 
 def _check_depth(depth: int) -> None:
@@ -61,11 +66,18 @@ def _check_depth(depth: int) -> None:
         raise NestingTooDeepError(f"targets nest more than {MAX_DEPTH} levels deep")
 
 
-def _parse_text(text: str, registry: Registry, depth: int) -> Target:
+def _check_cycle(tag: str, chain: tuple[str, ...], source: str = "", start: int = 0, end: int = 0) -> tuple[str, ...]:
+    if tag in chain:
+        loop = " -> ".join((*chain[chain.index(tag) :], tag))
+        raise TagCycleError(f"tag {show(tag)} refers to itself: {loop}", source, start, end)
+    return (*chain, tag)
+
+
+def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     _check_depth(depth)
     config = registry.tags.get(text)
     if config is not None:
-        target = _from_config(config, registry, depth, None, "")
+        target = _from_config(config, registry, depth, None, "", chain=_check_cycle(text, chain))
         return Target._make(
             target.schema,
             registry,
@@ -78,8 +90,8 @@ def _parse_text(text: str, registry: Registry, depth: int) -> Target:
         )
     syntax = parse_syntax(text)
     if isinstance(syntax, LegacySyntax):
-        return _read_legacy(syntax, text, registry, depth)
-    return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text)
+        return _read_legacy(syntax, text, registry, depth, chain)
+    return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
 
 
 def _suggest(name: str, choices: Any) -> tuple[str, ...]:
@@ -98,14 +110,33 @@ def _unknown_kind(name: str, registry: Registry, source: str, start: int, end: i
     return err
 
 
-def _unknown_attr(key: str, kind: str, registry_attrs: Any, source: str, start: int, end: int) -> UnknownAttributeError:
-    close = _suggest(key, registry_attrs)
-    err = UnknownAttributeError(f"kind {show(kind)} has no attribute {show(key)}{_hint(close)}", source, start, end)
+_NON_LEAF_FIELDS = ("executor", "runtime", "devices")
+
+
+def _unknown_attr(key: str, schema: KindSchema, source: str, start: int, end: int) -> UnknownAttributeError:
+    if schema.leaf and key in _NON_LEAF_FIELDS:
+        return LeafKindError(
+            f"kind {show(schema.name)} is a leaf target: {show(key)} belongs on a composite target that contains it",
+            source,
+            start,
+            end,
+        )
+    close = _suggest(key, schema.attrs)
+    err = UnknownAttributeError(
+        f"kind {show(schema.name)} has no attribute {show(key)}{_hint(close)}", source, start, end
+    )
     err.suggestions = close
     return err
 
 
-def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int) -> Target:
+def _check_required(schema: KindSchema, given: Mapping[str, Any], source: str, start: int, end: int) -> None:
+    missing = [spec.name for spec in schema.attrs.values() if spec.required and spec.name not in given]
+    if missing:
+        names = ", ".join(show(name) for name in missing)
+        raise MissingAttributeError(f"kind {show(schema.name)} needs {names}", source, start, end)
+
+
+def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     kind_word = syntax.kind
     schema = registry.kinds.get(kind_word.text)
     if schema is None:
@@ -116,7 +147,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
     spans: dict[str, Span] = {}
 
     def nested(value: str) -> Target:
-        return _parse_text(value, registry, depth + 1)
+        return _parse_text(value, registry, depth + 1, chain)
 
     words = syntax.words
     n = len(words)
@@ -154,7 +185,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
             raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
         spec = specs.get(key)
         if spec is None:
-            raise _unknown_attr(key, schema.name, specs, text, key_start, key_end)
+            raise _unknown_attr(key, schema, text, key_start, key_end)
         try:
             typed = from_text("1" if value is None else value, spec.type, key, nested)
         except TargetError as err:
@@ -167,6 +198,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
             attrs[key] = typed
         spans[key] = (word.start, key_end, value_start, end)
         i += 1
+    _check_required(schema, attrs, text, kind_word.start, kind_word.end)
     return Target._make(schema, registry, attrs=attrs, text=text, text_form="legacy", spans=spans, **fields)
 
 
@@ -177,6 +209,7 @@ def _from_config(
     node: JsonObject | None,
     source: str,
     own_text: str | None = None,
+    chain: tuple[str, ...] = (),
 ) -> Target:
     """A target from a config mapping; ``node`` is its JSON object in ``source`` when it was text.
 
@@ -190,21 +223,33 @@ def _from_config(
         found = members.get(name)
         return (found[0].start, found[0].end) if found else (0, 0)
 
+    def value_span(name: str) -> tuple[int, int]:
+        found = members.get(name)
+        return (found[1].start, found[1].end) if found else (0, 0)
+
     if "features" in config:
         raise UnknownAttributeError(
             "'features' cannot be given: the kind's canonicaliser derives them", source, *where("features")
         )
     kind = config.get("kind")
+    tag = config.get("tag")
+    if kind is None and isinstance(tag, str):
+        # TVM 0.27: {"tag": NAME, ...} without a kind loads the tag and overlays the rest.
+        base = registry.tags.get(tag)
+        if base is None:
+            close = _suggest(tag, registry.tags)
+            raise UnknownTagError(f"unknown target tag {show(tag)}{_hint(close)}", source, *value_span("tag"))
+        chain = _check_cycle(tag, chain, source, *value_span("tag"))
+        config = {**base, **config}
+        kind = config.get("kind")
     if kind is None:
         start = node.start if node is not None else 0
-        raise UnknownKindError("a target config needs a 'kind'", source, start, start + 1 if node else 0)
+        raise UnknownKindError("a target config needs a 'kind' or a 'tag'", source, start, start + 1 if node else 0)
     if not isinstance(kind, str):
         raise ValueConversionError("'kind' must be a string", source, *where("kind"))
     schema = registry.kinds.get(kind)
     if schema is None:
-        value_node = members.get("kind", (None, None))[1]
-        start, end = (value_node.start, value_node.end) if value_node is not None else (0, 0)
-        raise _unknown_kind(kind, registry, source, start, end)
+        raise _unknown_kind(kind, registry, source, *value_span("kind"))
     specs = schema.attrs
 
     def nested(value: Any, at: Any = None) -> Target:
@@ -212,14 +257,16 @@ def _from_config(
             return value
         if isinstance(value, str):
             try:
-                return _parse_text(value, registry, depth + 1)
+                return _parse_text(value, registry, depth + 1, chain)
             except TargetError as err:
                 if not isinstance(at, JsonScalar):
                     raise
-                raise err.relocated(source, json_string_offsets(source, at.start, at.end), at.end - 1) from None
+                if source[at.start] in "\"'":
+                    raise err.relocated(source, json_string_offsets(source, at.start, at.end), at.end - 1) from None
+                raise err.relocated(source, range(at.start, at.end), at.end) from None
         sub = at if isinstance(at, JsonObject) else None
         text = source[sub.start : sub.end] if sub is not None and own_text is not None else None
-        return _from_config(value, registry, depth + 1, sub, source, own_text=text)
+        return _from_config(value, registry, depth + 1, sub, source, own_text=text, chain=chain)
 
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
@@ -228,13 +275,14 @@ def _from_config(
             continue
         spec = specs.get(key)
         if spec is None:
-            raise _unknown_attr(key, kind, specs, source, *where(key))
+            raise _unknown_attr(key, schema, source, *where(key))
         value_node = members[key][1] if key in members else None
         typed = from_json(value, spec.type, key, nested, value_node, source)
         if key in _STRUCTURAL:
             fields[key] = typed
         else:
             attrs[key] = typed
+    _check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
     if own_text is None or node is None:
         return Target._make(schema, registry, attrs=attrs, **fields)
     offset = node.start

@@ -132,7 +132,14 @@ def builtin_registry(version: str = "0.22") -> Registry:
             for a, d in extra.items():
                 attrs[name][a] = _spec(a, d["type"], d["default"])
     kinds = [
-        KindSchema(name, specs, meta[name][0], meta[name][1], _canonicalizer(meta[name][2], want))
+        KindSchema(
+            name,
+            specs,
+            meta[name][0],
+            meta[name][1],
+            _canonicalizer(meta[name][2], want),
+            leaf=not any(spec.type.holds_targets for n, spec in specs.items() if n != "host"),
+        )
         for name, specs in attrs.items()
     ]
     tags = _load("tags-v0.22.json")["tags"]

@@ -50,6 +50,7 @@ class AttrSpec:
     type: TypeSpec
     default: Any = None
     ordered: bool = True
+    required: bool = False
 
 
 # Added to every kind by TVM's registration macro; keys, tag and host are structural.
@@ -75,6 +76,8 @@ class KindSchema:
     ``cuda``, ``nvptx``, ``rocm``, ``test``) or is a callable
     ``f(attrs: dict, keys: list | None, features: dict) -> keys`` for user kinds;
     ``preprocessor`` is TVM's legacy attrs preprocessor, ``f(attrs: dict)``.
+    A *leaf* kind is a code generator (``llvm``, ``cuda``); only non-leaf kinds (``composite``)
+    may carry ``executor``, ``runtime`` or ``devices``.
     """
 
     name: str
@@ -83,6 +86,7 @@ class KindSchema:
     device_type: int = 1
     canonicalizer: str | Canonicalizer | None = None
     preprocessor: Callable[[dict[str, Any]], None] | None = None
+    leaf: bool = True
 
     def __post_init__(self) -> None:
         merged = {spec.name: spec for spec in COMMON_ATTRS}
@@ -99,6 +103,7 @@ class KindSchema:
             and self.device_type == other.device_type
             and self.canonicalizer == other.canonicalizer
             and self.preprocessor == other.preprocessor
+            and self.leaf == other.leaf
         )
 
     def __hash__(self) -> int:
@@ -115,10 +120,13 @@ class KindSchema:
         unordered: tuple[str, ...] = (),
         canonicalizer: str | Canonicalizer | None = None,
         preprocessor: Callable[[dict[str, Any]], None] | None = None,
+        leaf: bool = True,
+        required: tuple[str, ...] = (),
     ) -> KindSchema:
         """A schema from ``{name: type}`` or ``{name: (type, default)}``."""
         specs = {}
         for attr, decl in (attrs or {}).items():
             type_text, default = (decl, None) if isinstance(decl, str) else decl
-            specs[attr] = AttrSpec(attr, TypeSpec.parse(type_text), default, attr not in unordered)
-        return cls(name, specs, tuple(default_keys), device_type, canonicalizer, preprocessor)
+            spec = AttrSpec(attr, TypeSpec.parse(type_text), default, attr not in unordered, attr in required)
+            specs[attr] = spec
+        return cls(name, specs, tuple(default_keys), device_type, canonicalizer, preprocessor, leaf)

@@ -8,6 +8,7 @@ whitespace. Either prints back to its source exactly. Meaning is given one layer
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,7 +132,10 @@ class JsonSyntax:
         return self.text
 
 
-_JSON_WS = " \t\n\r"
+# JSON's literals, and Python's, since JSON-ish text is often a dict copied from Python code.
+_LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
+_TRIVIA_START = re.compile(r"[ \t\n\r#]|//")
+_SQ_ESCAPE = re.compile(r"""\\(.)|(")""", re.S)
 
 MAX_JSON_DEPTH = 100
 """How deeply JSON arrays and objects may nest; deeper text is a NestingTooDeepError, never a
@@ -182,18 +186,45 @@ def _word(token: lark.Token) -> Word:
     return Word(body, token.start_pos or 0, trail)
 
 
-def _scalar(token: lark.Token) -> JsonScalar:
-    text = str(token).rstrip(_JSON_WS)
+def _body(token: lark.Token) -> str:
+    """The token without the whitespace and comments it carries."""
+    text = str(token)
+    if text[0] in "\"'":
+        i = 1
+        while text[i] != text[0]:
+            i += 2 if text[i] == "\\" else 1
+        return text[: i + 1]
+    found = _TRIVIA_START.search(text)
+    return text if found is None else text[: found.start()]
+
+
+def _sq_to_json(text: str) -> str:
+    # A single-quoted string as the double-quoted JSON string with the same characters.
+    def swap(m: re.Match[str]) -> str:
+        if m.group(2):
+            return '\\"'
+        return "'" if m.group(1) == "'" else m.group(0)
+
+    return '"' + _SQ_ESCAPE.sub(swap, text[1:-1]) + '"'
+
+
+def _scalar(token: lark.Token, *, key: bool = False) -> JsonScalar:
+    text = _body(token)
     start = token.start_pos or 0
     kind = token.type
     value: Any
-    if kind == "STRING":
+    if kind == "STRING" or kind == "SQSTRING":
         inner = text[1:-1]
-        value = inner if "\\" not in inner else json.loads(text)
+        if "\\" not in inner and '"' not in inner:
+            value = inner
+        else:
+            value = json.loads(text if kind == "STRING" else _sq_to_json(text))
     elif kind == "NUMBER":
         value = json.loads(text)
+    elif key:
+        value = text
     else:
-        value = {"TRUE": True, "FALSE": False, "NULL": None}[kind]
+        value = _LITERALS.get(text, text)
     return JsonScalar(value, start, start + len(text))
 
 
@@ -230,7 +261,7 @@ class _Build(lark.Transformer[lark.Token, Any]):
         return JsonObject(members, children[0].start_pos or 0, _closing_end(children[-1]), depth)
 
     def member(self, children: list[Any]) -> tuple[str, JsonScalar, JsonNode]:
-        key = _scalar(children[0])
+        key = _scalar(children[0], key=True)
         return (key.value, key, _node(children[2]))
 
     def array(self, children: list[Any]) -> JsonArray:

@@ -65,11 +65,22 @@ def _with_trail(words: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.builds(lambda w, t: w + t, words, _TRAIL)
 
 
-_JSON_WS = st.sampled_from(["", "", " ", "\n  ", "\t"])
+# Whitespace and comments after a JSON-ish token. A comment runs to the end of its line, so
+# the generator (which joins tokens without the lexer) always ends one with a newline.
+_JSON_WS = st.sampled_from(["", "", " ", "\n  ", "\t", " # note\n", "// x\n  "])
+_NAMES = ["kind", "host", "keys", "mcpu", "mattr", "num-cores", "libs", "device", "llvm", "cuda", "tag"]
+_SQ_STRING = st.one_of(st.sampled_from(_NAMES), st.text(max_size=8)).map(
+    lambda s: "'" + json.dumps(s)[1:-1].replace("'", "\\'").replace('\\"', '"') + "'"
+)
+_BARE = st.one_of(
+    st.sampled_from([*_NAMES, "true", "false", "null", "True", "None", "sm_80", "+neon", "nvidia/jetson-nano"]),
+    st.from_regex(r"[A-Za-z_+.][A-Za-z0-9_+.\-]{0,6}", fullmatch=True),
+)
 
 
-def _json_token(literal: str) -> st.SearchStrategy[str]:
-    return st.builds(lambda ws: literal + ws, _JSON_WS)
+def _json_token(literal: str | st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    body = st.just(literal) if isinstance(literal, str) else literal
+    return st.builds(lambda b, ws: b + ws, body, _JSON_WS)
 
 
 def grammar_texts(start: str = "start") -> st.SearchStrategy[str]:
@@ -79,7 +90,12 @@ def grammar_texts(start: str = "start") -> st.SearchStrategy[str]:
         "KIND": _with_trail(_KIND),
         "WORD": _with_trail(_word("-")),
         "OPTION": _with_trail(_OPTION),
-        "STRING": st.builds(lambda s, ws: s + ws, _JSON_STRING, _JSON_WS),
+        "STRING": _json_token(_JSON_STRING),
+        "SQSTRING": _json_token(_SQ_STRING),
+        "BARE": _json_token(_BARE),
+        "NUMBER": _json_token(st.integers(-(2**63), 2**63).map(str)),
+        "LBRACKET": _json_token("["),
+        "RBRACKET": _json_token("]"),
         "LBRACE": _json_token("{"),
         "RBRACE": _json_token("}"),
         "COMMA": _json_token(","),

@@ -129,7 +129,8 @@ def test_error_json_nested_string_points_into_the_json_text() -> None:
 
 def test_error_invalid_json() -> None:
     assert (
-        message('{"kind": "llvm",}') == 'invalid JSON: unexpected token \'}\'\n  {"kind": "llvm",}\n                  ^'
+        message('{"kind": "llvm",,}')
+        == 'invalid JSON: unexpected token \',\'\n  {"kind": "llvm",,}\n                  ^'
     )
 
 
@@ -140,7 +141,7 @@ def test_error_json_multiline_shows_line_and_column() -> None:
 
 
 def test_error_config_without_kind() -> None:
-    assert message({"mcpu": "skylake"}) == "a target config needs a 'kind'"
+    assert message({"mcpu": "skylake"}) == "a target config needs a 'kind' or a 'tag'"
 
 
 def test_error_features_cannot_be_given() -> None:
