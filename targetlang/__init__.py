@@ -16,18 +16,24 @@ from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
     InvalidJSONError,
+    LeafKindError,
     MismatchedQuoteError,
+    MissingAttributeError,
     MissingDashError,
     NestingTooDeepError,
+    RegistryError,
+    TagCycleError,
     TargetError,
     TargetSyntaxError,
     UnknownAttributeError,
     UnknownKindError,
+    UnknownTagError,
     UnprintableTargetError,
     ValueConversionError,
 )
 from .parsing import parse
 from .registry import Registry, builtin_registry
+from .registry_files import check_registry, dump_registry, load_registry
 from .resolution import Environment
 from .schema import AttrSpec, KindSchema, TypeSpec
 from .target import Target
@@ -42,18 +48,26 @@ __all__ = [
     "Environment",
     "InvalidJSONError",
     "KindSchema",
+    "LeafKindError",
     "MismatchedQuoteError",
+    "MissingAttributeError",
     "MissingDashError",
     "NestingTooDeepError",
     "Registry",
+    "RegistryError",
+    "TagCycleError",
     "Target",
     "TargetError",
     "TargetSyntaxError",
     "TypeSpec",
     "UnknownAttributeError",
     "UnknownKindError",
+    "UnknownTagError",
     "UnprintableTargetError",
     "ValueConversionError",
     "builtin_registry",
+    "check_registry",
+    "dump_registry",
+    "load_registry",
     "parse",
 ]

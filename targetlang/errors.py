@@ -19,6 +19,7 @@ __all__ = [
     "MissingAttributeError",
     "MissingDashError",
     "NestingTooDeepError",
+    "RegistryError",
     "TagCycleError",
     "TargetError",
     "TargetSyntaxError",
@@ -77,6 +78,12 @@ class TargetError(ValueError):
         start = place(self.start)
         end = place(self.end - 1) + 1 if self.end > self.start else start
         return self.at(source, start, end)
+
+    def in_context(self, prefix: str) -> TargetError:
+        """The same error with ``prefix`` before its message (``in tag 'x': ...``)."""
+        moved = self.at(self.source, self.start, self.end)
+        TargetError.__init__(moved, f"{prefix}: {self.message}", self.source, self.start, self.end)
+        return moved
 
     def at(self, source: str, start: int, end: int) -> TargetError:
         """The same error (class, message, extra fields) about ``source[start:end]``."""
@@ -174,6 +181,10 @@ class DuplicateAttributeError(TargetError):
 
 class CanonicalizationError(TargetError):
     """A value the kind's canonicaliser rejects (for instance a CUDA arch not starting ``sm_``)."""
+
+
+class RegistryError(TargetError):
+    """A registry file (or registry data) that does not describe kinds and tags."""
 
 
 class UnprintableTargetError(TargetError):

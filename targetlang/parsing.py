@@ -114,6 +114,14 @@ _NON_LEAF_FIELDS = ("executor", "runtime", "devices")
 
 
 def _unknown_attr(key: str, schema: KindSchema, source: str, start: int, end: int) -> UnknownAttributeError:
+    if key in schema.attrs:
+        return UnknownAttributeError(
+            f"attribute {show(key)} of kind {show(schema.name)} came after TVM v0.23: write this target in the "
+            "JSON form",
+            source,
+            start,
+            end,
+        )
     if schema.leaf and key in _NON_LEAF_FIELDS:
         return LeafKindError(
             f"kind {show(schema.name)} is a leaf target: {show(key)} belongs on a composite target that contains it",
@@ -141,6 +149,13 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
     schema = registry.kinds.get(kind_word.text)
     if schema is None:
         raise _unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
+    if schema.modern_only:
+        raise UnknownKindError(
+            f"kind {show(schema.name)} came after TVM v0.23: write this target in the JSON form",
+            text,
+            kind_word.start,
+            kind_word.end,
+        )
     specs = schema.attrs
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
@@ -184,7 +199,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
         if key == "kind" or key in spans:
             raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
         spec = specs.get(key)
-        if spec is None:
+        if spec is None or spec.modern_only:
             raise _unknown_attr(key, schema, text, key_start, key_end)
         try:
             typed = from_text("1" if value is None else value, spec.type, key, nested)

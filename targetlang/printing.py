@@ -7,6 +7,7 @@ They read a target through its public fields (``kind``, ``tag``, ``keys``, ``hos
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .errors import UnprintableTargetError
@@ -14,7 +15,7 @@ from .lexical import encode_scalar, escape
 from .schema import AttrSpec, TypeSpec
 from .values import is_representable, to_text
 
-__all__ = ["canonical", "canonical_json_text", "legacy_str", "to_json"]
+__all__ = ["canonical", "canonical_json_text", "canonical_jsonish", "legacy_str", "to_json"]
 
 _STRING_ARRAY = TypeSpec("array", TypeSpec("string"))
 _BAD_NAME_CHARS = frozenset(" '\\=\"")
@@ -50,10 +51,12 @@ def _legacy_canonical(t: Any) -> str | None:
     if t.host is not None:
         parts.append("-host=" + encode_scalar(_nested_text(t.host)))
     specs = t.schema.attrs
+    if t.schema.modern_only:
+        return None
     for name in sorted(t.attrs):
         spec = specs[name]
         value = _ordered(t.attrs[name], spec)
-        if not _plain_name(name) or not is_representable(value, spec.type):
+        if spec.modern_only or not _plain_name(name) or not is_representable(value, spec.type):
             return None
         parts.append(f"-{name}={encode_scalar(to_text(value, spec.type, _nested_text))}")
     return " ".join(parts)
@@ -154,3 +157,48 @@ def legacy_str(t: Any) -> str:
         if rendered:
             parts.append(f"-{name}={rendered}")
     return head + " " + " ".join(parts)
+
+
+_BARE = re.compile(r"(?:[A-Za-z_+.]|/(?!/))(?:[A-Za-z0-9_+.\-]|/(?!/))*")
+_LITERAL_WORDS = frozenset({"true", "false", "null", "True", "False", "None"})
+
+
+def _jsonish_word(text: str) -> str:
+    if _BARE.fullmatch(text) and text not in _LITERAL_WORDS:
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _jsonish(value: Any, indent: str) -> str:
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = indent + "  "
+        members = [f"{inner}{_jsonish_word(k)}: {_jsonish(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(members) + "\n" + indent + "}"
+    if isinstance(value, list):
+        if not any(isinstance(v, (dict, list)) for v in value):
+            return "[" + ", ".join(_jsonish(v, indent) for v in value) + "]"
+        inner = indent + "  "
+        return "[\n" + ",\n".join(inner + _jsonish(v, inner) for v in value) + "\n" + indent + "]"
+    if isinstance(value, str):
+        return _jsonish_word(value)
+    return json.dumps(value)
+
+
+def _canonical_order(data: dict[str, Any]) -> dict[str, Any]:
+    head = [k for k in ("kind", "tag", "keys", "host") if k in data]
+    ordered = {k: data[k] for k in [*head, *sorted(k for k in data if k not in head)]}
+    for key, value in ordered.items():
+        if isinstance(value, dict):
+            ordered[key] = _canonical_order(value)
+        elif isinstance(value, list):
+            ordered[key] = [_canonical_order(v) if isinstance(v, dict) else v for v in value]
+    return ordered
+
+
+def canonical_jsonish(t: Any) -> str:
+    """The canonical JSON-ish text: ``kind``, ``tag``, ``keys``, ``host`` first, then the
+    attributes sorted, unordered arrays sorted, two-space indent, bare words where they read
+    back the same, double quotes elsewhere."""
+    return _jsonish(_canonical_order(to_json(t, sort_unordered=True)), "")

@@ -51,6 +51,7 @@ class AttrSpec:
     default: Any = None
     ordered: bool = True
     required: bool = False
+    modern_only: bool = False
 
 
 # Added to every kind by TVM's registration macro; keys, tag and host are structural.
@@ -76,6 +77,8 @@ class KindSchema:
     ``cuda``, ``nvptx``, ``rocm``, ``test``) or is a callable
     ``f(attrs: dict, keys: list | None, features: dict) -> keys`` for user kinds;
     ``preprocessor`` is TVM's legacy attrs preprocessor, ``f(attrs: dict)``.
+    A ``modern_only`` kind or attribute (one TVM added after v0.23) is read from JSON and dicts,
+    the modern form, but not from legacy strings, which TVM never accepted with it.
     A *leaf* kind is a code generator (``llvm``, ``cuda``); only non-leaf kinds (``composite``)
     may carry ``executor``, ``runtime`` or ``devices``.
     """
@@ -87,6 +90,7 @@ class KindSchema:
     canonicalizer: str | Canonicalizer | None = None
     preprocessor: Callable[[dict[str, Any]], None] | None = None
     leaf: bool = True
+    modern_only: bool = False
 
     def __post_init__(self) -> None:
         merged = {spec.name: spec for spec in COMMON_ATTRS}
@@ -104,6 +108,7 @@ class KindSchema:
             and self.canonicalizer == other.canonicalizer
             and self.preprocessor == other.preprocessor
             and self.leaf == other.leaf
+            and self.modern_only == other.modern_only
         )
 
     def __hash__(self) -> int:

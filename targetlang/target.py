@@ -236,6 +236,11 @@ class Target:
         strings and ``parse(t.canonical()) == t``. See :func:`targetlang.printing.canonical`."""
         return printing.canonical(self)
 
+    def canonical_jsonish(self) -> str:
+        """The canonical JSON-ish text (stable key order, two-space indent, bare words where
+        possible); ``parse(t.canonical_jsonish()) == t``."""
+        return printing.canonical_jsonish(self)
+
     def to_json(self) -> dict[str, Any]:
         """The modern form: a dict of JSON types (lists, nested host dict) for TVM >= 0.24."""
         return printing.to_json(self)
