@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from . import Registry, Target, TargetError, __version__, builtin_registry, parse
+from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
 
 __all__ = ["main"]
 
@@ -130,12 +130,15 @@ class _InputError(Exception):
 
 
 def _registry(args: argparse.Namespace) -> Registry:
-    """The registry every spec is read with.
-
-    Always TVM v0.22's for now. A future ``--tvm-version`` option (``builtin_registry`` takes
-    a version) would be read here, and only here: every command already asks this function.
-    """
-    return builtin_registry()
+    """The registry every spec is read with: TVM v0.22's, plus the kinds and tags of the
+    ``--registry`` file when one is given (read once per run)."""
+    if args.registry is None:
+        return builtin_registry()
+    loaded: Registry | None = getattr(args, "loaded_registry", None)
+    if loaded is None:
+        loaded = load_registry(args.registry)
+        args.loaded_registry = loaded
+    return loaded
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -210,8 +213,9 @@ def _show(render: Callable[[Target], str]) -> Callable[[argparse.Namespace], int
 
     def run(args: argparse.Namespace) -> int:
         spec = _without_newline(_read_stdin()) if args.spec == "-" else args.spec
+        shown = Target.canonical_jsonish if getattr(args, "jsonish", False) else render
         try:
-            output = render(parse(spec, registry=_registry(args)))
+            output = shown(parse(spec, registry=_registry(args)))
         except TargetError as err:
             print(f"error: {err}", file=sys.stderr)
             return 1
@@ -374,6 +378,11 @@ def _build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(prog="targetlang", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=raw)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--registry",
+        metavar="FILE",
+        help="a JSON or TOML registry file of user kinds and tags, added to TVM v0.22's (docs/composite.md)",
+    )
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
     spec_help = "a target string, tag name or JSON object; '-' reads it from standard input"
@@ -385,6 +394,8 @@ def _build_parser() -> argparse.ArgumentParser:
     for name, summary, epilog, render in singles:
         sub = commands.add_parser(name, help=summary, description=summary, epilog=epilog, formatter_class=raw)
         sub.add_argument("spec", metavar="SPEC", help=spec_help)
+        if name == "fmt":
+            sub.add_argument("--jsonish", action="store_true", help="the canonical JSON-ish text instead")
         sub.set_defaults(run=_show(render))
 
     summary = "check a file of targets, one per line (no FILE: the bundled sample)"
@@ -421,7 +432,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     except KeyboardInterrupt:
         return 130
-    except _InputError as err:
+    except (_InputError, TargetError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
     except BrokenPipeError:

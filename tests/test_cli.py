@@ -431,8 +431,7 @@ def test_help_examples_are_real(run: Run, command: str | None, tmp_path: Path, m
 
 
 def test_docs_examples_are_real(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if not DOCS.is_file():
-        pytest.skip("docs/cli.md is not beside the tests")
+    assert DOCS.is_file(), "docs/cli.md is not beside the tests"
     lines: list[str] = []
     inside = False
     for line in DOCS.read_text(encoding="utf-8").split("\n"):
@@ -487,3 +486,22 @@ def test_program_closed_pipe_is_quiet(tmp_path: Path) -> None:
         err = process.stderr.read()
         status = process.wait(timeout=120)
     assert (status, err) == (1, b"")
+
+
+def test_registry_option_reads_user_kinds_and_tags(run: Run) -> None:
+    examples = Path(__file__).resolve().parents[1] / "docs" / "examples"
+    registry = str(examples / "composite-registry.toml")
+    status, out, err = run("--registry", registry, "fmt", "{kind: my-accelerator, cores: 8}")
+    assert (status, out, err) == (0, "my-accelerator -cores=8\n", "")
+    status, out, _ = run("--registry", registry, "fmt", "--jsonish", "example/x86-cuda-vulkan")
+    assert status == 0 and out.startswith("{\n  kind: system,\n  host: {\n    kind: llvm,\n")
+    status, _, err = run("fmt", "{kind: my-accelerator}")
+    assert status == 1 and "unknown target kind 'my-accelerator'" in err
+
+
+def test_registry_option_with_a_bad_file(run: Run, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"kinds": {"npu": {"attrs": {"cores": "integer"}}}}', encoding="utf-8")
+    status, out, err = run("--registry", str(bad), "fmt", "llvm")
+    assert status == 1 and out == ""
+    assert err == "error: kind 'npu', attribute 'cores': unknown attribute type 'integer'\n"
