@@ -148,3 +148,57 @@ def target_configs(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
 def targets() -> st.SearchStrategy[targetlang.Target]:
     """Targets built from generated configs."""
     return target_configs().map(targetlang.parse)
+
+
+# ----------------------------------------------------------------------------- composite targets
+
+USER_REGISTRY = (
+    targetlang.builtin_registry()
+    .register_kind(
+        "box",
+        {"devices": "array<target>", "executor": "string", "runtime": "string", "labels": "array<string>"},
+        leaf=False,
+        unordered=["labels"],
+    )
+    .register_kind(
+        "npu",
+        {"cores": "int", "exts": "array<string>", "passes": "array<string>", "fast": "bool"},
+        unordered=["exts"],
+        default_keys=["npu"],
+    )
+)
+_LEAVES = ["llvm", "cuda", "vulkan", "npu"]
+_WORD = st.text(alphabet=st.sampled_from(list("abcxyz019_-+. ,'\\")), min_size=1, max_size=6)
+
+
+@st.composite
+def composite_configs(draw: st.DrawFn, depth: int = 0, max_depth: int = 4) -> dict[str, Any]:
+    """Configs of user and built-in kinds nesting up to ``max_depth`` levels of targets."""
+    nest = depth + 1 < max_depth
+    kind = draw(st.sampled_from(["box", "box", *_LEAVES] if nest else _LEAVES))
+    config: dict[str, Any] = {"kind": kind}
+    if kind == "box":
+        if draw(st.booleans()):
+            config["executor"] = draw(st.sampled_from(["vm", "graph", "aot"]))
+        if draw(st.booleans()):
+            config["runtime"] = draw(st.sampled_from(["cpp", "crt", "cuda-graph"]))
+        config["labels"] = draw(st.lists(_WORD, max_size=3))
+        config["devices"] = draw(st.lists(composite_configs(depth + 1, max_depth), max_size=3))
+    elif kind == "npu":
+        config["cores"] = draw(st.integers(0, 64))
+        config["exts"] = draw(st.lists(_WORD, max_size=4))
+        config["passes"] = draw(st.lists(_WORD, max_size=4))
+    else:
+        spec = REGISTRY.kinds[kind]
+        for name in draw(st.lists(st.sampled_from(["mcpu", "libs", "model", "device"]), unique=True, max_size=2)):
+            if name in spec.attrs:
+                config[name] = draw(_value(spec.attrs[name].type, 2))
+    if nest and draw(st.booleans()):
+        config["host"] = draw(composite_configs(depth + 1, max_depth))
+    if draw(st.booleans()):
+        config["keys"] = draw(st.lists(_WORD, max_size=2))
+    return config
+
+
+def composite_targets() -> st.SearchStrategy[targetlang.Target]:
+    return composite_configs().map(lambda c: targetlang.parse(c, registry=USER_REGISTRY))

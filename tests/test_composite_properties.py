@@ -1,0 +1,84 @@
+"""Properties of composite targets (depth up to 4, user kinds included) and ordering semantics."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import targetlang
+
+from .strategies import USER_REGISTRY, composite_configs, composite_targets
+
+_SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def read(spec: Any) -> targetlang.Target:
+    return targetlang.parse(spec, registry=USER_REGISTRY)
+
+
+@_SETTINGS
+@given(composite_targets(), st.sampled_from([None, 2]))
+def test_lossless_identity_of_every_text_form(target: targetlang.Target, indent: int | None) -> None:
+    for text in (target.canonical(), target.canonical_jsonish(), json.dumps(target.to_json(), indent=indent)):
+        assert str(read(text)) == text
+
+
+@_SETTINGS
+@given(composite_targets())
+def test_canonical_round_trip_and_idempotence(target: targetlang.Target) -> None:
+    assert read(target.canonical()) == target
+    assert read(target.canonical()).canonical() == target.canonical()
+    assert read(target.canonical_jsonish()) == target
+    assert read(target.canonical_jsonish()).canonical_jsonish() == target.canonical_jsonish()
+
+
+@_SETTINGS
+@given(composite_targets())
+def test_json_round_trip(target: targetlang.Target) -> None:
+    assert read(json.loads(json.dumps(target.to_json()))) == target
+
+
+def _permuted(config: Any, data: st.DataObject, *, ordered_too: bool) -> Any:
+    """The same config with attribute order shuffled and unordered arrays (``libs``, ``labels``,
+    ``exts``) shuffled; ordered arrays too when ``ordered_too``."""
+    if not isinstance(config, dict):
+        return config
+    keys = data.draw(st.permutations(list(config)))
+    out = {}
+    for key in keys:
+        value = config[key]
+        if isinstance(value, list):
+            value = [_permuted(v, data, ordered_too=ordered_too) for v in value]
+            if key in ("libs", "labels", "exts") or ordered_too:
+                value = data.draw(st.permutations(value))
+        else:
+            value = _permuted(value, data, ordered_too=ordered_too)
+        out[key] = value
+    return out
+
+
+@_SETTINGS
+@given(composite_configs(), st.data())
+def test_equality_ignores_attribute_order_and_unordered_arrays(config: dict[str, Any], data: st.DataObject) -> None:
+    target = read(config)
+    shuffled = read(_permuted(config, data, ordered_too=False))
+    assert shuffled == target
+    assert hash(shuffled) == hash(target)
+    assert shuffled.canonical() == target.canonical()
+    assert shuffled.canonical_jsonish() == target.canonical_jsonish()
+
+
+@_SETTINGS
+@given(composite_configs(), st.data())
+def test_equality_respects_ordered_arrays(config: dict[str, Any], data: st.DataObject) -> None:
+    ordered = [k for k in ("passes", "devices", "keys") if len(set(map(json.dumps, config.get(k, [])))) > 1]
+    assume(ordered)
+    key = data.draw(st.sampled_from(ordered))
+    changed = dict(config)
+    changed[key] = list(reversed(config[key]))
+    assume(json.dumps(changed[key]) != json.dumps(config[key]))  # a palindrome stays the same
+    assert read(changed) != read(config)
+    assert read(changed).canonical() != read(config).canonical()
