@@ -50,7 +50,8 @@ def _schema_changes() -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
     for kind, attrs in added.items():
         schema = _REGISTRY.kinds.get(kind)
-        modelled = set(schema.attrs) if schema is not None else set()
+        # modern-only attributes are read from JSON but carry no v0.22 default to fill in
+        modelled = {n for n, spec in schema.attrs.items() if not spec.modern_only} if schema is not None else set()
         out[kind] = frozenset(set(attrs) - modelled)
     return out
 
