@@ -37,6 +37,7 @@ from .registry_files import check_registry, dump_registry, load_registry
 from .resolution import Environment
 from .schema import AttrSpec, KindSchema, TypeSpec
 from .target import Target
+from .tvmc import TvmcError, TvmcTargets, parse_tvmc
 
 __version__ = "0.1.0"
 
@@ -59,6 +60,8 @@ __all__ = [
     "Target",
     "TargetError",
     "TargetSyntaxError",
+    "TvmcError",
+    "TvmcTargets",
     "TypeSpec",
     "UnknownAttributeError",
     "UnknownKindError",
@@ -70,4 +73,5 @@ __all__ = [
     "dump_registry",
     "load_registry",
     "parse",
+    "parse_tvmc",
 ]

@@ -13,6 +13,7 @@ use ``to_legacy_str`` (TVM v0.22's ``str()``).
 
 from __future__ import annotations
 
+import argparse
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from targetlang import (
     ValueConversionError,
     builtin_registry,
     compat,
+    tvmc,
 )
 from targetlang.resolution import is_mprofile, mprofile_parse
 
@@ -41,38 +43,8 @@ Case = dict[str, Any]
 CASE_LIST: list[Case] = read_jsonl("conformance", "tvm-cases.jsonl")
 CASES: dict[str, Case] = {case["id"]: case for case in CASE_LIST}
 
-_TVMC = "tvmc's command-line target syntax and per-kind flags (spec section 11) are not implemented yet"
-
-# Cases not run, with the reason. The tvmc cases wait for the issue that adds tvmc support.
-WAITING: dict[str, str] = {
-    "c134": _TVMC,
-    "c135": _TVMC,
-    "c136": _TVMC,
-    "c137": _TVMC,
-    "c138": _TVMC,
-    "c140": _TVMC,
-    "c141": _TVMC,
-    "c143": _TVMC,
-    "c144": _TVMC,
-    "c145": _TVMC,
-    "c146": _TVMC,
-    "c147": _TVMC,
-    "c148": _TVMC,
-    "c149": _TVMC,
-    "c150": _TVMC,
-    "c153": _TVMC,
-    "c154": _TVMC,
-    "c155": _TVMC,
-    "c156": _TVMC,
-    "c157": _TVMC,
-    "c158": _TVMC,
-    "c161": _TVMC,
-    "c162": _TVMC,
-    "c163": _TVMC,
-    "c165": _TVMC,
-    "c166": _TVMC,
-    "c167": _TVMC,
-}
+# Cases not run, with the reason. None at present: every case has a runner.
+WAITING: dict[str, str] = {}
 
 TESTED: list[str] = [case_id for case_id in CASES if case_id not in WAITING]
 
@@ -529,9 +501,140 @@ def _run_mprofile_parse(case: Case) -> None:
             pytest.fail(f"no check implements the expectation {name!r}")
 
 
+# ---------------------------------------------------------------- tvmc (targetlang.tvmc, spec section 11)
+
+
+def _tvmc_registry(case: Case) -> Registry:
+    # tvmc's answers depended on the release's kinds and attribute types (int flags up to
+    # v0.17, cmsis-nn a kind up to v0.18): each case runs with the registry of its test's release.
+    release = case["source"].rsplit("@v", 1)[1]
+    return builtin_registry(".".join(release.split(".")[:2]))
+
+
+# The build features the cases require, and the codegen whose config flags stand for them.
+_TVMC_BUILDS = {"USE_CMSISNN build": "cmsis-nn", "USE_ETHOSU build": "ethos-u"}
+
+# What the TVMCException of an error case was about; the message must say so.
+TVMC_ERRORS: dict[str, str] = {
+    "c134": "at most two TVM targets (a target and its host) can be given; found 3: cuda, opencl, llvm",
+    "c135": "the last target must be a TVM target, and 'invalidtarget' is not a registered target kind or tag",
+}
+
+
+def _check_tvmc_build(case: Case, registry: Registry) -> None:
+    requires = case.get("requires")
+    if requires is None:
+        return
+    assert requires in _TVMC_BUILDS, f"no codegen table models the requirement {requires!r}"
+    codegen = _TVMC_BUILDS[requires]
+    assert any(kind == codegen for kind, _ in tvmc.target_flags(registry).values()), codegen
+
+
+def _check_tvmc_entries(expected: list[Mapping[str, Any]], entries: tuple[tvmc.TvmcEntry, ...]) -> None:
+    assert len(entries) == len(expected), entries
+    for want, entry in zip(expected, entries, strict=True):
+        for name, value in want.items():
+            if name == "name":
+                assert entry.name == value
+            elif name == "opts":
+                assert dict(entry.opts) == value
+            elif name == "opts_has":
+                assert set(value) <= set(entry.opts), entry
+            elif name == "is_tvm_target":
+                assert entry.is_tvm_target is value, entry
+            else:
+                pytest.fail(f"no check implements the target expectation {name!r}")
+
+
+def _run_tvmc_tokenize(case: Case) -> None:
+    assert set(case["expect"]) == {"tokens"}
+    assert tvmc.tokenize(case["input"]) == case["expect"]["tokens"]
+
+
+def _run_tvmc_parse_target(case: Case) -> None:
+    expect = case["expect"]
+    assert set(expect) == {"targets_count", "targets"}
+    entries = tvmc.parse_target_list(case["input"], registry=_tvmc_registry(case))
+    assert len(entries) == expect["targets_count"]
+    _check_tvmc_entries(expect["targets"], entries)
+    # A list whose last target is a TVM target reads whole, with the same entries.
+    if entries[-1].is_tvm_target:
+        assert tvmc.parse_tvmc(case["input"], registry=_tvmc_registry(case)).targets == entries
+
+
+def _run_tvmc_target_from_cli(case: Case) -> None:
+    registry = _tvmc_registry(case)
+    expect = dict(case.get("expect", {}))
+    options = expect.pop("additional_target_options", None)
+    if "error" in case:
+        assert not expect and "printed" not in case
+        with pytest.raises(tvmc.TvmcError) as info:
+            tvmc.parse_tvmc(case["input"], registry=registry, options=options)
+        quoted = case["error"].removeprefix("TVMCException: ")
+        wanted = TVMC_ERRORS.get(case["id"], quoted)
+        assert info.value.message.startswith(wanted), info.value.message
+        return
+    result = tvmc.parse_tvmc(case["input"], registry=registry, options=options)
+    printed = result.target.to_legacy_str()
+    for name, value in expect.items():
+        if name == "printed_contains":
+            assert [p for p in value if p not in printed] == [], printed
+        elif name == "host_printed_contains":
+            assert result.host is not None and result.target.host == result.host
+            host_printed = result.host.to_legacy_str()
+            assert [p for p in value if p not in host_printed] == [], host_printed
+        elif name == "extra_targets_count":
+            assert len(result.extra_targets) == value
+        elif name == "extra_targets":
+            _check_tvmc_entries(value, result.extra_targets)
+        else:
+            pytest.fail(f"no check implements the expectation {name!r}")
+    if "printed" in case:
+        assert printed == case["printed"]
+
+
+def _parse_tvmc_flags(case: Case, registry: Registry) -> tuple[argparse.Namespace, list[str]]:
+    # tvmc's tests: generate_target_args on a fresh parser, then parse_known_args.
+    parser = argparse.ArgumentParser()
+    tvmc.add_target_args(parser, registry)
+    return parser.parse_known_args(case["input"])
+
+
+def _run_tvmc_argparse(case: Case) -> None:
+    registry = _tvmc_registry(case)
+    _check_tvmc_build(case, registry)
+    assert set(case["expect"]) == {"parsed"}
+    parsed, _ = _parse_tvmc_flags(case, registry)
+    assert {dest: getattr(parsed, dest, None) for dest in case["expect"]["parsed"]} == case["expect"]["parsed"]
+
+
+def _run_tvmc_reconstruct(case: Case) -> None:
+    registry = _tvmc_registry(case)
+    _check_tvmc_build(case, registry)
+    expect = case["expect"]
+    assert set(expect) <= {"reconstructed", "unparsed_args"}
+    parsed, unparsed = _parse_tvmc_flags(case, registry)
+    assert tvmc.options_from_flags(vars(parsed), registry) == expect["reconstructed"]
+    # The command line itself gives the same options.
+    assert tvmc.options_from_flags(case["input"], registry) == expect["reconstructed"]
+    if "unparsed_args" in expect:
+        assert unparsed == expect["unparsed_args"]
+
+
+TVMC_RUNNERS: dict[str, Callable[[Case], None]] = {
+    "tvmc.tokenize_target": _run_tvmc_tokenize,
+    "tvmc.parse_target": _run_tvmc_parse_target,
+    "tvmc.target_from_cli": _run_tvmc_target_from_cli,
+    "tvmc.target_from_cli(input, additional_target_options)": _run_tvmc_target_from_cli,
+    "tvmc.generate_target_args + argparse.parse_known_args": _run_tvmc_argparse,
+    "tvmc.generate_target_args + reconstruct_target_args": _run_tvmc_reconstruct,
+}
+
+
 RUNNERS: dict[str | None, Callable[[Case], None]] = {
     **{api: _run_target_case for api in TARGET_BUILDERS},
     **CANON_RUNNERS,
+    **TVMC_RUNNERS,
     "Target.list_kinds()": _run_registry_case,
     "TargetKindRegEntry::ListTargetKinds()": _run_registry_case,
     "TargetKindRegEntry::ListTargetKindOptions(kind)": _run_registry_case,
@@ -566,11 +669,11 @@ def test_every_case_is_tested_or_waiting() -> None:
     assert ids, "the conformance file holds no cases"
     assert len(ids) == len(set(ids)), "duplicate case ids"
     assert set(WAITING) <= set(ids), f"WAITING names unknown cases {set(WAITING) - set(ids)}"
-    tvmc = {case["id"] for case in CASE_LIST if str(case.get("api") or "").startswith("tvmc.")}
-    assert tvmc <= set(WAITING), f"tvmc cases wait for the tvmc issue: {tvmc - set(WAITING)}"
+    tvmc_cases = {case["id"] for case in CASE_LIST if str(case.get("api") or "").startswith("tvmc.")}
+    assert tvmc_cases and tvmc_cases <= set(TESTED), f"untested tvmc cases: {tvmc_cases - set(TESTED)}"
     assert set(TESTED) | set(WAITING) == set(ids) and not set(TESTED) & set(WAITING)
     # Every tested case has a runner, so none of them can pass without being checked.
     assert [case_id for case_id in TESTED if CASES[case_id].get("api") not in RUNNERS] == []
     # The per-case tables name real cases.
-    for table in (LEGACY_REGISTRY, ERRORS, {case_id for case_id, _ in UNCHECKED}):
+    for table in (LEGACY_REGISTRY, ERRORS, TVMC_ERRORS, {case_id for case_id, _ in UNCHECKED}):
         assert set(table) <= set(ids)
