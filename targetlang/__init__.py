@@ -11,6 +11,8 @@ exactly as TVM v0.22 did, prints it back byte for byte, and converts it to the m
 {'kind': 'llvm', 'mcpu': 'skylake', 'mattr': ['+avx2', '+fma']}
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .errors import (
     CanonicalizationError,
     DuplicateAttributeError,
@@ -37,9 +39,22 @@ from .registry_files import check_registry, dump_registry, load_registry
 from .resolution import Environment
 from .schema import AttrSpec, KindSchema, TypeSpec
 from .target import Target
-from .tvmc import TvmcError, TvmcTargets, parse_tvmc
+
+if TYPE_CHECKING:
+    from .tvmc import TvmcError, TvmcTargets, parse_tvmc
 
 __version__ = "0.1.0"
+
+_LAZY = {"TvmcError", "TvmcTargets", "parse_tvmc"}
+
+
+def __getattr__(name: str) -> Any:
+    # tvmc support is imported on first use: most users never need it, and it costs import time.
+    if name in _LAZY:
+        from . import tvmc
+
+        return getattr(tvmc, name)
+    raise AttributeError(f"module 'targetlang' has no attribute {name!r}")
 
 __all__ = [
     "AttrSpec",
