@@ -33,6 +33,7 @@ from .errors import (
     UnprintableTargetError,
     ValueConversionError,
 )
+from .migration import Change, Migration, migrate
 from .parsing import parse
 from .registry import Registry, builtin_registry
 from .registry_files import check_registry, dump_registry, load_registry
@@ -59,12 +60,14 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "AttrSpec",
     "CanonicalizationError",
+    "Change",
     "DuplicateAttributeError",
     "EmptyKeyOrValueError",
     "Environment",
     "InvalidJSONError",
     "KindSchema",
     "LeafKindError",
+    "Migration",
     "MismatchedQuoteError",
     "MissingAttributeError",
     "MissingDashError",
@@ -87,6 +90,7 @@ __all__ = [
     "check_registry",
     "dump_registry",
     "load_registry",
+    "migrate",
     "parse",
     "parse_tvmc",
 ]

@@ -40,12 +40,20 @@ MAX_DEPTH = 32
 _STRUCTURAL = ("keys", "tag", "host")
 
 
-def parse(spec: Any, *, registry: Registry | None = None) -> Target:
+def parse(spec: Any, *, registry: Registry | None = None, era: str | None = None) -> Target:
     """Read a target from a legacy string, a tag name, JSON object text, or a config mapping.
 
     Nothing is resolved: ``keys`` are as written and no defaults are added (see
-    :meth:`Target.resolve`). Raises a :class:`TargetError` subclass on bad input.
+    :meth:`Target.resolve`). ``era`` reads a string as an older TVM wrote it (``"0.6"``,
+    ``"0.7"``, ``"0.8"``; ``"0.22"``, the default, is TVM v0.10 - v0.23). Raises a
+    :class:`TargetError` subclass on bad input.
     """
+    if era is not None and era != "0.22":
+        from .eras import parse_in_era  # older eras are rare: their reader loads on first use
+
+        if not isinstance(spec, str):
+            raise TypeError("an era applies to target strings only")
+        return parse_in_era(spec, era, registry=registry)
     reg = registry if registry is not None else builtin_registry()
     if isinstance(spec, str):
         return _parse_cached(spec, reg)

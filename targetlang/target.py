@@ -278,6 +278,14 @@ class Target:
             features=MappingProxyType(features),
         )
 
+    def source_span(self, name: str) -> tuple[int, int] | None:
+        """Where option or member ``name`` (its key and value) stands in ``str(self)``, or
+        ``None`` when the target has no text or the text does not spell it out."""
+        span = self._spans.get(name)
+        if self._text is None or span is None:
+            return None
+        return (span[0], span[3])
+
     def _moved_into_text(self, err: TargetError, name: str) -> TargetError:
         """An error about the nested target ``name``, moved into this target's text."""
         span = self._spans.get(name)

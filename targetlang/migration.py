@@ -1,0 +1,318 @@
+"""Migrating legacy targets to the modern JSON form, with every change explained.
+
+TVM >= 0.24 reads only JSON/dict targets and rejects the attributes and kinds it removed over the
+years. :func:`migrate` reads a target as old TVM did (any era, removed attributes included),
+applies the migration rules, and returns the modern JSON with one :class:`Change` per rule
+applied: a stable rule id, a message, and where the change is in the input.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .errors import TargetError, show
+from .parsing import parse
+from .registry import Registry, builtin_registry
+from .resolution import Environment
+from .syntax import LegacySyntax, parse_syntax
+from .target import Target
+
+__all__ = ["POLICIES", "RULES", "Change", "Migration", "migrate"]
+
+Policy = Literal["error", "drop", "keep"]
+POLICIES: tuple[Policy, ...] = ("error", "drop", "keep")
+
+# Attributes TVM removed, with what replaced them (spec 7.4, 9.2).
+_REMOVED_ATTRS = {
+    "system-lib": "the runtime: relay.backend.Runtime('cpp', {'system-lib': True}), or system_lib=True in "
+    "tvm.relax.build",
+    "link-params": "the executor: relay.backend.Executor('graph' or 'aot', {'link-params': True})",
+    "runtime": "relay.backend.Runtime(...), passed to the build instead of the target",
+    "executor": "relay.backend.Executor(...), passed to the build instead of the target",
+    "unpacked-api": "an option of relay.backend.Executor('aot', {'unpacked-api': True})",
+    "interface-api": "an option of relay.backend.Executor('aot', {'interface-api': ...})",
+}
+_REMOVED_KINDS = {
+    "sdaccel": "removed in TVM v0.20 with the SDAccel/Vitis flow; no replacement",
+    "aocl": "removed in TVM v0.20 with the Intel FPGA (AOCL) flow; no replacement",
+    "aocl_sw_emu": "removed in TVM v0.20 with the Intel FPGA (AOCL) flow; no replacement",
+    "stackvm": "removed in TVM v0.20; use llvm or c",
+    "hybrid": "removed in TVM v0.22; no replacement",
+}
+
+RULES: dict[str, str] = {
+    "target-to-mtriple": "-target= is the pre-v0.7 spelling of -mtriple= (renamed as an attribute)",
+    "mkldnn-to-dnnl": "the library mkldnn is called dnnl since TVM v0.10",
+    "shared-memory-renamed": "cuda's shared_memory_per_block (v0.8) is max_shared_memory_per_block",
+    "removed-attribute": "an attribute TVM removed; where its setting went instead",
+    "removed-kind": "a kind TVM removed",
+    "byoc-kind": "a BYOC (external codegen) kind of the Relay era; partition with relax BYOC instead",
+    "unknown-in-0.27": "a kind or attribute TVM 0.27 does not know",
+    "from-device": "from_device queries a device when the target is built; kept",
+    "target-host-to-host": "composite's target_host (v0.7) is the host",
+    "separate-host": "a host given separately (target_host=, auto_scheduler logs) folded into host",
+    "tag-compressed": "the configuration equals a registered TVM 0.27 tag",
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One migration rule applied: ``rule`` (a key of :data:`RULES`), a message, ``span`` in the
+    input text (or ``None``), and ``severity``: ``info``, ``warning`` or ``error``."""
+
+    rule: str
+    message: str
+    span: tuple[int, int] | None = None
+    severity: Literal["info", "warning", "error"] = "info"
+
+
+@dataclass(frozen=True)
+class Migration:
+    """The result of :func:`migrate`.
+
+    ``json`` is a dict TVM 0.27 accepts with ``Target(d)`` and that means what the input meant,
+    or ``None`` when a change is an error (``ok`` is false); ``target`` is it as a
+    :class:`Target`; ``changes`` lists every rule applied.
+    """
+
+    source: str
+    target: Target | None
+    json: dict[str, Any] | None
+    changes: tuple[Change, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """No change is an error."""
+        return all(change.severity != "error" for change in self.changes)
+
+
+@functools.cache
+def _legacy_registry() -> Registry:
+    """Every kind and attribute any TVM release from v0.7 on knew, so old targets read at all."""
+    merged: dict[str, Any] = {}
+    for version in ("0.7", "0.8", "0.9", "0.19", "0.22"):
+        for name, kind in builtin_registry(version).kinds.items():
+            if name in merged:
+                kind = type(kind)(**{**kind.__dict__, "attrs": {**merged[name].attrs, **kind.attrs}})
+            merged[name] = kind
+    return Registry(merged.values(), builtin_registry().tags, "0.22")
+
+
+@functools.cache
+def _modern() -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
+    data = Path(__file__).parent / "data"
+    kinds = json.loads((data / "kinds-v0.27.json").read_text(encoding="utf-8"))["kinds"]
+    tags = json.loads((data / "tags-v0.27.json").read_text(encoding="utf-8"))["tags"]
+    return {name: frozenset(k["options"]) for name, k in kinds.items()}, tags
+
+
+def _rename_target_option(text: str, changes: list[Change]) -> str:
+    """``-target=X`` → ``-mtriple=X`` by option key, never by substring (AutoTVM's log reader
+    replaced the substring everywhere, which also broke ``-target_device_type=``)."""
+    if "target" not in text:
+        return text
+    try:
+        syntax = parse_syntax(text)
+    except TargetError:
+        return text
+    if not isinstance(syntax, LegacySyntax):
+        return text
+    out = text
+    for word in reversed(syntax.words):
+        body = word.text.lstrip("-")
+        key = body.split("=", 1)[0]
+        if key == "target" and word.text.startswith("-"):
+            start = word.start + len(word.text) - len(body)
+            out = out[:start] + "mtriple" + out[start + len("target") :]
+            changes.append(Change("target-to-mtriple", "-target renamed to -mtriple", (start, start + 6)))
+    changes.reverse()
+    return out
+
+
+def _span(target: Target, name: str, offset_map: list[int] | None) -> tuple[int, int] | None:
+    text = str(target)
+    if name == "kind" and text.lstrip(" ").startswith(target.kind):
+        start = len(text) - len(text.lstrip(" "))
+        span: tuple[int, int] | None = (start, start + len(target.kind))
+    else:
+        span = target.source_span(name)
+    if span is None or offset_map is None:
+        return span
+    return (offset_map[span[0]], offset_map[span[1] - 1] + 1)
+
+
+def _offsets(before: str, after: str) -> list[int]:
+    # "target" → "mtriple" adds one character per rename; map positions of `after` to `before`.
+    out: list[int] = []
+    i = j = 0
+    while j < len(after):
+        if after.startswith("mtriple", j) and before.startswith("target", i):
+            out.extend([i] * 6 + [i + 5])
+            i, j = i + 6, j + 7
+        else:
+            out.append(i)
+            i, j = i + 1, j + 1
+    return [*out, len(before)]
+
+
+class _Rules:
+    def __init__(self, policy: Policy, modern_kinds: dict[str, frozenset[str]]) -> None:
+        self.policy = policy
+        self.kinds = modern_kinds
+        # the options every kind has: what an unknown (kept) kind is checked against
+        self.common = frozenset.intersection(*modern_kinds.values())
+        self.changes: list[Change] = []
+
+    def config(self, target: Target, where: Any, top: bool) -> dict[str, Any] | None:
+        """The modern config of ``target`` (recursively), or ``None`` when it cannot migrate."""
+
+        def span(name: str) -> tuple[int, int] | None:
+            return where(target, name) if top else None
+
+        config: dict[str, Any] = target.to_json()
+        ok = True
+        for name, spec in target.schema.attrs.items():
+            value = target.host if name == "host" else target.attrs.get(name)
+            if value is None or not spec.type.holds_targets:
+                continue
+            if isinstance(value, Target):
+                sub = self.config(value, where, False)
+                ok = ok and sub is not None
+                config[name] = sub
+            else:
+                subs = [self.config(v, where, False) for v in value]
+                ok = ok and all(s is not None for s in subs)
+                config[name] = subs
+        kind = target.kind
+        if kind in _REMOVED_KINDS or kind not in self.kinds:
+            byoc = kind not in _REMOVED_KINDS and kind in _legacy_registry().kinds
+            rule = "byoc-kind" if byoc else ("removed-kind" if kind in _REMOVED_KINDS else "unknown-in-0.27")
+            keep = self.policy == "keep"
+            message = f"kind {show(kind)}: {_REMOVED_KINDS.get(kind, RULES[rule])}"
+            self.changes.append(Change(rule, message, span("kind"), "warning" if keep else "error"))
+            if not keep:
+                return None
+        if "mkldnn" in config.get("libs", ()):
+            config["libs"] = ["dnnl" if lib == "mkldnn" else lib for lib in config["libs"]]
+            self.changes.append(Change("mkldnn-to-dnnl", "libs: mkldnn renamed to dnnl", span("libs")))
+        if kind == "cuda" and "shared_memory_per_block" in config:
+            config.setdefault("max_shared_memory_per_block", config.pop("shared_memory_per_block"))
+            message = RULES["shared-memory-renamed"]
+            self.changes.append(Change("shared-memory-renamed", message, span("shared_memory_per_block")))
+        if "target_host" in config:
+            config.setdefault("host", config.pop("target_host"))
+            self.changes.append(Change("target-host-to-host", RULES["target-host-to-host"], span("target_host")))
+        if "from_device" in config:
+            message = "from_device queries the device when TVM builds the target; kept as is"
+            self.changes.append(Change("from-device", message, span("from_device"), "warning"))
+        for name in list(config):
+            if name in ("kind", "tag", "keys", "host") or name in self.kinds.get(kind, self.common):
+                continue
+            replaced = _REMOVED_ATTRS.get(name)
+            rule = "removed-attribute" if replaced else "unknown-in-0.27"
+            what = f"moved to {replaced}" if replaced else "TVM 0.27 does not know it"
+            severity: Literal["warning", "error"] = "warning"
+            if self.policy == "drop":
+                del config[name]
+                message = f"attribute {show(name)} dropped: {what}"
+            elif self.policy == "keep":
+                message = f"attribute {show(name)} kept though {what} (TVM 0.27 rejects it)"
+            else:
+                message, severity = f"attribute {show(name)} cannot migrate: {what}", "error"
+            self.changes.append(Change(rule, message, span(name), severity))
+        return config if ok else None
+
+
+def _compress(config: dict[str, Any], changes: list[Change], env: Environment) -> dict[str, Any]:
+    """``{"tag": name}`` (plus overrides) when the resolved config equals a 0.27 tag's."""
+    _, tags = _modern()
+    try:
+        resolved = parse(config).resolve(env).to_json()
+    except TargetError:
+        return config
+    mine = {k: v for k, v in resolved.items() if k != "tag"}
+    best: tuple[int, str, dict[str, Any]] | None = None
+    for name, tag in tags.items():
+        theirs = {k: v for k, v in tag.items() if k != "tag" and not k.startswith("feature.")}
+        if theirs.get("kind") != mine.get("kind") or set(theirs) - set(mine) or "host" in theirs:
+            continue
+        overrides = {k: v for k, v in mine.items() if theirs.get(k) != v}
+        if len(overrides) <= 2 and (best is None or len(overrides) < best[0]):
+            best = (len(overrides), name, overrides)
+    if best is None:
+        return config
+    _, name, overrides = best
+    compressed = {"tag": name, **overrides}
+    expanded = {**{k: v for k, v in tags[name].items() if not k.startswith("feature.") and k != "tag"}, **overrides}
+    if expanded != mine:
+        return config
+    note = f"equals tag {show(name)}" + (f" with {', '.join(map(show, overrides))} overridden" if overrides else "")
+    changes.append(Change("tag-compressed", note))
+    return compressed
+
+
+def migrate(
+    spec: str | Mapping[str, Any] | Target,
+    *,
+    to: str = "0.27",
+    era: str | None = None,
+    policy: Policy = "error",
+    host: str | Mapping[str, Any] | Target | None = None,
+    compress_tags: bool = False,
+    env: Environment | None = None,
+) -> Migration:
+    """Migrate a target written for an older TVM to the modern JSON form of TVM ``to``.
+
+    ``spec`` is read as TVM read it (``era`` for strings printed by TVM v0.6 - v0.9), with every
+    attribute and kind any release had. Removed attributes (``system-lib``, ``link-params``,
+    ``runtime``, ...) follow ``policy``: ``"error"`` (the default: reported, no JSON),
+    ``"drop"`` (removed with a warning) or ``"keep"`` (kept with a warning; TVM 0.27 will reject
+    the JSON). ``host`` is a host given separately, folded into the target's host.
+    ``compress_tags`` writes ``{"tag": ...}`` (plus overrides) when the configuration equals a
+    registered 0.27 tag's, checked by expanding it again. Raises :class:`TargetError` only when
+    the input cannot be read at all.
+    """
+    if to != "0.27":
+        raise ValueError("targetlang migrates to TVM 0.27's form only")
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
+    changes: list[Change] = []
+    offset_map: list[int] | None = None
+    if isinstance(spec, str):
+        source = spec
+        text = spec if era not in (None, "0.22") else _rename_target_option(spec, changes)
+        if text != spec:
+            offset_map = _offsets(spec, text)
+        target = parse(text, registry=_legacy_registry(), era=era)
+    else:
+        source = json.dumps(spec.to_json() if isinstance(spec, Target) else dict(spec))
+        target = spec if isinstance(spec, Target) else parse(spec, registry=_legacy_registry())
+    rules = _Rules(policy, _modern()[0])
+    rules.changes = changes
+    config = rules.config(target, lambda t, name: _span(t, name, offset_map), True)
+    if config is not None and host is not None:
+        host_target = host if isinstance(host, Target) else parse(host, registry=_legacy_registry())
+        host_config = rules.config(host_target, lambda t, name: None, False)
+        if host_config is None:
+            config = None
+        else:
+            if "host" in config and config["host"] != host_config:
+                message = "the separate host replaces the target's own host"
+                changes.append(Change("separate-host", message, None, "warning"))
+            else:
+                changes.append(Change("separate-host", RULES["separate-host"]))
+            config["host"] = host_config
+    if config is None or not all(c.severity != "error" for c in changes):
+        return Migration(source, None, None, tuple(changes))
+    if compress_tags:
+        config = _compress(config, changes, env or Environment())
+    try:
+        modern: Target | None = parse(config)
+    except TargetError:
+        modern = None  # policy "keep" kept what the modern registry rejects
+    return Migration(source, modern, config, tuple(changes))
