@@ -209,3 +209,71 @@ def test_llvm_backend_agrees_on_cl_opt(text: str) -> None:
     else:
         targetlang_error = None
     assert (tvm_error is None) == (targetlang_error is None), f"TVM: {tvm_error}; targetlang: {targetlang_error}"
+
+
+def _migration_texts() -> list[str]:
+    rows = read_jsonl("corpus", "strings.jsonl")
+    texts = []
+    for text in dict.fromkeys(row["text"] for row in rows if row["form"] == "legacy-string"):
+        try:
+            m = targetlang.migrate(text, policy="drop")
+        except targetlang.TargetError:
+            continue
+        if m.ok:
+            texts.append(text)
+    return texts
+
+
+_MIGRATED = _migration_texts()
+
+
+@pytest.mark.parametrize("text", _MIGRATED)
+def test_tvm_027_builds_every_migrated_corpus_string(text: str) -> None:
+    m = targetlang.migrate(text, policy="drop")
+    assert m.json is not None and m.target is not None
+    export = _plain_tvm(_tvm_target(m.json).export())  # raises if TVM 0.27 rejects the migrated JSON
+    migrated = _comparable_targetlang(m.target.resolve(_environment()))
+    # The default registry reads 0.27's additions (opencl.texture_depth_limit, ...) without
+    # filling in their 0.27 defaults; TVM does fill them in.
+    modern_only = {n for kind in m.target.registry.kinds.values() for n, s in kind.attrs.items() if s.modern_only}
+    assert _without(migrated, modern_only) == _without(_comparable_tvm(export), modern_only)
+    # Against the legacy target read as old TVM did: equal except what a recorded change explains.
+    legacy = targetlang.parse(_renamed(text, m), registry=targetlang.migration._legacy_registry())
+    before = _without(_comparable_targetlang(legacy.resolve(_environment())), set(targetlang.migration._REMOVED_ATTRS))
+    explained = {_attribute_of(c, text) for c in m.changes}
+    # renames explain the new name too
+    renamed = {"shared-memory-renamed": "max_shared_memory_per_block", "target-host-to-host": "host"}
+    explained |= {renamed[c.rule] for c in m.changes if c.rule in renamed}
+    # Removed attributes with a default (link-params=false at v0.8) resolve into the legacy read.
+    removed = set(targetlang.migration._REMOVED_ATTRS)
+    for name in set(before) | set(migrated):
+        if name not in explained | removed:
+            assert before.get(name) == migrated.get(name), name
+
+
+def _without(value: Any, names: set[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _without(v, names) for k, v in value.items() if k not in names}
+    if isinstance(value, list):
+        return [_without(v, names) for v in value]
+    return value
+
+
+def _renamed(text: str, m: targetlang.Migration) -> str:
+    # The legacy read, with -target already renamed (that change keeps the value).
+    for change in m.changes:
+        if change.rule == "target-to-mtriple" and change.span is not None:
+            start, end = change.span
+            text = text[:start] + "mtriple" + text[end:]
+    return text
+
+
+def _attribute_of(change: targetlang.Change, text: str) -> str:
+    if change.span is None:
+        return ""
+    option = text[change.span[0] : change.span[1]].lstrip("-")
+    return option.split("=", 1)[0].split(" ", 1)[0]
+
+
+def test_most_corpus_strings_migrate() -> None:
+    assert len(_MIGRATED) >= 300, len(_MIGRATED)
