@@ -20,3 +20,13 @@ def test_package_docstring_examples() -> None:
 
     result = doctest.testmod(targetlang)
     assert result.failed == 0 and result.attempted >= 3
+
+
+def test_migration_guide_examples() -> None:
+    path = Path(__file__).resolve().parents[1] / "docs" / "migration.md"
+    # a fence right after an expected output would read as part of it
+    text = path.read_text(encoding="utf-8").replace("\n```", "\n\n```")
+    test = doctest.DocTestParser().get_doctest(text, {}, "migration", str(path), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 8
