@@ -121,12 +121,18 @@ class Target:
         raise AttributeError("Target is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as its text and the built-in registry's version; a target reads back equal
-        # (features, which only resolve() sets, are recomputed by resolving again).
+        # Pickled as its text, the era that reads that text back, and which built-in registry it
+        # uses; a target reads back equal (features, which only resolve() sets, are recomputed by
+        # resolving again).
+        era = self._text_form[len("era ") :] if self._text_form.startswith("era ") else ""
         version = self._registry.version
-        if not version or builtin_registry(version) != self._registry:
-            raise TypeError("only targets of a built-in registry can be pickled")
-        return (_unpickle, (str(self), version))
+        if version and builtin_registry(version) == self._registry:
+            return (_unpickle, (str(self), version, era, False))
+        from .eras import ERAS, era_registry  # the older eras' registries load on first use
+
+        if version in ERAS and era_registry(version) == self._registry:
+            return (_unpickle, (str(self), version, era, True))
+        raise TypeError("only targets of a built-in registry can be pickled")
 
     # ------------------------------------------------------------------ fields
 
@@ -362,7 +368,10 @@ class Target:
         return name in self._attrs
 
     def _edited(self, name: str, value: Any) -> Target:
-        text = self._spliced(name, value) if self._text is not None and self._text_form != "tag" else None
+        # Splicing re-reads the text with v0.22's rules, so only text in that syntax is spliced;
+        # a tag name or an older era's text gives way to a target without text.
+        spliceable = self._text is not None and self._text_form in ("legacy", "json")
+        text = self._spliced(name, value) if spliceable else None
         if text is not None:
             try:
                 return Target(text, registry=self._registry)
@@ -409,8 +418,16 @@ class Target:
         return f"{text[:end]} -{name}={raw}{text[end:]}"
 
 
-def _unpickle(text: str, version: str) -> Target:
-    return Target(text, registry=builtin_registry(version))
+def _unpickle(text: str, version: str, era: str = "", era_registry: bool = False) -> Target:
+    from .parsing import parse
+
+    if era_registry:
+        from .eras import era_registry as registry_of_era
+
+        registry = registry_of_era(version)
+    else:
+        registry = builtin_registry(version)
+    return parse(text, registry=registry, era=era or None)
 
 
 def _legacy_removed(text: str, span: Span) -> str:
