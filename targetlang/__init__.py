@@ -57,6 +57,7 @@ def __getattr__(name: str) -> Any:
         return getattr(tvmc, name)
     raise AttributeError(f"module 'targetlang' has no attribute {name!r}")
 
+
 __all__ = [
     "AttrSpec",
     "CanonicalizationError",
