@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
+from .logs.commands import add_parser as _add_logs_parser
 
 __all__ = ["main"]
 
@@ -407,6 +408,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="one JSON object per failure and a summary object, on stdout"
     )
     check.set_defaults(run=_check)
+    _add_logs_parser(commands)
     return parser
 
 

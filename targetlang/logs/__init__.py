@@ -1,0 +1,80 @@
+"""Tuning logs: reading their records losslessly, and checking, counting and matching their targets.
+
+>>> from targetlang.logs import parse_line, splice, encode_value
+>>> record = parse_line('{"input": ["llvm -mcpu=skylake", "dense", [], {}], "version": 0.2}')
+>>> record.format.value, record.target
+('autotvm-v0.2', 'llvm -mcpu=skylake')
+>>> field = record.field("target")
+>>> record.text[field.start : field.end]
+'"llvm -mcpu=skylake"'
+>>> splice(record, "target", encode_value(record, "target", "llvm -mcpu=icelake-server"))
+'{"input": ["llvm -mcpu=icelake-server", "dense", [], {}], "version": 0.2}'
+
+See docs/logs.md for the formats and the ``targetlang logs`` commands.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .check import Checker, CheckSummary, Problem
+    from .formats import Format
+    from .match import Matcher, Query, RecordMatch
+    from .records import Field, Record, encode_value, parse_line, read_file, read_lines, splice
+    from .stats import Stats, TargetStats
+    from .targets import Reading, TargetReader, autotvm_rewrite
+
+# Each name and the module it lives in. They are imported on first use: the targetlang command
+# imports this package to list its 'logs' commands, and must not pay for them on every run.
+_HOME = {
+    "CheckSummary": "check",
+    "Checker": "check",
+    "Field": "records",
+    "Format": "formats",
+    "Matcher": "match",
+    "Problem": "check",
+    "Query": "match",
+    "Reading": "targets",
+    "Record": "records",
+    "RecordMatch": "match",
+    "Stats": "stats",
+    "TargetReader": "targets",
+    "TargetStats": "stats",
+    "autotvm_rewrite": "targets",
+    "encode_value": "records",
+    "parse_line": "records",
+    "read_file": "records",
+    "read_lines": "records",
+    "splice": "records",
+}
+
+__all__ = [
+    "CheckSummary",
+    "Checker",
+    "Field",
+    "Format",
+    "Matcher",
+    "Problem",
+    "Query",
+    "Reading",
+    "Record",
+    "RecordMatch",
+    "Stats",
+    "TargetReader",
+    "TargetStats",
+    "autotvm_rewrite",
+    "encode_value",
+    "parse_line",
+    "read_file",
+    "read_lines",
+    "splice",
+]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'targetlang.logs' has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{home}", __name__), name)

@@ -1,0 +1,153 @@
+"""``logs check``: every record's target (and host) reads, prints back byte for byte, and resolves.
+
+Checking reports, it does not stop: one :class:`Problem` per failed check of a record, and a
+:class:`CheckSummary` per file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .formats import Format
+from .records import Record
+from .report import counts, plural
+from .targets import Finding, Reading, TargetReader
+
+__all__ = ["CheckSummary", "Checker", "Problem"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One failed check of one record.
+
+    ``rule`` is ``record`` (the line is no tuning record: not JSON, not UTF-8, no known format),
+    ``parse``, ``round-trip`` or ``resolve``; ``field`` the target field at fault (``None`` for
+    ``record``); ``error`` the error's class (or ``RoundTripMismatch``, ``UnknownRecord``);
+    ``span`` where in ``spec`` the error points, when it does.
+    """
+
+    file: str
+    line: int
+    rule: str
+    field: str | None
+    error: str
+    message: str
+    detail: str  # the message with the spec and a caret under the fault, for people
+    spec: str | None
+    span: tuple[int, int] | None
+    era: str | None  # the era the spec was read in
+
+    def human(self, excerpt: bool = True) -> str:
+        """``FILE:LINE: FIELD: RULE: ERROR: message``, with the caret excerpt when ``excerpt``."""
+        where = f"{self.field}: " if self.field else ""
+        text = self.detail if excerpt else self.message
+        return f"{self.file}:{self.line}: {where}{self.rule}: {self.error}: {text}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The problem as one JSON object (``"record": "problem"``)."""
+        return {
+            "record": "problem",
+            "file": self.file,
+            "line": self.line,
+            "rule": self.rule,
+            "field": self.field,
+            "error": self.error,
+            "message": self.message,
+            "spec": self.spec,
+            "span": list(self.span) if self.span is not None else None,
+            "era": self.era,
+        }
+
+
+@dataclass
+class CheckSummary:
+    """What ``check`` counted in one file (or in all, for the total)."""
+
+    file: str
+    lines: int = 0
+    comments: int = 0
+    formats: Counter[str] = field(default_factory=Counter)  # records (comments excepted) by format
+    failed: int = 0  # records with at least one problem
+    problems: Counter[str] = field(default_factory=Counter)  # "RULE: ERROR" -> count
+    targets: set[str] = field(default_factory=set)  # distinct specs, targets and hosts alike
+
+    @property
+    def records(self) -> int:
+        """Lines that are not comments."""
+        return self.lines - self.comments
+
+    def add(self, other: CheckSummary) -> None:
+        """Count ``other`` in too (for the total over several files)."""
+        self.lines += other.lines
+        self.comments += other.comments
+        self.formats.update(other.formats)
+        self.failed += other.failed
+        self.problems.update(other.problems)
+        self.targets |= other.targets
+
+    def human(self) -> str:
+        """One line: records by format, comments, distinct targets, problems by kind."""
+        formats = f" ({counts(self.formats)})" if self.formats else ""
+        problems = f" ({counts(self.problems)})" if self.problems else ""
+        return (
+            f"{self.file}: {plural(self.records, 'record')}{formats}, {plural(self.comments, 'comment line')}, "
+            f"{plural(len(self.targets), 'distinct target')}; {self.failed} failed{problems}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as one JSON object (``"record": "summary"``)."""
+        return {
+            "record": "summary",
+            "file": self.file,
+            "lines": self.lines,
+            "records": self.records,
+            "comments": self.comments,
+            "formats": dict(sorted(self.formats.items())),
+            "distinct_targets": len(self.targets),
+            "failed": self.failed,
+            "problems": dict(sorted(self.problems.items())),
+        }
+
+
+class Checker:
+    """Checks records one at a time; readings are shared through ``reader``'s cache."""
+
+    def __init__(self, reader: TargetReader) -> None:
+        self.reader = reader
+
+    def check(self, record: Record, summary: CheckSummary) -> list[Problem]:
+        """The problems of ``record``, counted into ``summary``."""
+        summary.lines += 1
+        if record.format is Format.COMMENT:
+            summary.comments += 1
+            return []
+        summary.formats[record.format.value] += 1
+        problems: list[Problem] = []
+        if record.format is Format.UNKNOWN:
+            why = record.problem
+            problems.append(
+                Problem(record.file, record.line, "record", None, "UnknownRecord", why, why, None, None, None)
+            )
+        for target in record.fields:
+            if not target.spec and target.name == "host":
+                continue  # auto_scheduler writes "" for "no host"
+            summary.targets.add(target.spec)
+            reading = self.reader.read(target.spec, record.tvm_version)
+            for finding in reading.findings:
+                problems.append(self._problem(record, target.name, target.spec, reading.era, finding, reading))
+        if problems:
+            summary.failed += 1
+            summary.problems.update(f"{p.rule}: {p.error}" for p in problems)
+        return problems
+
+    def _problem(self, record: Record, name: str, spec: str, era: str, finding: Finding, reading: Reading) -> Problem:
+        message, detail = finding.message, finding.detail
+        if reading.reads_as_v08 and record.tvm_version is None and self.reader.assume is None:
+            # Neither the record nor the user says which TVM wrote it; say which one would have read it.
+            hint = "; TVM v0.8 and v0.9 had it: give --tvm-version if one of them wrote this log"
+            first, newline, excerpt = detail.partition("\n")
+            message, detail = message + hint, first + hint + newline + excerpt
+        span = finding.span
+        return Problem(record.file, record.line, finding.rule, name, finding.error, message, detail, spec, span, era)

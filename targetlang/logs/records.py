@@ -1,0 +1,222 @@
+"""Reading tuning logs line by line into :class:`Record` objects, and splicing new targets into them.
+
+Reading streams: one line in memory at a time, whatever the file's size. Nothing is lost: every
+line becomes a record (comments and blank lines as ``Format.COMMENT``, lines of no known format as
+``Format.UNKNOWN``), ``record.text + record.newline`` is the line exactly, and each target field
+knows the span of its JSON value in ``record.text``, so :func:`splice` can replace that value and
+leave every other byte as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .formats import Format, Layout, Path, classify, classify_columns
+from .spans import COMPACT, PYTHON, STYLES, Style, locate
+
+__all__ = ["Field", "Record", "encode_value", "parse_line", "read_file", "read_lines", "splice"]
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One target inside a record: its name, where its value's text stands, and the spec it holds.
+
+    ``encoding`` says what the text at ``start:end`` is: ``"string"`` (a JSON string token,
+    quotes included), ``"object"`` (a JSON object: meta-schedule's exported target) or
+    ``"column"`` (the raw first column of a pickle row). ``spec`` is what ``targetlang.parse``
+    reads: the decoded string, or the object's own text (which reads as the JSON form and prints
+    back byte for byte).
+    """
+
+    name: str  # "target" or "host"
+    start: int
+    end: int
+    spec: str
+    encoding: str
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One line of a tuning log.
+
+    ``text`` is the line without its line break, ``newline`` the break itself (``"\\n"``,
+    ``"\\r\\n"`` or ``""`` on a last line without one). ``value`` is the decoded JSON (``None``
+    for comments, pickle rows and unreadable lines); ``problem`` says why a line is
+    ``Format.UNKNOWN``.
+    """
+
+    file: str
+    line: int
+    text: str
+    newline: str
+    format: Format
+    fields: tuple[Field, ...] = ()
+    log_version: str | None = None
+    tvm_version: str | None = None
+    value: Any = None
+    problem: str = ""
+
+    def field(self, name: str) -> Field | None:
+        """The target field ``name`` (``"target"``, ``"host"``), or ``None``."""
+        for field in self.fields:
+            if field.name == name:
+                return field
+        return None
+
+    @property
+    def target(self) -> str | None:
+        """The spec of the record's target, or ``None`` when it has none."""
+        field = self.field("target")
+        return field.spec if field is not None else None
+
+    @property
+    def host(self) -> str | None:
+        """The spec of the record's separately stored host (auto_scheduler), or ``None``."""
+        field = self.field("host")
+        return field.spec if field is not None else None
+
+
+def parse_line(text: str, newline: str = "\n", *, file: str = "<string>", line: int = 1) -> Record:
+    """The record of one line (``text`` without its line break)."""
+    if not text.strip() or text.startswith("#"):
+        return Record(file, line, text, newline, Format.COMMENT)
+    # A byte-order mark is not JSON, but it is part of the line as written: read past it.
+    skip = 1 if text.startswith("\ufeff") else 0
+    body = text[skip:] if skip else text
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError) as err:
+        if "\t" in body:
+            return _pickle_row(text, newline, file, line, skip)
+        return Record(file, line, text, newline, Format.UNKNOWN, problem=f"not JSON: {err}")
+    layout = classify(value)
+    if layout.format is Format.UNKNOWN:
+        return Record(file, line, text, newline, Format.UNKNOWN, value=value, problem=layout.reason)
+    try:
+        fields = tuple(_json_field(body, value, name, path, layout, skip) for name, path in layout.targets)
+    except LookupError as err:  # cannot happen for a line json.loads read; never end a whole log for it
+        return Record(file, line, text, newline, Format.UNKNOWN, value=value, problem=f"target not found: {err}")
+    return Record(file, line, text, newline, layout.format, fields, layout.log_version, layout.tvm_version, value)
+
+
+# Meta-schedule's C++ dumper writes compact JSON: try its style first.
+_styles_compact: tuple[Style, ...] = (COMPACT, PYTHON, *(s for s in STYLES if s not in (COMPACT, PYTHON)))
+
+
+def _json_field(body: str, value: Any, name: str, path: Path, layout: Layout, skip: int) -> Field:
+    styles = _styles_compact if layout.compact else STYLES
+    start, end = locate(body, value, path, styles, from_end=layout.near_end)
+    if body[start] == "{":
+        return Field(name, start + skip, end + skip, body[start:end], "object")
+    spec = value
+    for step in path:
+        spec = spec[step]
+    return Field(name, start + skip, end + skip, spec, "string")
+
+
+def _pickle_row(text: str, newline: str, file: str, line: int, skip: int) -> Record:
+    # Only the plain-text columns are looked at; the base64 pickles are never decoded.
+    columns = text[skip:].split("\t")
+    layout = classify_columns(columns)
+    if layout.format is Format.UNKNOWN:
+        return Record(file, line, text, newline, Format.UNKNOWN, problem=layout.reason)
+    field = Field("target", skip, skip + len(columns[0]), columns[0], "column")
+    return Record(file, line, text, newline, layout.format, (field,), layout.log_version, layout.tvm_version)
+
+
+def read_lines(lines: Iterable[bytes | str], file: str = "<stdin>") -> Iterator[Record]:
+    """Records of ``lines`` (each with its line break, as iterating a binary file gives them).
+
+    Bytes are decoded as UTF-8; a line that is not UTF-8 is a ``Format.UNKNOWN`` record whose
+    text keeps the undecodable bytes as surrogate escapes (``text.encode("utf-8",
+    "surrogateescape")`` gives the bytes back).
+    """
+    for number, raw in enumerate(lines, 1):
+        if isinstance(raw, bytes):
+            try:
+                decoded = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                text, newline = _split_newline(raw.decode("utf-8", "surrogateescape"))
+                problem = f"not UTF-8 ({err.reason} at byte {err.start})"
+                yield Record(file, number, text, newline, Format.UNKNOWN, problem=problem)
+                continue
+        else:
+            decoded = raw
+        text, newline = _split_newline(decoded)
+        yield parse_line(text, newline, file=file, line=number)
+
+
+def _split_newline(line: str) -> tuple[str, str]:
+    if line.endswith("\r\n"):
+        return line[:-2], "\r\n"
+    if line.endswith("\n"):
+        return line[:-1], "\n"
+    return line, ""
+
+
+def read_file(path: str | os.PathLike[str], name: str | None = None) -> Iterator[Record]:
+    """Records of the file at ``path``, read lazily; ``name`` is the file name records carry.
+
+    The file is opened on the first ``next()`` and closed when the iterator is exhausted or
+    closed. Lines are split at ``\\n`` only, as the tuners wrote them.
+    """
+    with open(path, "rb") as handle:
+        yield from read_lines(handle, os.fspath(path) if name is None else name)
+
+
+def splice(record: Record, field: str | Field, new_text: str) -> str:
+    """``record.text`` with the value of ``field`` replaced by ``new_text``; every other character is kept.
+
+    ``new_text`` is JSON text of the same sort as the value it replaces (a string token for
+    ``"string"`` fields, an object for ``"object"`` fields) or, for a pickle row's ``"column"``
+    field, the raw target text; :func:`encode_value` writes it as the record's writer did. The
+    line break (``record.newline``) is not part of the result.
+    """
+    found = record.field(field) if isinstance(field, str) else field
+    if found is None or found not in record.fields:
+        raise KeyError(f"line {record.line} has no target field {field if isinstance(field, str) else field.name!r}")
+    if "\n" in new_text or "\r" in new_text:
+        raise ValueError("a record is one line: the new value must not contain a line break")
+    if found.encoding == "column":
+        if "\t" in new_text:
+            raise ValueError("a pickle row's target column must not contain a tab")
+    else:
+        try:
+            decoded = json.loads(new_text)
+        except ValueError as err:
+            raise ValueError(f"the new value is not JSON text: {err}") from None
+        wanted = str if found.encoding == "string" else dict
+        if not isinstance(decoded, wanted):
+            raise ValueError(
+                f"the {found.name} of this record is a JSON {found.encoding}, not {type(decoded).__name__}"
+            )
+    return record.text[: found.start] + new_text + record.text[found.end :]
+
+
+def encode_value(record: Record, field: str | Field, value: str | dict[str, Any]) -> str:
+    """``value`` written the way ``record``'s writer wrote the field it replaces, for :func:`splice`.
+
+    A string field gets a JSON string (non-ASCII escaped as ``\\uXXXX`` if the old token was pure
+    ASCII, as Python's ``json.dumps`` writes it); an object field a JSON object with the old
+    text's separators; a column the text itself.
+    """
+    found = record.field(field) if isinstance(field, str) else field
+    if found is None:
+        raise KeyError(f"line {record.line} has no target field {field!r}")
+    old = record.text[found.start : found.end]
+    if found.encoding == "column":
+        if not isinstance(value, str):
+            raise TypeError("a pickle row's target column holds a target string")
+        return value
+    ascii_only = old.isascii()
+    if found.encoding == "string":
+        if not isinstance(value, str):
+            raise TypeError("this record stores its target as a string")
+        return json.dumps(value, ensure_ascii=ascii_only)
+    data = json.loads(value) if isinstance(value, str) else value
+    compact = json.dumps(json.loads(old), separators=(",", ":"), ensure_ascii=ascii_only) == old
+    return json.dumps(data, separators=(",", ":") if compact else (", ", ": "), ensure_ascii=ascii_only)

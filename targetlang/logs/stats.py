@@ -1,0 +1,172 @@
+"""``logs stats``: the distinct targets of tuning logs, with what they are and how often they occur.
+
+Each distinct spec is read once (the reader caches). Kind, model and keys are what AutoTVM's
+dispatcher would see: for an AutoTVM JSON record whose target does not read as written, they come
+from the text the JSON reader parsed (``-target`` rewritten to ``-mtriple``); the ``check`` column
+still says whether the spec reads as written.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .formats import Format
+from .records import Record
+from .report import by_count, counts, plural, table
+from .targets import Reading, TargetReader, autotvm_rewrite
+
+__all__ = ["Stats", "TargetStats"]
+
+_JSON_AUTOTVM = (Format.AUTOTVM_V02, Format.AUTOTVM_V01)
+
+
+@dataclass
+class TargetStats:
+    """One distinct spec of one field (``target`` or ``host``)."""
+
+    name: str  # the field: "target" or "host"
+    spec: str
+    order: int  # first appearance, to break ties in a stable way
+    reading: Reading  # as written, in the era of the first record that holds it
+    seen_as: Reading  # what the dispatcher read (differs only after the -target rewrite)
+    records: int = 0
+    formats: Counter[str] = field(default_factory=Counter)
+    tvm_versions: Counter[str] = field(default_factory=Counter)
+    eras: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def check(self) -> str:
+        """``ok``, or the first problem's error class."""
+        return self.reading.findings[0].error if self.reading.findings else "ok"
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as one JSON object (``"record": "target"``)."""
+        return {
+            "record": "target",
+            "field": self.name,
+            "spec": self.spec,
+            "records": self.records,
+            "formats": dict(self.formats),
+            "kind": self.seen_as.kind,
+            "model": self.seen_as.model,
+            "keys": list(self.seen_as.keys) if self.seen_as.keys is not None else None,
+            "tvm_versions": dict(self.tvm_versions),
+            "eras": dict(self.eras),
+            "check": self.check,
+            "read_after_rewrite": self.seen_as is not self.reading,
+        }
+
+
+class Stats:
+    """Counts over the records of one or more files."""
+
+    def __init__(self, reader: TargetReader) -> None:
+        self.reader = reader
+        self.files = 0
+        self.lines = 0
+        self.comments = 0
+        self.formats: Counter[str] = Counter()
+        self.targets: dict[tuple[str, str], TargetStats] = {}
+        # Per record (its target field), as the dispatcher sees them.
+        self.kinds: Counter[str] = Counter()
+        self.keys: Counter[str] = Counter()
+        self.models: Counter[str] = Counter()
+        self.eras: Counter[str] = Counter()
+        self.tvm_versions: Counter[str] = Counter()
+
+    def add(self, record: Record) -> None:
+        """Count ``record`` in."""
+        self.lines += 1
+        if record.format is Format.COMMENT:
+            self.comments += 1
+            return
+        self.formats[record.format.value] += 1
+        for target in record.fields:
+            if not target.spec and target.name == "host":
+                continue  # auto_scheduler's "no host"
+            entry = self.targets.get((target.name, target.spec))
+            if entry is None:
+                reading = self.reader.read(target.spec, record.tvm_version)
+                seen_as = reading
+                if reading.target is None and record.format in _JSON_AUTOTVM:
+                    rewritten = autotvm_rewrite(target.spec)
+                    if rewritten != target.spec:
+                        seen_as = self.reader.read(rewritten, record.tvm_version)
+                entry = TargetStats(target.name, target.spec, len(self.targets), reading, seen_as)
+                self.targets[(target.name, target.spec)] = entry
+            era = self.reader.era(record.tvm_version)
+            version = record.tvm_version or "-"
+            entry.records += 1
+            entry.formats[record.format.value] += 1
+            entry.tvm_versions[version] += 1
+            entry.eras[era] += 1
+            if target.name != "target":
+                continue
+            self.eras[era] += 1
+            self.tvm_versions[version] += 1
+            self.kinds[entry.seen_as.kind or "?"] += 1
+            self.models[entry.seen_as.model or "?"] += 1
+            self.keys.update(entry.seen_as.keys or ("?",))
+
+    @property
+    def records(self) -> int:
+        """Lines that are not comments."""
+        return self.lines - self.comments
+
+    def rows(self) -> list[TargetStats]:
+        """Distinct specs, most frequent first, then in order of appearance."""
+        return sorted(self.targets.values(), key=lambda entry: (-entry.records, entry.order))
+
+    def table(self) -> str:
+        """The text report: a header line, a table of distinct targets, and counts per record."""
+        formats = f" ({counts(self.formats)})" if self.formats else ""
+        lines = [
+            f"{plural(self.records, 'record')} in {plural(self.files, 'file')}{formats}, "
+            f"{plural(self.comments, 'comment line')}; {plural(len(self.targets), 'distinct target')}"
+        ]
+        rows = [("records", "kind", "model", "keys", "tvm", "era", "check", "target")]
+        for entry in self.rows():
+            seen = entry.seen_as
+            rows.append(
+                (
+                    str(entry.records),
+                    seen.kind or "?",
+                    seen.model or "?",
+                    ",".join(seen.keys) if seen.keys is not None else "?",
+                    ",".join(entry.tvm_versions),
+                    ",".join(entry.eras),
+                    entry.check,
+                    ("host: " if entry.name == "host" else "") + entry.spec,
+                )
+            )
+        if len(rows) > 1:
+            lines.extend(table(rows))
+        for name, counter in (
+            ("kinds", self.kinds),
+            ("keys", self.keys),
+            ("models", self.models),
+            ("eras", self.eras),
+            ("tvm versions", self.tvm_versions),
+        ):
+            if counter:
+                lines.append(f"{name}: {counts(counter, name_first=True)}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts as one JSON object (``"record": "summary"``)."""
+        return {
+            "record": "summary",
+            "files": self.files,
+            "lines": self.lines,
+            "records": self.records,
+            "comments": self.comments,
+            "formats": dict(by_count(self.formats)),
+            "distinct_targets": len(self.targets),
+            "kinds": dict(by_count(self.kinds)),
+            "keys": dict(by_count(self.keys)),
+            "models": dict(by_count(self.models)),
+            "eras": dict(by_count(self.eras)),
+            "tvm_versions": dict(by_count(self.tvm_versions)),
+        }

@@ -1,0 +1,159 @@
+"""Reading a record's target as the TVM that wrote the record would have, once per distinct text.
+
+A log repeats the same few targets thousands of times, so every reading (parse, print back,
+resolve) is cached per ``(spec, era)``.
+
+The era comes from the record's TVM version (AutoTVM v0.2's ``tvm_version``, the last column of a
+v0.2 pickle row) or, for records that do not say, from the version the caller assumes (``None``:
+TVM v0.22's rules). Records before v0.10 are read in their era (``"0.6"``, ``"0.7"`` or ``"0.8"``,
+see :mod:`targetlang.eras`), all other records with the default registry (or the one given).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import targetlang
+
+from ..errors import TargetError, UnknownAttributeError, UnknownKindError
+from ..registry import Registry, builtin_registry
+from ..target import Target
+from .formats import version_tuple
+
+__all__ = ["DEFAULT_ERA", "Finding", "Reading", "TargetReader", "autotvm_rewrite"]
+
+DEFAULT_ERA = "0.22"
+"""The era of TVM v0.10 - v0.23, targetlang's own rules."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing wrong with a spec: which check (``parse``, ``round-trip``, ``resolve``), the
+    error's class (or ``RoundTripMismatch``), a one-line message, the message with its caret
+    excerpt, and where in the spec (when the error points into it)."""
+
+    rule: str
+    error: str
+    message: str
+    detail: str
+    span: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What reading one spec in one era gave."""
+
+    spec: str
+    era: str  # the era the spec was read in: "0.22", "0.8", ...
+    target: Target | None  # None when the spec does not read
+    resolved: Target | None  # None when it does not read or does not resolve
+    findings: tuple[Finding, ...]
+    reads_as_v08: bool = False  # it fails in v0.22's rules but reads with TVM v0.8's kinds
+
+    @property
+    def ok(self) -> bool:
+        """Whether the spec reads, prints back exactly and resolves."""
+        return not self.findings
+
+    @property
+    def kind(self) -> str | None:
+        """The target's kind, when it reads."""
+        return self.target.kind if self.target is not None else None
+
+    @property
+    def keys(self) -> tuple[str, ...] | None:
+        """The resolved target's keys (what AutoTVM dispatches on), when it resolves."""
+        return self.resolved.keys if self.resolved is not None else None
+
+    @property
+    def model(self) -> str | None:
+        """``target.model`` as TVM's Python API gave it: ``"unknown"`` when not set."""
+        if self.target is None:
+            return None
+        model = self.target.attrs.get("model")
+        return model if isinstance(model, str) else "unknown"
+
+
+def autotvm_rewrite(spec: str) -> str:
+    """What AutoTVM's JSON log reader (v0.7 - v0.19) parsed: every ``-target`` replaced by
+    ``-mtriple``, textually (spec section 9.2; ``-target_device_type`` is caught too, as in TVM)."""
+    return spec.replace("-target", "-mtriple") if "-target" in spec else spec
+
+
+class TargetReader:
+    """Reads, prints back and resolves record targets, caching each distinct ``(spec, era)``.
+
+    ``registry`` replaces TVM v0.22's registry for records of v0.10 and later (user kinds and
+    tags); ``assume`` is the TVM version assumed for records that do not record theirs.
+    """
+
+    def __init__(self, registry: Registry | None = None, assume: str | None = None) -> None:
+        self.registry = registry
+        self.assume = assume
+        self._cache: dict[tuple[str, str], Reading] = {}
+
+    def era(self, tvm_version: str | None) -> str:
+        """The era a record written by ``tvm_version`` (``None``: not recorded) is read in."""
+        version = version_tuple(tvm_version if tvm_version is not None else self.assume)
+        if version is None or version >= (0, 10):
+            return DEFAULT_ERA
+        return "0.6" if version < (0, 7) else "0.7" if version < (0, 8) else "0.8"
+
+    def read(self, spec: str, tvm_version: str | None = None) -> Reading:
+        """The reading of ``spec`` in the era of ``tvm_version`` (cached)."""
+        era = self.era(tvm_version)
+        key = (spec, era)
+        reading = self._cache.get(key)
+        if reading is None:
+            reading = self._read(spec, era)
+            self._cache[key] = reading
+        return reading
+
+    def _parse(self, spec: str, era: str) -> Target:
+        if era == DEFAULT_ERA:
+            return targetlang.parse(spec, registry=self.registry)
+        return targetlang.parse(spec, era=era)
+
+    def _read(self, spec: str, era: str) -> Reading:
+        # Exception, not only TargetError: one target that trips a bug must not end a whole log.
+        try:
+            target = self._parse(spec, era)
+        except Exception as err:
+            older = era == DEFAULT_ERA and isinstance(err, UnknownAttributeError | UnknownKindError) and _reads(spec)
+            return Reading(spec, era, None, None, (_finding("parse", spec, err),), older)
+        findings = []
+        printed = str(target)
+        if printed != spec:
+            message = f"str() gives {printed!r}, not the text as written"
+            findings.append(Finding("round-trip", "RoundTripMismatch", message, message, None))
+        resolved = None
+        try:
+            resolved = target.resolve()
+        except Exception as err:
+            findings.append(_finding("resolve", spec, err))
+        return Reading(spec, era, target, resolved, tuple(findings))
+
+
+def _reads(spec: str) -> bool:
+    try:
+        targetlang.parse(spec, registry=builtin_registry("0.8"))
+    except Exception:
+        return False
+    return True
+
+
+def _finding(rule: str, spec: str, err: Exception) -> Finding:
+    if isinstance(err, TargetError):
+        span = err.span if err.source == spec else None
+        message = err.message
+        if isinstance(err, UnknownAttributeError) and err.source[err.start : err.end] == "target":
+            # "did you mean 'tag'?" would mislead: say what '-target' was.
+            message = (
+                message.partition("; did you mean")[0] + ": it is TVM v0.6's spelling of '-mtriple', which AutoTVM's "
+                "JSON log reader (v0.7 - v0.19) rewrote"
+            )
+        first, _, excerpt = str(err).partition("\n")
+        detail = message + first[len(err.message) :] + ("\n" + excerpt if excerpt else "")
+        return Finding(rule, type(err).__name__, message, detail, span)
+    message = f"internal error (a bug in targetlang): {type(err).__name__}: {err}"
+    return Finding(rule, type(err).__name__, message, message, None)

@@ -1,0 +1,889 @@
+"""Tuning logs: reading records losslessly, target spans and splicing, and the ``targetlang logs`` commands."""
+
+from __future__ import annotations
+
+import doctest
+import io
+import json
+import pickle
+import shutil
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import targetlang
+from targetlang.cli import main
+from targetlang.logs import Format, Record, TargetReader, encode_value, parse_line, read_file, read_lines, splice
+from targetlang.logs.spans import scan
+
+from .conftest import shared_path
+from .strategies import grammar_texts, target_configs, targets
+from .test_cli import Run, replay, transcript
+
+LOGS = shared_path("corpus", "logs")
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "logs.md"
+ARM = "autotvm/tophub_arm_cpu_v0.01.log"
+LLVM = "autotvm/tophub_llvm_v0.04.log"
+VTA = "autotvm/tophub_vta_v0.10.log"
+AS_MATMUL = "auto_scheduler/tvm-v0.19.0_matmul.json"
+AS_RESNET = "auto_scheduler/tvm-v0.19.0_resnet-50-NHWC-B1-llvm.json"
+AS_V08 = "auto_scheduler/tvm-v0.8.0_matmul.json"
+MS_RECORDS = "meta_schedule/mlc-llm-d93944ff_log_db_database_tuning_record.json"
+MS_WORKLOADS = "meta_schedule/mlc-llm-d93944ff_log_db_database_workload.json"
+ALL_LOGS = [ARM, LLVM, VTA, AS_MATMUL, AS_RESNET, AS_V08, MS_RECORDS, MS_WORKLOADS]
+ERA_07 = "0.7"  # the era a record of TVM 0.7.dev0 is read in
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """``run(*argv, stdin=None)``: main() in this process; returns (status, stdout, stderr)."""
+
+    def invoke(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+        if stdin is not None:
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+        status = main(list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return invoke
+
+
+@pytest.fixture
+def logs_dir(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run in the shared logs directory, so that names in outputs are short."""
+    monkeypatch.chdir(LOGS)
+    return LOGS
+
+
+def records(name: str) -> list[Record]:
+    return list(read_file(LOGS / name, name))
+
+
+def value_at(value: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+# ------------------------------------------------------------------ reading the real logs
+
+
+@pytest.mark.parametrize("name", ALL_LOGS)
+def test_reading_is_lossless(name: str) -> None:
+    data = (LOGS / name).read_bytes()
+    assert "".join(r.text + r.newline for r in records(name)).encode() == data
+
+
+@pytest.mark.parametrize(
+    ("name", "formats", "comments"),
+    [
+        (ARM, {"autotvm-v0.1": 314}, [1, 2]),
+        (LLVM, {"autotvm-v0.2": 35}, [1, 2]),
+        (VTA, {"autotvm-v0.2": 106}, [1, 13, 15, 26, 49, 54, 62, 64, 68, 78, 89, 112, 114, 118]),
+        (AS_MATMUL, {"auto_scheduler": 1}, [1]),
+        (AS_RESNET, {"auto_scheduler": 26}, [1, 2]),
+        (AS_V08, {"auto_scheduler": 1}, [1]),
+        (MS_RECORDS, {"meta-schedule-record": 22}, []),
+        (MS_WORKLOADS, {"meta-schedule-workload": 22}, []),
+    ],
+)
+def test_formats_and_comments_of_the_real_logs(name: str, formats: dict[str, int], comments: list[int]) -> None:
+    found = records(name)
+    counted: dict[str, int] = {}
+    for record in found:
+        if record.format is not Format.COMMENT:
+            counted[record.format.value] = counted.get(record.format.value, 0) + 1
+    assert counted == formats
+    assert [r.line for r in found if r.format is Format.COMMENT] == comments
+    assert all(r.text.startswith("#") for r in found if r.format is Format.COMMENT)
+
+
+def test_record_fields_of_each_format() -> None:
+    first = records(LLVM)[2]
+    assert (first.file, first.line, first.format, first.newline) == (LLVM, 3, Format.AUTOTVM_V02, "\n")
+    assert (first.target, first.host, first.log_version, first.tvm_version) == (
+        "llvm -mcpu=skylake-avx512",
+        None,
+        "0.2",
+        "0.7.dev0",
+    )
+    assert first.text.startswith('{"input": ["llvm -mcpu=skylake-avx512", "conv2d_NCHWc.x86"')
+    arm = records(ARM)[2]
+    assert (arm.format, arm.target, arm.log_version, arm.tvm_version) == (
+        Format.AUTOTVM_V01,
+        "llvm -device=arm_cpu -model=pynq -target=armv7a-linux-eabi",
+        "0.1",
+        None,
+    )
+    resnet = records(AS_RESNET)[2]
+    assert (resnet.target, resnet.host, resnet.log_version) == ("llvm -keys=cpu -mcpu=core-avx2", "", "v0.5")
+    matmul = records(AS_MATMUL)[1]
+    assert (matmul.target, matmul.host, matmul.log_version) == ("llvm -keys=cpu", None, "v0.3")
+    meta = records(MS_RECORDS)[0]
+    assert meta.target is not None and meta.target.startswith('{"host":{"keys":["arm_cpu","cpu"],"kind":"llvm"')
+    assert meta.field("target") is not None and meta.field("target").encoding == "object"  # type: ignore[union-attr]
+    assert json.loads(meta.target) == meta.value[1][2]
+    workload = records(MS_WORKLOADS)[0]
+    assert (workload.format, workload.fields, workload.target) == (Format.META_SCHEDULE_WORKLOAD, (), None)
+
+
+def target_paths(record: Record) -> dict[str, tuple[Any, ...]]:
+    """Where each format keeps its targets (spec section 12), written out again for the tests."""
+    if record.format is Format.AUTOTVM_V02:
+        return {"target": ("input", 0)}
+    if record.format is Format.AUTOTVM_V01:
+        return {"target": ("i", 0)}
+    if record.format is Format.AUTO_SCHEDULER:
+        return {"target": ("i", 0, 1), **({"host": ("i", 0, 3)} if len(record.value["i"][0]) > 3 else {})}
+    if record.format is Format.META_SCHEDULE_RECORD:
+        return {"target": (1, 2)}
+    return {}
+
+
+SENTINEL = "\x00sentinel\x00"
+
+
+def assert_spans_exact(record: Record) -> None:
+    """Each field's span holds exactly the field's JSON value: put a sentinel there, decode the
+    line again, and the sentinel is at the field's path with everything else unchanged."""
+    paths = target_paths(record)
+    assert sorted(f.name for f in record.fields) == sorted(paths)
+    for field in record.fields:
+        text = record.text[field.start : field.end]
+        expected = value_at(record.value, paths[field.name])
+        assert json.loads(text) == expected
+        assert field.spec == (text if field.encoding == "object" else expected)
+        sentinel: Any = {"sentinel": SENTINEL} if field.encoding == "object" else SENTINEL
+        mutated = json.loads(splice(record, field, json.dumps(sentinel)))
+        assert value_at(mutated, paths[field.name]) == sentinel
+        container = value_at(mutated, paths[field.name][:-1])
+        container[paths[field.name][-1]] = expected
+        assert mutated == record.value
+
+
+@pytest.mark.parametrize("name", ALL_LOGS)
+def test_spans_hold_exactly_the_target_json(name: str) -> None:
+    for record in records(name):
+        assert_spans_exact(record)
+        for field in record.fields:
+            assert scan(record.text, target_paths(record)[field.name]) == (field.start, field.end)
+
+
+@pytest.mark.parametrize("name", ALL_LOGS)
+def test_splice_same_text_gives_the_line_back(name: str) -> None:
+    for record in records(name):
+        for field in record.fields:
+            assert splice(record, field.name, record.text[field.start : field.end]) == record.text
+
+
+@pytest.mark.parametrize("name", [ARM, VTA, AS_RESNET, MS_RECORDS])
+def test_splice_another_value_changes_only_its_bytes(name: str) -> None:
+    for record in records(name):
+        for field in record.fields:
+            new = {"kind": "cuda", "arch": "sm_80"} if field.encoding == "object" else "cuda -arch=sm_80 -libs=é"
+            spliced = splice(record, field, encode_value(record, field, new)).encode()
+            old = record.text.encode()
+            head, tail = len(record.text[: field.start].encode()), len(record.text[field.end :].encode())
+            assert spliced[:head] == old[:head]
+            assert spliced[len(spliced) - tail :] == old[len(old) - tail :]
+            assert spliced[head : len(spliced) - tail] != old[head : len(old) - tail]
+            assert value_at(json.loads(spliced), target_paths(record)[field.name]) == new
+
+
+def test_encode_value_writes_as_the_record_did() -> None:
+    python = parse_line('{"input": ["llvm", "t", [], {}], "version": 0.2}')
+    assert encode_value(python, "target", "llvm -mcpu=é") == '"llvm -mcpu=\\u00e9"'
+    raw = parse_line('{"input": ["llvm -model=é", "t", [], {}], "version": 0.2}')
+    assert encode_value(raw, "target", "llvm -mcpu=é") == '"llvm -mcpu=é"'
+    meta = records(MS_RECORDS)[0]
+    assert encode_value(meta, "target", {"kind": "metal", "keys": ["metal", "gpu"]}) == (
+        '{"kind":"metal","keys":["metal","gpu"]}'
+    )
+    spaced = parse_line('[0, [[], null, {"kind": "llvm"}, []]]')
+    assert encode_value(spaced, "target", '{"kind":"c"}') == '{"kind": "c"}'
+
+
+def test_error_splice_rejects_values_of_the_wrong_sort() -> None:
+    record = records(LLVM)[2]
+    with pytest.raises(ValueError, match="not JSON text"):
+        splice(record, "target", "llvm")
+    with pytest.raises(ValueError, match="a JSON string, not dict"):
+        splice(record, "target", '{"kind": "llvm"}')
+    with pytest.raises(ValueError, match="must not contain a line break"):
+        splice(record, "target", '"llvm"\n')
+    with pytest.raises(KeyError, match="no target field 'host'"):
+        splice(record, "host", '"llvm"')
+    meta = records(MS_RECORDS)[0]
+    with pytest.raises(ValueError, match="a JSON object, not str"):
+        splice(meta, "target", '"llvm"')
+
+
+# ------------------------------------------------------------------ mixed files, odd lines, pickle rows
+
+
+def test_a_file_may_mix_formats(tmp_path: Path) -> None:
+    lines = [
+        records(LLVM)[2].text,
+        "",
+        records(ARM)[3].text,
+        "# a comment",
+        "   ",
+        records(AS_RESNET)[2].text,
+        records(MS_RECORDS)[0].text,
+        records(MS_WORKLOADS)[0].text[:200] + '"]',
+        "llvm -mcpu=skylake\tgASVKAAAAAAAAAB9lC4=\tgAR9lC4=\tgASVKAAAAAAAAAB9lC4=\t0.2\t0.8.0",
+        "not a record",
+        '{"kind": "llvm"}',
+    ]
+    path = tmp_path / "mixed.log"
+    # CRLF on one line, no newline after the last: both kept.
+    data = "\n".join(lines[:3]) + "\r\n" + "\n".join(lines[3:])
+    path.write_bytes(data.encode())
+    found = list(read_file(path))
+    assert [r.format.value for r in found] == [
+        "autotvm-v0.2",
+        "comment",
+        "autotvm-v0.1",
+        "comment",
+        "comment",
+        "auto_scheduler",
+        "meta-schedule-record",
+        "meta-schedule-workload",
+        "autotvm-pickle",
+        "unknown",
+        "unknown",
+    ]
+    assert [r.newline for r in found][2:4] == ["\r\n", "\n"] and found[-1].newline == ""
+    assert "".join(r.text + r.newline for r in found) == data
+    assert found[9].problem.startswith("not JSON: Expecting value")
+    assert found[10].problem == "a JSON object with neither 'input' nor 'i' and 'v'"
+    for record in found:
+        if record.value is not None:
+            assert_spans_exact(record)
+
+
+def test_pickle_rows_read_only_the_text_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a log must never be unpickled")
+
+    monkeypatch.setattr(pickle, "loads", refuse)
+    monkeypatch.setattr(pickle, "load", refuse)
+    # Columns of AutoTVM's pickle protocol: target, base64 pickles of task, config and result,
+    # then (v0.2) the log version and the TVM version.
+    v02 = parse_line("llvm -device=arm_cpu -model=pynq\tgASVHQAAAA==\tgASVEgAAAA==\tgASVDAAAAA==\t0.2\t0.8.0", file="p")
+    assert (v02.format, v02.target, v02.log_version, v02.tvm_version, v02.value) == (
+        Format.AUTOTVM_PICKLE,
+        "llvm -device=arm_cpu -model=pynq",
+        "0.2",
+        "0.8.0",
+        None,
+    )
+    field = v02.field("target")
+    assert field is not None and (field.start, field.end, field.encoding) == (0, 32, "column")
+    spliced = splice(v02, field, encode_value(v02, field, "llvm -model=rk3399"))
+    assert spliced == "llvm -model=rk3399\tgASVHQAAAA==\tgASVEgAAAA==\tgASVDAAAAA==\t0.2\t0.8.0"
+    with pytest.raises(ValueError, match="must not contain a tab"):
+        splice(v02, field, "llvm\tx")
+    v01 = parse_line("cuda -model=tx2\tgASVHQAAAA==\tgASVEgAAAA==\tgASVDAAAAA==")
+    assert (v01.format, v01.target, v01.log_version, v01.tvm_version) == (
+        Format.AUTOTVM_PICKLE,
+        "cuda -model=tx2",
+        "0.1",
+        None,
+    )
+    three = parse_line("llvm\tx\ty")
+    assert (three.format, three.problem) == (
+        Format.UNKNOWN,
+        "neither JSON nor AutoTVM's pickle rows (3 tab-separated columns)",
+    )
+
+
+def test_odd_lines() -> None:
+    bom = parse_line('\ufeff{"input": ["llvm", "t", [], {}], "version": 0.2}')
+    assert bom.format is Format.AUTOTVM_V02 and bom.text[bom.fields[0].start : bom.fields[0].end] == '"llvm"'
+    assert parse_line("  # not a comment for TVM").format is Format.UNKNOWN
+    assert parse_line("\t").format is Format.COMMENT
+    null_target = parse_line("[3, [[], null, null, null]]")
+    assert (null_target.format, null_target.fields) == (Format.META_SCHEDULE_RECORD, ())
+    nested = parse_line("[" * 100000 + "]" * 100000)
+    assert nested.format is Format.UNKNOWN
+    spaced = parse_line(' { "i" : [ [ "key" , "llvm -keys=cpu" , [ 1 ] , "llvm" ] , [ ] ] , "v" : "v0.6" } ')
+    assert (spaced.target, spaced.host) == ("llvm -keys=cpu", "llvm")
+    assert [spaced.text[f.start : f.end] for f in spaced.fields] == ['"llvm -keys=cpu"', '"llvm"']
+    escaped = parse_line('{"input": ["llvm -model=\\u0061\\/b", "t", [], {}], "version": 0.2}')
+    assert escaped.target == "llvm -model=a/b"
+    assert escaped.text[escaped.fields[0].start : escaped.fields[0].end] == '"llvm -model=\\u0061\\/b"'
+
+
+def test_not_utf8_lines_are_kept_byte_for_byte() -> None:
+    raw = [b"# ok\n", b'{"input": ["llvm -model=\xff", "t", [], {}], "version": 0.2}\n', b"\n"]
+    found = list(read_lines(raw, "bad.log"))
+    assert [r.format for r in found] == [Format.COMMENT, Format.UNKNOWN, Format.COMMENT]
+    at = raw[1].index(b"\xff")
+    assert found[1].problem == f"not UTF-8 (invalid start byte at byte {at})"
+    assert b"".join((r.text + r.newline).encode("utf-8", "surrogateescape") for r in found) == b"".join(raw)
+
+
+# ------------------------------------------------------------------ generated logs
+
+_SEPARATORS = st.sampled_from([(", ", ": "), (",", ":"), (", ", ":"), (" , ", " : ")])
+_OTHER_STRINGS = st.one_of(st.text(max_size=12), st.sampled_from(['", "', "\\", '"', ", ", "[", "{"]))
+
+
+@st.composite
+def generated_records(draw: st.DrawFn) -> tuple[str, Format, dict[str, tuple[int, int]]]:
+    """A log line of a random format, other fields random, with the expected span of each target."""
+    fmt = draw(
+        st.sampled_from([Format.AUTOTVM_V02, Format.AUTOTVM_V01, Format.AUTO_SCHEDULER, Format.META_SCHEDULE_RECORD])
+    )
+    if fmt is Format.META_SCHEDULE_RECORD:
+        target: Any = draw(target_configs())
+    else:
+        target = draw(st.one_of(grammar_texts(), targets().map(str)))
+    # Other fields hold random text, and sometimes the target itself or pieces of JSON syntax.
+    other = st.one_of(_OTHER_STRINGS, st.just(target if isinstance(target, str) else "x"))
+    jsonish = st.recursive(
+        st.one_of(st.integers(), st.floats(allow_nan=False), other, st.none(), st.booleans()),
+        lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_OTHER_STRINGS, inner, max_size=3)),
+        max_leaves=8,
+    )
+    marks = {"target": "\x01target\x01", "host": "\x01host\x01"}
+    fields = {"target": target}
+    if fmt is Format.AUTOTVM_V02:
+        members = {
+            "input": [marks["target"], draw(other), draw(jsonish), draw(jsonish)],
+            "config": draw(jsonish),
+            "result": [[draw(st.floats(0, 1))], draw(st.integers(0, 7)), 1.5, 1e9],
+            "version": 0.2,
+            "tvm_version": draw(st.sampled_from(["0.7.dev0", "0.8.0", "0.19.0"])),
+        }
+    elif fmt is Format.AUTOTVM_V01:
+        members = {
+            "i": [marks["target"], draw(other), draw(jsonish), {}, draw(jsonish), draw(jsonish)],
+            "r": [[draw(st.floats(0, 1))], 0, 2.5, 1533118978.762497],
+            "v": 0.1,
+        }
+    elif fmt is Format.AUTO_SCHEDULER:
+        task = [draw(other), marks["target"], [8, 64, 64, 0, 0, 0, 0, 0]]
+        if draw(st.booleans()):
+            host = draw(st.one_of(st.just(""), st.just(target), grammar_texts()))
+            fields["host"] = host
+            task += [marks["host"], 2]
+        members = {"i": [task, draw(jsonish)], "r": [[1e-05], 0, 0.1, 1606960872], "v": "v0.6"}
+    else:
+        trace = draw(jsonish)
+        members = None
+        value: Any = [draw(st.integers(0, 99)), [trace, [draw(st.floats(0, 1))], marks["target"], draw(jsonish)]]
+    if members is not None:
+        order = draw(st.permutations(list(members)))
+        value = {key: members[key] for key in order}
+    item, colon = draw(_SEPARATORS)
+    ascii_only = draw(st.booleans())
+
+    def dumps(v: Any) -> str:
+        return json.dumps(v, separators=(item, colon), ensure_ascii=ascii_only)
+
+    line = dumps(value)
+    spans: dict[str, tuple[int, int]] = {}
+    for name, mark in marks.items():
+        if name not in fields:
+            continue
+        token = json.dumps(mark)
+        assume(line.count(token) == 1)
+        start = line.index(token)
+        text = dumps(fields[name])
+        line = line[:start] + text + line[start + len(token) :]
+        for other_name, (s, e) in spans.items():  # a later replacement moves earlier spans only if before them
+            if s > start:
+                spans[other_name] = (s + len(text) - len(token), e + len(text) - len(token))
+        spans[name] = (start, start + len(text))
+    return line, fmt, spans
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(generated_records(), st.sampled_from(["", " ", "  \t"]))
+def test_generated_records_give_every_target_span_exactly(
+    generated: tuple[str, Format, dict[str, tuple[int, int]]], padding: str
+) -> None:
+    line, fmt, spans = generated
+    record = parse_line(padding + line + padding, "\r\n")
+    assert record.format is fmt
+    assert {f.name: (f.start - len(padding), f.end - len(padding)) for f in record.fields} == spans
+    assert_spans_exact(record)
+    for field in record.fields:
+        assert splice(record, field, record.text[field.start : field.end]) == record.text
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(generated_records(), min_size=1, max_size=6), st.lists(st.sampled_from(["# c", "", "  "]), max_size=3))
+def test_generated_logs_read_back_whole(
+    generated: list[tuple[str, Format, dict[str, tuple[int, int]]]], comments: list[str]
+) -> None:
+    lines = [line for line, _, _ in generated] + comments
+    data = "".join(line + "\n" for line in lines).encode()
+    found = list(read_lines(io.BytesIO(data), "gen.log"))
+    assert b"".join((r.text + r.newline).encode() for r in found) == data
+    assert [r.format for r in found] == [fmt for _, fmt, _ in generated] + [Format.COMMENT] * len(comments)
+
+
+# ------------------------------------------------------------------ check
+
+
+def check_json(run: Run, *argv: str) -> tuple[int, list[dict[str, Any]]]:
+    status, out, err = run("logs", "check", "--json", *argv)
+    assert err == ""
+    return status, [json.loads(line) for line in out.splitlines()]
+
+
+def test_check_arm_log_target_is_an_unknown_attribute(run: Run, logs_dir: Path) -> None:
+    status, out = check_json(run, ARM)
+    assert status == 1
+    problems, summary = out[:-1], out[-1]
+    lines = [n for n, text in enumerate((LOGS / ARM).read_text().splitlines(), 1) if "-target=" in text]
+    assert len(lines) == 283
+    assert [p["line"] for p in problems] == lines
+    for problem in problems:
+        assert (problem["rule"], problem["field"], problem["error"], problem["era"]) == (
+            "parse",
+            "target",
+            "UnknownAttributeError",
+            "0.22",
+        )
+        assert problem["spec"][problem["span"][0] : problem["span"][1]] == "target"
+        assert problem["message"] == (
+            "kind 'llvm' has no attribute 'target': it is TVM v0.6's spelling of '-mtriple', which AutoTVM's JSON "
+            "log reader (v0.7 - v0.19) rewrote"
+        )
+    assert summary == {
+        "record": "summary",
+        "file": ARM,
+        "lines": 316,
+        "records": 314,
+        "comments": 2,
+        "formats": {"autotvm-v0.1": 314},
+        "distinct_targets": 7,
+        "failed": 283,
+        "problems": {"parse: UnknownAttributeError": 283},
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "records", "comments", "distinct"),
+    [
+        (LLVM, {"autotvm-v0.2": 35}, 2, 1),
+        (VTA, {"autotvm-v0.2": 106}, 14, 4),
+        (AS_MATMUL, {"auto_scheduler": 1}, 1, 1),
+        (AS_RESNET, {"auto_scheduler": 26}, 2, 1),
+        (MS_RECORDS, {"meta-schedule-record": 22}, 0, 1),
+        (MS_WORKLOADS, {"meta-schedule-workload": 22}, 0, 0),
+    ],
+)
+def test_check_clean_logs(
+    run: Run, logs_dir: Path, name: str, records: dict[str, int], comments: int, distinct: int
+) -> None:
+    status, out = check_json(run, name)
+    assert status == 0 and len(out) == 1
+    assert out[0]["formats"] == records
+    assert (out[0]["comments"], out[0]["distinct_targets"], out[0]["failed"]) == (comments, distinct, 0)
+
+
+def test_check_v08_auto_scheduler_log_needs_the_v08_registry(run: Run, logs_dir: Path) -> None:
+    status, out = check_json(run, AS_V08)
+    assert status == 1
+    assert out[0] == {
+        "record": "problem",
+        "file": AS_V08,
+        "line": 2,
+        "rule": "parse",
+        "field": "target",
+        "error": "UnknownAttributeError",
+        "message": "kind 'llvm' has no attribute 'link-params'; TVM v0.8 and v0.9 had it: give --tvm-version if one "
+        "of them wrote this log",
+        "spec": "llvm -keys=cpu -link-params=0",
+        "span": [16, 27],
+        "era": "0.22",
+    }
+    assert check_json(run, "--tvm-version", "0.8", AS_V08)[0] == 0
+    assert check_json(run, "--tvm-version", "0.9.0", AS_V08)[0] == 0
+    assert check_json(run, "--tvm-version", "0.10", AS_V08)[0] == 1
+
+
+def test_check_human_output_shows_each_caret_once(run: Run, logs_dir: Path) -> None:
+    status, out, err = run("logs", "check", ARM, AS_V08, LLVM)
+    assert status == 1
+    lines = err.splitlines()
+    assert lines[:3] == [
+        f"{ARM}:3: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'target': it is TVM v0.6's "
+        "spelling of '-mtriple', which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote",
+        "  llvm -device=arm_cpu -model=pynq -target=armv7a-linux-eabi",
+        "                                    ^^^^^^",
+    ]
+    assert lines[3].startswith(f"{ARM}:4: target: parse: UnknownAttributeError:")
+    assert len(lines) == 283 + 6 * 2 + 3  # a caret excerpt for each of the 6 specs, and for -link-params
+    assert out.splitlines() == [
+        f"{ARM}: 314 records (314 autotvm-v0.1), 2 comment lines, 7 distinct targets; 283 failed "
+        "(283 parse: UnknownAttributeError)",
+        f"{AS_V08}: 1 record (1 auto_scheduler), 1 comment line, 1 distinct target; 1 failed "
+        "(1 parse: UnknownAttributeError)",
+        f"{LLVM}: 35 records (35 autotvm-v0.2), 2 comment lines, 1 distinct target; 0 failed",
+        "total: 350 records (314 autotvm-v0.1, 35 autotvm-v0.2, 1 auto_scheduler), 5 comment lines, 9 distinct "
+        "targets; 284 failed (284 parse: UnknownAttributeError)",
+    ]
+
+
+def test_check_reads_stdin(run: Run) -> None:
+    line = '{"input": ["llvm -mcpu=skylake", "dense", [], {}], "result": [[1.0], 0, 1, 1], "version": 0.2}\n'
+    status, out, err = run("logs", "check", "-", stdin=("# x\n" + line).encode())
+    assert (status, err) == (0, "")
+    assert out == "<stdin>: 1 record (1 autotvm-v0.2), 1 comment line, 1 distinct target; 0 failed\n"
+
+
+def test_check_reports_unknown_lines_and_goes_on(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "t.log"
+    path.write_bytes(b'{"kind": "llvm"}\n{"input": ["cuda -arch=80", "t", [], {}]}\nnot json\n\xff\n')
+    status, out, err = run("logs", "check", str(path))
+    assert status == 1
+    assert err.splitlines() == [
+        f"{path}:1: record: UnknownRecord: a JSON object with neither 'input' nor 'i' and 'v'",
+        f"{path}:2: target: resolve: CanonicalizationError: CUDA target gets an invalid CUDA arch: -arch=80",
+        "  cuda -arch=80",
+        "             ^^",
+        f"{path}:3: record: UnknownRecord: not JSON: Expecting value: line 1 column 1 (char 0)",
+        f"{path}:4: record: UnknownRecord: not UTF-8 (invalid start byte at byte 0)",
+    ]
+    assert out == (
+        f"{path}: 4 records (3 unknown, 1 autotvm-v0.2), 0 comment lines, 1 distinct target; 4 failed "
+        "(3 record: UnknownRecord, 1 resolve: CanonicalizationError)\n"
+    )
+
+
+def test_check_round_trip_mismatch_is_reported(run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    real = targetlang.Target.__str__
+    monkeypatch.setattr(targetlang.Target, "__str__", lambda self: real(self) + " ")
+    path = tmp_path / "t.log"
+    path.write_text('{"input": ["llvm -model=a", "t", [], {}], "version": 0.2}\n')
+    status, out = check_json(run, str(path))
+    assert status == 1
+    assert (out[0]["rule"], out[0]["error"], out[0]["message"]) == (
+        "round-trip",
+        "RoundTripMismatch",
+        "str() gives 'llvm -model=a ', not the text as written",
+    )
+
+
+def test_check_unreadable_file_is_reported_and_the_rest_checked(run: Run, logs_dir: Path) -> None:
+    status, out, err = run("logs", "check", "no-such.log", LLVM)
+    assert status == 1
+    assert err == "error: cannot read no-such.log: No such file or directory\n"
+    assert out.splitlines()[0].startswith(f"{LLVM}: 35 records")
+
+
+def test_check_caches_each_distinct_target(logs_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, Any, Any]] = []
+    real = targetlang.parse
+
+    def counting(spec: Any, **kwargs: Any) -> targetlang.Target:
+        calls.append((spec, kwargs.get("registry"), kwargs.get("era")))
+        return real(spec, **kwargs)
+
+    monkeypatch.setattr(targetlang, "parse", counting)
+    assert main(["logs", "check", "--json", ARM, VTA]) == 1
+    # 11 distinct specs read once each in their era, and the 6 that fail once more with v0.8's kinds.
+    assert len(calls) == len(set(calls)) == 17
+
+
+# ------------------------------------------------------------------ eras
+
+
+def test_records_are_read_in_the_era_of_their_tvm_version() -> None:
+    reader = TargetReader()
+    assert [reader.era(v) for v in (None, "0.10.0", "0.19.0", "0.9.0", "0.8.dev0")] == [
+        "0.22",
+        "0.22",
+        "0.22",
+        "0.8",
+        "0.8",
+    ]
+    assert [reader.era(v) for v in ("0.7.dev0", "0.6.0", "0.5")] == ["0.7", "0.6", "0.6"]
+    reading = reader.read("llvm -keys=cpu -link-params=0", "0.8.0")
+    assert reading.ok and reading.target is not None and reading.era == "0.8"
+    assert not reader.read("llvm -keys=cpu -link-params=0", "0.10.0").ok
+    assert TargetReader(assume="0.8").era(None) == "0.8"
+    assert TargetReader(assume="0.8").era("0.19.0") == "0.22"
+
+
+# ------------------------------------------------------------------ stats
+
+
+def test_stats_of_the_vta_log(run: Run, logs_dir: Path) -> None:
+    status, out, err = run("logs", "stats", VTA)
+    assert (status, err) == (0, "")
+    e = ERA_07.ljust(3)
+    assert out.splitlines() == [
+        "106 records in 1 file (106 autotvm-v0.2), 14 comment lines; 4 distinct targets",
+        f"records  kind     model                          keys         tvm       {'era'.ljust(len(e))}  check  target",
+        f"     67  ext_dev  pynq_1x16_i8w8a32_15_15_18_17  cpu,vta      0.7.dev0  {e}  ok     "
+        "ext_dev -device=vta -keys=cpu -model=pynq_1x16_i8w8a32_15_15_18_17",
+        f"     33  ext_dev  pynq_4x8_i8w8a32_15_16_16_18   cpu,vta      0.7.dev0  {e}  ok     "
+        "ext_dev -device=vta -keys=cpu -model=pynq_4x8_i8w8a32_15_16_16_18",
+        f"      4  llvm     pynq                           arm_cpu,cpu  0.7.dev0  {e}  ok     "
+        "llvm -device=arm_cpu -model=pynq -mtriple=armv7a-linux-eabi -mattr=+neon",
+        f"      2  llvm     pynq                           arm_cpu,cpu  0.7.dev0  {e}  ok     "
+        "llvm -device=arm_cpu -model=pynq -mtriple=armv7a-linux-eabi",
+        "kinds: ext_dev 100, llvm 6",
+        "keys: cpu 106, vta 100, arm_cpu 6",
+        "models: pynq_1x16_i8w8a32_15_15_18_17 67, pynq_4x8_i8w8a32_15_16_16_18 33, pynq 6",
+        f"eras: {ERA_07} 106",
+        "tvm versions: 0.7.dev0 106",
+    ]
+
+
+def test_stats_json_over_all_logs(run: Run, logs_dir: Path) -> None:
+    status, out, err = run("logs", "stats", "--json", *ALL_LOGS)
+    assert (status, err) == (0, "")
+    rows = [json.loads(line) for line in out.splitlines()]
+    summary = rows.pop()
+    assert summary["records"] == 527 and summary["comments"] == 22 and summary["files"] == 8
+    assert summary["distinct_targets"] == len(rows) == 16
+    assert summary["kinds"] == {"llvm": 382, "ext_dev": 100, "metal": 22, "?": 1}
+    assert sum(row["records"] for row in rows) == 505  # no host: auto_scheduler's are all ""
+    arm = {row["spec"]: row for row in rows if row["formats"] == {"autotvm-v0.1": row["records"]}}
+    pynq = arm["llvm -device=arm_cpu -model=pynq -target=armv7a-linux-eabi"]
+    assert (pynq["kind"], pynq["model"], pynq["keys"], pynq["check"], pynq["read_after_rewrite"]) == (
+        "llvm",
+        "pynq",
+        ["arm_cpu", "cpu"],
+        "UnknownAttributeError",
+        True,
+    )
+    meta = next(row for row in rows if row["kind"] == "metal")
+    assert (meta["records"], meta["keys"], meta["check"]) == (22, ["metal", "gpu"], "ok")
+
+
+# ------------------------------------------------------------------ match
+
+
+def match_json(run: Run, *argv: str) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
+    status, out, err = run("logs", "match", "--json", *argv)
+    assert err == ""
+    rows = [json.loads(line) for line in out.splitlines()]
+    return status, rows[:-1], rows[-1]
+
+
+def test_match_arm_log_by_model_then_by_key(run: Run, logs_dir: Path) -> None:
+    status, out, err = run(
+        "logs", "match", ARM, "--target", "llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu"
+    )
+    assert (status, err) == (0, "")
+    assert out.splitlines()[:5] == [
+        "target: llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu",
+        "  model 'rk3399', keys arm_cpu, cpu",
+        "314 AutoTVM records in 1 file, 70 workloads: 70 found (58 by model 'rk3399', 12 by key 'arm_cpu'), "
+        "0 not found",
+        "records  picked  target                                                                  matches",
+        "     58      58  llvm -device=arm_cpu -model=rk3399 -target=aarch64-linux-gnu            by model 'rk3399'",
+    ]
+    status, rows, summary = match_json(run, ARM, "--target", "llvm -device=arm_cpu -model=rk3399")
+    assert summary["statuses"] == {"picked": 70, "beaten": 244}
+    beaten = next(row for row in rows if row["status"] == "beaten")
+    assert (
+        beaten["line"] == 3
+        and beaten["reason"] == "matches by key 'arm_cpu', but line 107 is picked (by model 'rk3399')"
+    )
+    assert beaten["workload"][0] == "topi_nn_conv2d"
+
+
+def test_match_says_which_field_misses(run: Run, logs_dir: Path) -> None:
+    status, rows, summary = match_json(run, ARM, "--target", "cuda -model=rk3399")
+    assert status == 0
+    assert (summary["found"], summary["not_found"], summary["found_by"]) == (58, 12, {"by model 'rk3399'": 58})
+    missed = next(row for row in rows if row["status"] == "missed")
+    assert missed["reason"] == "model 'pynq' is not 'rk3399', and no key in common (record keys: arm_cpu, cpu)"
+    status, rows, summary = match_json(run, ARM, "--target", "cuda")
+    assert status == 1 and summary["found"] == 0
+    assert {row["reason"] for row in rows} == {
+        "the target has no model, and no key in common (record keys: arm_cpu, cpu)"
+    }
+
+
+def write_log(path: Path, entries: list[tuple[str, str, float, int]]) -> Path:
+    """An AutoTVM v0.2 log of (target, task, cost, error_no) records."""
+    path.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "input": [target, task, [["TENSOR", [1, 3], "float32"]], {}],
+                    "config": {"index": n, "code_hash": None, "entity": []},
+                    "result": [[cost], error_no, 1.0, 1.0],
+                    "version": 0.2,
+                    "tvm_version": "0.19.0",
+                }
+            )
+            + "\n"
+            for n, (target, task, cost, error_no) in enumerate(entries)
+        )
+    )
+    return path
+
+
+def test_match_picks_the_fastest_and_skips_errors(run: Run, tmp_path: Path) -> None:
+    log = write_log(
+        tmp_path / "t.log",
+        [
+            ("cuda -model=a", "dense", 3.0, 0),
+            ("cuda -model=b", "dense", 1.0, 0),  # faster, but another model: only reachable by key
+            ("cuda -model=a", "dense", 2.0, 0),  # the fastest of model a
+            ("cuda -model=a", "dense", 0.5, 4),  # an error: not loaded
+            ("cuda -model=a", "conv", 2.0, 0),
+            ("cuda -model=a", "conv", 2.0, 0),  # as fast, later: the first stays
+            ("llvm -mcpu=x", "conv", 0.1, 0),
+            ("cuda -target=x", "conv", 0.1, 0),  # rewritten to -mtriple, which cuda does not have
+        ],
+    )
+    status, rows, summary = match_json(run, str(log), "--target", "cuda -model=a")
+    assert status == 0
+    assert [(row["line"], row["status"]) for row in rows] == [
+        (1, "beaten"),
+        (2, "beaten"),
+        (3, "picked"),
+        (4, "skipped"),
+        (5, "picked"),
+        (6, "beaten"),
+        (7, "missed"),
+        (8, "skipped"),
+    ]
+    reasons = [row["reason"] for row in rows]
+    assert reasons[0] == "matches by model 'a', but line 3 is picked (by model 'a', faster: 2 s against 3 s)"
+    assert reasons[1] == "matches by key 'cuda', but line 3 is picked (by model 'a')"
+    assert reasons[3] == "measured with error_no 4: the dispatcher does not load it"
+    assert reasons[5] == "matches by model 'a', but line 5 is picked (by model 'a', as fast and earlier)"
+    assert reasons[6] == "the record has no model, and no key in common (record keys: cpu)"
+    assert reasons[7].startswith(
+        "its target does not read: UnknownAttributeError: kind 'cuda' has no attribute 'mtriple'"
+    )
+    # Without a model of its own, the query goes by key: model b's faster record wins.
+    status, rows, summary = match_json(run, str(log), "--target", "cuda")
+    assert [row["line"] for row in rows if row["status"] == "picked"] == [2, 5]
+    assert summary["found_by"] == {"by key 'cuda'": 2}
+
+
+def test_match_verbose_lists_every_record(run: Run, tmp_path: Path) -> None:
+    log = write_log(tmp_path / "t.log", [("llvm -model=m", "dense", 1.0, 0), ("cuda", "dense", 1.0, 0)])
+    status, out, err = run("logs", "match", "-v", str(log), "--target", "llvm -mcpu=skylake")
+    assert (status, err) == (0, "")
+    assert out.splitlines() == [
+        f"{log}:1: picked: by key 'cpu'",
+        f"{log}:2: missed: the target has no model, and no key in common (record keys: cuda, gpu)",
+        "target: llvm -mcpu=skylake",
+        "  model 'unknown', keys cpu",
+        "2 AutoTVM records in 1 file, 1 workload: 1 found (1 by key 'cpu'), 0 not found",
+        "records  picked  target         matches",
+        "      1       1  llvm -model=m  by key 'cpu'",
+        "      1       0  cuda           no: the target has no model, and no key in common (record keys: cuda, gpu)",
+    ]
+
+
+def test_match_ignores_other_tuners_and_pickle_rows(run: Run, logs_dir: Path, tmp_path: Path) -> None:
+    pickle_log = tmp_path / "p.log"
+    pickle_log.write_text("llvm -model=a\tgASV\tgASV\tgASV\t0.2\t0.19.0\n")
+    status, rows, summary = match_json(run, AS_RESNET, MS_RECORDS, str(pickle_log), "--target", "llvm -model=a")
+    assert status == 1
+    assert summary["other_records"] == {"auto_scheduler": 26, "meta-schedule-record": 22}
+    assert [row["status"] for row in rows] == ["unreadable"]
+
+
+def test_error_match_with_a_bad_target(run: Run, logs_dir: Path) -> None:
+    status, out, err = run("logs", "match", LLVM, "--target", "llvm -mcpux=a")
+    assert (status, out) == (1, "")
+    assert err.startswith("error: kind 'llvm' has no attribute 'mcpux'")
+
+
+# ------------------------------------------------------------------ command line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["logs"],
+        ["logs", "check"],
+        ["logs", "frob", "x"],
+        ["logs", "match", "x"],
+        ["logs", "check", "--tvm-version", "new", "x"],
+    ],
+)
+def test_logs_usage_errors_exit_2(run: Run, argv: list[str]) -> None:
+    status, out, err = run(*argv)
+    assert (status, out) == (2, "")
+    assert err.startswith("usage: targetlang logs")
+
+
+@pytest.mark.parametrize("command", ["check", "stats", "match"])
+def test_logs_help_examples_are_real(run: Run, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, err = run("logs", command, "--help")
+    assert (status, err) == (0, "")
+    examples = out[out.index("\nexamples:\n") :].split("\n")
+    steps = transcript([line[2:] for line in examples if line.startswith("  ")])
+    monkeypatch.chdir(tmp_path)
+    replay(steps, run, f"help of logs {command}")
+
+
+def test_docs_examples_are_real(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("targetlang.eras", reason="docs/logs.md shows the outputs of a targetlang that reads eras")
+    lines: list[str] = []
+    inside = False
+    for line in DOCS.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("```"):
+            inside = line == "```console"
+        elif inside:
+            lines.append(line)
+    shutil.copytree(LOGS, tmp_path / "logs")
+    monkeypatch.chdir(tmp_path / "logs")
+    replay(transcript(lines), run, "docs/logs.md")
+
+
+def test_progress_bar_only_on_a_terminal(run: Run, monkeypatch: pytest.MonkeyPatch, logs_dir: Path) -> None:
+    bars: list[dict[str, Any]] = []
+
+    class Bar:
+        def __init__(self, **kwargs: Any) -> None:
+            self.state = {**kwargs, "done": 0, "closed": False}
+            bars.append(self.state)
+
+        def update(self, n: int) -> None:
+            self.state["done"] += n
+
+        def write(self, text: str, file: Any) -> None:
+            print(text, file=file)
+
+        def close(self) -> None:
+            self.state["closed"] = True
+
+    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=Bar))
+    assert run("logs", "stats", LLVM)[0] == 0
+    assert bars == []  # stderr is not a terminal
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert run("logs", "check", AS_V08, LLVM)[0] == 1
+    size = (LOGS / LLVM).stat().st_size
+    assert [(b["desc"], b["total"], b["done"], b["closed"]) for b in bars][1] == (LLVM, size, size, True)
+
+
+def test_docs_python_examples_are_real(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(LOGS)
+    blocks = DOCS.read_text(encoding="utf-8").split("```python\n")[1:]
+    assert blocks, "no Python examples in docs/logs.md"
+    for block in blocks:
+        test = doctest.DocTestParser().get_doctest(block.split("```")[0], {}, "docs/logs.md", str(DOCS), 0)
+        runner = doctest.DocTestRunner()
+        runner.run(test)
+        assert runner.failures == 0
+
+
+def test_package_docstring_examples_are_real() -> None:
+    import targetlang.logs
+
+    assert doctest.testmod(targetlang.logs).failed == 0
