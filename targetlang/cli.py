@@ -123,6 +123,46 @@ examples:
 """
 
 
+_MIGRATE_EPILOG = """\
+The JSON goes to stdout, one line per change to stderr (SEVERITY: RULE: message, with the
+caret under what changed). Attributes TVM removed stop the migration unless --policy says
+otherwise; the exit status is then 1 and nothing is printed on stdout. See docs/migration.md.
+
+examples:
+  $ targetlang migrate "llvm -target=aarch64-linux-gnu -libs=mkldnn"
+  info: target-to-mtriple: -target renamed to -mtriple
+    llvm -target=aarch64-linux-gnu -libs=mkldnn
+          ^^^^^^
+  info: mkldnn-to-dnnl: libs: mkldnn renamed to dnnl
+    llvm -target=aarch64-linux-gnu -libs=mkldnn
+                                   ^^^^^^^^^^^^
+  {
+    "kind": "llvm",
+    "mtriple": "aarch64-linux-gnu",
+    "libs": [
+      "dnnl"
+    ]
+  }
+  $ targetlang migrate --policy drop "llvm -system-lib"
+  warning: removed-attribute: attribute 'system-lib' dropped: moved to the runtime: \
+relay.backend.Runtime('cpp', {'system-lib': True}), or system_lib=True in tvm.relax.build
+    llvm -system-lib
+         ^^^^^^^^^^^
+  {
+    "kind": "llvm"
+  }
+  $ targetlang migrate --tvm-version 0.6 "llvm -device=arm_cpu -target armv7l-linux-gnueabihf"
+  info: target-to-mtriple: -target renamed to -mtriple
+    llvm -device=arm_cpu -target armv7l-linux-gnueabihf
+                          ^^^^^^
+  {
+    "kind": "llvm",
+    "device": "arm_cpu",
+    "mtriple": "armv7l-linux-gnueabihf"
+  }
+"""
+
+
 class _InputError(Exception):
     """Input that could not be read at all (no such file, not UTF-8): one message, exit 1."""
 
@@ -228,6 +268,37 @@ def _show(render: Callable[[Target], str]) -> Callable[[argparse.Namespace], int
 
 def _json_text(target: Target) -> str:
     return json.dumps(target.to_json(), indent=2)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from .migration import migrate
+
+    if args.registry is not None:
+        print("error: migrate reads with the kinds of every TVM release; --registry does not apply", file=sys.stderr)
+        return 2
+    spec = _without_newline(_read_stdin()) if args.spec == "-" else args.spec
+    era = args.era
+    if args.tvm_version is not None:
+        from .eras import era_for_version
+
+        era = era_for_version(args.tvm_version)
+    result = migrate(spec, era=era, policy=args.policy, host=args.host, compress_tags=args.compress_tags)
+    for change in result.changes:
+        print(change.describe(result.source if change.span is not None else ""), file=sys.stderr)
+    if result.json is None:
+        return 1
+    print(json.dumps(result.json, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _tvm_version(text: str) -> str:
+    from .eras import era_for_version
+
+    try:
+        era_for_version(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
 
 
 # ---------------------------------------------------------------------------------- check
@@ -398,6 +469,40 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "fmt":
             sub.add_argument("--jsonish", action="store_true", help="the canonical JSON-ish text instead")
         sub.set_defaults(run=_show(render))
+
+    summary = "print SPEC migrated to TVM 0.27's JSON form, and every change made"
+    migrate = commands.add_parser(
+        "migrate", help=summary, description=summary, epilog=_MIGRATE_EPILOG, formatter_class=raw
+    )
+    migrate.add_argument("spec", metavar="SPEC", help=spec_help)
+    migrate.add_argument(
+        "--policy",
+        choices=("error", "drop", "keep"),
+        default="error",
+        help="attributes TVM removed (system-lib, link-params, ...): stop (error, the default), drop them "
+        "with a warning, or keep them with a warning (TVM 0.27 will reject the JSON)",
+    )
+    when = migrate.add_mutually_exclusive_group()
+    when.add_argument(
+        "--era",
+        choices=("0.6", "0.7", "0.8", "0.22"),
+        help="read SPEC as the TVM of that era printed it: <= v0.6, v0.7, v0.8 - v0.9, v0.10 - v0.23 (default)",
+    )
+    when.add_argument(
+        "--tvm-version",
+        metavar="VERSION",
+        type=_tvm_version,
+        help="the TVM version that wrote SPEC (e.g. 0.8.0 or 0.7.dev0): reads it in that version's era",
+    )
+    migrate.add_argument(
+        "--host", metavar="HOST", help="a host given separately (target_host=, auto_scheduler logs), folded in"
+    )
+    migrate.add_argument(
+        "--compress-tags",
+        action="store_true",
+        help='write {"tag": ...} plus overrides when the result equals a TVM 0.27 tag\'s configuration',
+    )
+    migrate.set_defaults(run=_migrate)
 
     summary = "check a file of targets, one per line (no FILE: the bundled sample)"
     check = commands.add_parser("check", help=summary, description=summary, epilog=_CHECK_EPILOG, formatter_class=raw)

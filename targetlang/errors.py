@@ -36,6 +36,25 @@ __all__ = [
 _VISIBLE = {c: 0x2400 + c for c in range(32)} | {0x7F: 0x2421}
 
 
+def pointed(message: str, source: str, start: int, end: int) -> str:
+    """``message``, then the line of ``source`` that holds ``start`` with a caret under
+    ``start:end`` (what ``str()`` of a :class:`TargetError` shows); ``message`` alone when
+    ``source`` is empty."""
+    if not source:
+        return message
+    line_start = source.rfind("\n", 0, start) + 1
+    line_end = source.find("\n", start)
+    if line_end < 0:
+        line_end = len(source)
+    text = source[line_start:line_end].translate(_VISIBLE)
+    width = max(1, min(end, line_end) - start)
+    where = ""
+    if "\n" in source:
+        where = f" (line {source.count(chr(10), 0, start) + 1}, column {start - line_start + 1})"
+    caret = " " * (start - line_start) + "^" * width
+    return f"{message}{where}\n  {text}\n  {caret}"
+
+
 def show(text: str) -> str:
     """``text`` in single quotes, control characters made visible, for error messages."""
     return "'" + text.translate(_VISIBLE) + "'"
@@ -93,17 +112,7 @@ class TargetError(ValueError):
         return moved
 
     def __str__(self) -> str:
-        if not self.source:
-            return self.message
-        line_start = self.source.rfind("\n", 0, self.start) + 1
-        line_end = self.source.find("\n", self.start)
-        if line_end < 0:
-            line_end = len(self.source)
-        text = self.source[line_start:line_end].translate(_VISIBLE)
-        width = max(1, min(self.end, line_end) - self.start)
-        where = f" (line {self.line}, column {self.column})" if "\n" in self.source else ""
-        caret = " " * (self.start - line_start) + "^" * width
-        return f"{self.message}{where}\n  {text}\n  {caret}"
+        return pointed(self.message, self.source, self.start, self.end)
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild, (type(self), self.__dict__))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import TargetError, show
+from .errors import TargetError, pointed, show
 from .parsing import parse
 from .registry import Registry, builtin_registry
 from .resolution import Environment
@@ -69,6 +69,14 @@ class Change:
     message: str
     span: tuple[int, int] | None = None
     severity: Literal["info", "warning", "error"] = "info"
+
+    def describe(self, source: str) -> str:
+        """``SEVERITY: RULE: message``, with ``source`` (the migrated text) and a caret under the
+        span when there is one."""
+        head = f"{self.severity}: {self.rule}: {self.message}"
+        if self.span is None:
+            return head
+        return pointed(head, source, *self.span)
 
 
 @dataclass(frozen=True)
@@ -132,6 +140,17 @@ def _rename_target_option(text: str, changes: list[Change]) -> str:
             changes.append(Change("target-to-mtriple", "-target renamed to -mtriple", (start, start + 6)))
     changes.reverse()
     return out
+
+
+def _report_e0_target_option(target: Target, changes: list[Change]) -> None:
+    """TVM <= v0.6 spelled the triple ``-target``; its reader gives ``mtriple`` already."""
+    span = target.source_span("mtriple")
+    if span is None:
+        return
+    option = str(target)[span[0] : span[1]]
+    if option.lstrip("-").startswith("target"):
+        start = span[0] + len(option) - len(option.lstrip("-"))
+        changes.append(Change("target-to-mtriple", "-target renamed to -mtriple", (start, start + 6)))
 
 
 def _span(target: Target, name: str, offset_map: list[int] | None) -> tuple[int, int] | None:
@@ -289,6 +308,8 @@ def migrate(
         if text != spec:
             offset_map = _offsets(spec, text)
         target = parse(text, registry=_legacy_registry(), era=era)
+        if era == "0.6":
+            _report_e0_target_option(target, changes)
     else:
         source = json.dumps(spec.to_json() if isinstance(spec, Target) else dict(spec))
         target = spec if isinstance(spec, Target) else parse(spec, registry=_legacy_registry())

@@ -419,7 +419,7 @@ def replay(steps: list[tuple[str, list[str]]], run: Run, where: str) -> None:
         assert (err + out).split("\n")[:-1] == expected, f"{where}: {command}"
 
 
-@pytest.mark.parametrize("command", [None, "parse", "fmt", "legacy", "check"])
+@pytest.mark.parametrize("command", [None, "parse", "fmt", "legacy", "check", "migrate"])
 def test_help_examples_are_real(run: Run, command: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     status, out, err = run(*([command] if command else []), "--help")
     assert (status, err) == (0, "")
@@ -505,3 +505,69 @@ def test_registry_option_with_a_bad_file(run: Run, tmp_path: Path) -> None:
     status, out, err = run("--registry", str(bad), "fmt", "llvm")
     assert status == 1 and out == ""
     assert err == "error: kind 'npu', attribute 'cores': unknown attribute type 'integer'\n"
+
+
+# ------------------------------------------------------------------ migrate
+
+
+def test_migrate_prints_json_on_stdout_and_changes_on_stderr(run: Run) -> None:
+    status, out, err = run("migrate", "llvm -libs=mkldnn -mcpu=skylake")
+    assert status == 0
+    assert json.loads(out) == {"kind": "llvm", "libs": ["dnnl"], "mcpu": "skylake"}
+    assert err.split("\n") == [
+        "info: mkldnn-to-dnnl: libs: mkldnn renamed to dnnl",
+        "  llvm -libs=mkldnn -mcpu=skylake",
+        "       ^^^^^^^^^^^^",
+        "",
+    ]
+
+
+def test_migrate_stops_at_a_removed_attribute_unless_the_policy_says_otherwise(run: Run) -> None:
+    status, out, err = run("migrate", "llvm -link-params=1")
+    assert (status, out) == (1, "")
+    assert err.startswith("error: removed-attribute: attribute 'link-params' cannot migrate: moved to the executor")
+    status, out, err = run("migrate", "--policy", "keep", "llvm -link-params=1")
+    assert status == 0
+    assert json.loads(out) == {"kind": "llvm", "link-params": True}
+    assert err.startswith("warning: removed-attribute: attribute 'link-params' kept")
+
+
+def test_migrate_reads_in_the_era_of_a_tvm_version(run: Run) -> None:
+    # TVM v0.8 removed the quotes when it split the string; v0.22 keeps them inside a value.
+    status, out, _ = run("migrate", "--tvm-version", "0.8.0", "llvm -model='a b'")
+    assert (status, json.loads(out)) == (0, {"kind": "llvm", "model": "a b"})
+    status, out, _ = run("migrate", "--era", "0.8", "llvm -model='a b'")
+    assert (status, json.loads(out)) == (0, {"kind": "llvm", "model": "a b"})
+
+
+def test_migrate_folds_a_separate_host_and_reads_stdin(run: Run) -> None:
+    status, out, err = run("migrate", "--host", "llvm -mtriple=aarch64-linux-gnu", "-", stdin=b"cuda -arch=sm_72\n")
+    assert status == 0
+    assert json.loads(out) == {
+        "kind": "cuda",
+        "arch": "sm_72",
+        "host": {"kind": "llvm", "mtriple": "aarch64-linux-gnu"},
+    }
+    assert err.startswith("info: separate-host: ")
+
+
+def test_error_migrate_unreadable_spec(run: Run) -> None:
+    status, out, err = run("migrate", "llvm -mcpu='x")
+    assert (status, out) == (1, "")
+    assert err == "error: mismatched quote: this quote is never closed\n  llvm -mcpu='x\n             ^\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["migrate", "--era", "0.5", "llvm"],
+        ["migrate", "--tvm-version", "banana", "llvm"],
+        ["migrate", "--era", "0.8", "--tvm-version", "0.8.0", "llvm"],
+        ["migrate", "--policy", "ignore", "llvm"],
+        ["--registry", "x.toml", "migrate", "llvm"],
+    ],
+)
+def test_migrate_usage_errors_exit_2(run: Run, argv: list[str]) -> None:
+    status, out, err = run(*argv)
+    assert (status, out) == (2, "")
+    assert err

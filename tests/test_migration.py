@@ -44,6 +44,28 @@ def test_rule_target_to_mtriple_renames_the_option_not_the_substring() -> None:
     assert m.source[22:28] == "target"
 
 
+def test_rule_target_to_mtriple_in_tvm_06_strings() -> None:
+    # TVM <= v0.6 read -target itself (era "0.6"); the rename is still reported where it stands.
+    m = assert_migrates(
+        "llvm -device=arm_cpu -target=armv7l-linux-gnueabihf",
+        {"kind": "llvm", "device": "arm_cpu", "mtriple": "armv7l-linux-gnueabihf"},
+        [("target-to-mtriple", "info")],
+        era="0.6",
+    )
+    assert m.changes[0].span == (22, 28)
+    assert_migrates("llvm -mtriple=aarch64-linux-gnu", {"kind": "llvm", "mtriple": "aarch64-linux-gnu"}, era="0.6")
+
+
+def test_strings_of_tvm_08_migrate_in_their_era() -> None:
+    # E2 removes the quotes in the split, so the model is the quoted word without its quotes.
+    assert_migrates(
+        "cuda -model='tx 2' -libs=cudnn,mkldnn",
+        {"kind": "cuda", "model": "tx 2", "libs": ["cudnn", "dnnl"]},
+        [("mkldnn-to-dnnl", "info")],
+        era="0.8",
+    )
+
+
 def test_rule_target_to_mtriple_conflicts_with_an_explicit_mtriple() -> None:
     with pytest.raises(targetlang.DuplicateAttributeError):
         migrate("llvm -target=armv7-linux -mtriple=aarch64-linux-gnu")
