@@ -304,7 +304,9 @@ def migrate(
     offset_map: list[int] | None = None
     if isinstance(spec, str):
         source = spec
-        text = spec if era not in (None, "0.22") else _rename_target_option(spec, changes)
+        # TVM <= v0.6 read -target itself (reported below); AutoTVM's log reader rewrote it for
+        # every later TVM up to v0.19, so it is a spelling to migrate in every other era.
+        text = spec if era == "0.6" else _rename_target_option(spec, changes)
         if text != spec:
             offset_map = _offsets(spec, text)
         target = parse(text, registry=_legacy_registry(), era=era)
@@ -317,7 +319,10 @@ def migrate(
     rules.changes = changes
     config = rules.config(target, lambda t, name: _span(t, name, offset_map), True)
     if config is not None and host is not None:
-        host_target = host if isinstance(host, Target) else parse(host, registry=_legacy_registry())
+        if isinstance(host, Target):
+            host_target = host
+        else:  # a host string was printed by the same TVM as the target: read it in the same era
+            host_target = parse(host, registry=_legacy_registry(), era=era if isinstance(host, str) else None)
         host_config = rules.config(host_target, lambda t, name: None, False)
         if host_config is None:
             config = None

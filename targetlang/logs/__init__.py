@@ -1,4 +1,4 @@
-"""Tuning logs: reading their records losslessly, and checking, counting and matching their targets.
+"""Tuning logs: reading their records losslessly, and checking, counting, matching and migrating their targets.
 
 >>> from targetlang.logs import parse_line, splice, encode_value
 >>> record = parse_line('{"input": ["llvm -mcpu=skylake", "dense", [], {}], "version": 0.2}')
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .check import Checker, CheckSummary, Problem
     from .formats import Format
     from .match import Matcher, Query, RecordMatch
+    from .migration import FieldMigration, LogMigrator, MigrateSummary, RecordMigration
     from .records import Field, Record, encode_value, parse_line, read_file, read_lines, splice
     from .stats import Stats, TargetStats
     from .targets import Reading, TargetReader, autotvm_rewrite
@@ -32,6 +33,10 @@ _HOME = {
     "CheckSummary": "check",
     "Checker": "check",
     "Field": "records",
+    "FieldMigration": "migration",
+    "LogMigrator": "migration",
+    "MigrateSummary": "migration",
+    "RecordMigration": "migration",
     "Format": "formats",
     "Matcher": "match",
     "Problem": "check",
@@ -54,13 +59,17 @@ __all__ = [
     "CheckSummary",
     "Checker",
     "Field",
+    "FieldMigration",
     "Format",
+    "LogMigrator",
     "Matcher",
+    "MigrateSummary",
     "Problem",
     "Query",
     "Reading",
     "Record",
     "RecordMatch",
+    "RecordMigration",
     "Stats",
     "TargetReader",
     "TargetStats",

@@ -1,4 +1,4 @@
-"""The ``targetlang logs`` commands: ``check``, ``stats`` and ``match`` over tuning logs.
+"""The ``targetlang logs`` commands: ``check``, ``stats``, ``match`` and ``migrate`` over tuning logs.
 
 Data goes to stdout, problems and progress to stderr. A file that cannot be read is reported and
 the others are still read; it makes the exit status 1.
@@ -7,6 +7,7 @@ the others are still read; it makes the exit status 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -93,10 +94,43 @@ examples:
 """
 
 
+_MIGRATE_EPILOG = """\
+Each record's target (and auto_scheduler's host) is migrated as 'targetlang migrate' does, in the
+era of the TVM that wrote it, and spliced into the line in place of the old value: every other
+byte stays. Target strings become JSON text (still a string: TVM >= 0.24's Target() reads it) or,
+with --to canonical, canonical strings; meta-schedule's target objects become migrated objects.
+A record that cannot migrate is kept as written and reported; a second run changes nothing.
+Changes and problems go to stderr, once per distinct target, then a summary per file. Exit
+status 1 if a record was kept because it cannot migrate, a file could not be read, or (--check)
+a record would change.
+
+examples:
+  $ cat tune.log
+  # tuned on the board
+  {"input": ["llvm -device=arm_cpu -target=aarch64-linux-gnu", "dense", [], {}], "result": [[0.1], 0, 1, 1], \
+"version": 0.2, "tvm_version": "0.9.0"}
+  $ targetlang logs migrate tune.log -o -
+  tune.log:2: target: info: target-to-mtriple: -target renamed to -mtriple
+    llvm -device=arm_cpu -target=aarch64-linux-gnu
+                          ^^^^^^
+  tune.log: 1 record, 1 changed, 0 unchanged, 0 kept as written; changes: 1 target-to-mtriple
+  # tuned on the board
+  {"input": ["{\\"kind\\": \\"llvm\\", \\"device\\": \\"arm_cpu\\", \\"mtriple\\": \\"aarch64-linux-gnu\\"}", \
+"dense", [], {}], "result": [[0.1], 0, 1, 1], "version": 0.2, "tvm_version": "0.9.0"}
+  $ targetlang logs migrate --in-place tune.log
+  tune.log:2: target: info: target-to-mtriple: -target renamed to -mtriple
+    llvm -device=arm_cpu -target=aarch64-linux-gnu
+                          ^^^^^^
+  tune.log: 1 record, 1 changed, 0 unchanged, 0 kept as written; changes: 1 target-to-mtriple
+  $ targetlang logs migrate --check tune.log
+  tune.log: 1 record, 0 would change, 1 unchanged, 0 kept as written
+"""
+
+
 def add_parser(commands: Any) -> None:
     """Add ``logs`` and its commands to the ``targetlang`` command's subparsers ``commands``."""
     raw = argparse.RawDescriptionHelpFormatter
-    summary = "check, count and match the targets of tuning logs"
+    summary = "check, count, match and migrate the targets of tuning logs"
     logs = commands.add_parser("logs", help=summary, description=summary, epilog=_LOGS_EPILOG, formatter_class=raw)
     subs = logs.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
@@ -118,6 +152,41 @@ def add_parser(commands: Any) -> None:
     match = common("match", "which AutoTVM records the dispatcher picks for a target", _MATCH_EPILOG, _match)
     match.add_argument("--target", metavar="SPEC", required=True, help="the target to compile for")
     match.add_argument("-v", "--verbose", action="store_true", help="also one line per record: what became of it")
+
+    migrate = common("migrate", "rewrite the targets of tuning logs in TVM 0.27's form", _MIGRATE_EPILOG, _migrate)
+    where = migrate.add_mutually_exclusive_group()
+    where.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write the migrated log to OUT ('-': standard output); with several FILEs, OUT is a directory",
+    )
+    where.add_argument(
+        "--in-place", action="store_true", help="replace each FILE, atomically, keeping the old one as FILE.bak"
+    )
+    where.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a record would change or cannot migrate"
+    )
+    migrate.add_argument(
+        "--diff", action="store_true", help="print the changed lines as a unified diff (zero context) on stdout"
+    )
+    migrate.add_argument(
+        "--to",
+        choices=("json", "canonical"),
+        default="json",
+        help="target strings become JSON text (the default, what TVM >= 0.24 reads) or canonical legacy strings",
+    )
+    migrate.add_argument(
+        "--policy",
+        choices=("error", "drop", "keep"),
+        default="error",
+        help="attributes TVM removed: keep the record as written and report it (error, the default), drop them, "
+        "or keep them (both with a warning)",
+    )
+    migrate.add_argument(
+        "--compress-tags", action="store_true", help="write a registered TVM 0.27 tag where the target equals one"
+    )
+    migrate.add_argument("--no-backup", action="store_true", help="with --in-place, keep no FILE.bak")
 
 
 def _tvm_version(text: str) -> str:
@@ -290,3 +359,170 @@ def _match(args: argparse.Namespace) -> int:
                 print(entry.human())
         print(matcher.report())
     return status or (0 if matcher.picks else 1)
+
+
+class _Usage(Exception):
+    """A combination of options that makes no sense: reported as a usage error (exit 2)."""
+
+
+def _destinations(args: argparse.Namespace) -> list[str | None]:
+    """Where each FILE's migrated log goes: a path, ``"-"`` (stdout), or ``None`` (nowhere)."""
+    if args.in_place:
+        if "-" in args.files:
+            raise _Usage("--in-place cannot replace standard input: give -o OUT")
+        return list(args.files)
+    out: str | None = args.output
+    if out is None:
+        if not (args.check or args.diff):
+            raise _Usage("say where the migrated log goes: -o OUT, --in-place, or --check/--diff to write nothing")
+        return [None] * len(args.files)
+    if out == "-":
+        if args.diff:
+            raise _Usage("-o - and --diff both write to standard output: choose one")
+        return ["-"] * len(args.files)
+    if len(args.files) == 1 and not os.path.isdir(out):
+        return [out]
+    if not os.path.isdir(out):
+        raise _Usage(f"with several FILEs, -o names a directory, and {out} is not one")
+    names = [os.path.basename(path) for path in args.files]
+    if "-" in args.files:
+        raise _Usage("standard input has no file name to write under the directory: migrate it on its own")
+    if len(set(names)) < len(names):
+        raise _Usage("two FILEs have the same name, and -o DIRECTORY would write both to one file")
+    return [os.path.join(out, name) for name in names]
+
+
+class _Diff:
+    """The changed lines of one file as a unified diff with no context lines."""
+
+    def __init__(self, name: str, write: Callable[[bytes], Any]) -> None:
+        self.name = name
+        self.write = write
+        self.started = False
+        self.hunk: list[tuple[Record, str]] = []  # consecutive changed lines: the record and its new text
+
+    def add(self, record: Record, new: str) -> None:
+        if self.hunk and self.hunk[-1][0].line != record.line - 1:
+            self.flush()
+        self.hunk.append((record, new))
+
+    def flush(self) -> None:
+        if not self.hunk:
+            return
+        if not self.started:
+            self.write(f"--- {self.name}\n+++ {self.name}\n".encode())
+            self.started = True
+        first, n = self.hunk[0][0].line, len(self.hunk)
+        lines = [f"@@ -{first},{n} +{first},{n} @@\n"]
+        for sign, pick in (("-", lambda r, _: r.text), ("+", lambda _, t: t)):
+            for record, new in self.hunk:
+                lines.append(f"{sign}{pick(record, new)}\n")
+            if not self.hunk[-1][0].newline:
+                lines.append("\\ No newline at end of file\n")
+        self.write("".join(lines).encode("utf-8", "surrogateescape"))
+        self.hunk = []
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from .migration import LogMigrator, MigrateSummary, RecordMigration
+    from .output import AtomicFile
+
+    if getattr(args, "registry", None):
+        print("error: migrate reads with the kinds of every TVM release; --registry does not apply", file=sys.stderr)
+        return 2
+    try:
+        destinations = _destinations(args)
+    except _Usage as err:
+        print(f"targetlang logs migrate: error: {err}", file=sys.stderr)
+        return 2
+    migrator = LogMigrator(args.to, args.policy, compress_tags=args.compress_tags, reader=_reader(args, None))
+    progress = _Progress()
+    stdout = getattr(sys.stdout, "buffer", None)
+    write_stdout: Callable[[bytes], Any] = (
+        stdout.write if stdout is not None else lambda data: sys.stdout.write(data.decode("utf-8", "surrogateescape"))
+    )
+    total = MigrateSummary("total")
+    shown: set[tuple[str | None, str, str]] = set()  # (spec, rule, message) already shown with its caret
+    verb = "would change" if args.check else "changed"
+
+    def report(result: RecordMigration) -> None:
+        record = result.record
+        for item in result.fields:
+            if not item.written:
+                continue  # no change made; a problem that kept it is reported below
+            for change in item.changes:
+                seen = (item.field.spec, change.rule, change.message)
+                if seen in shown:
+                    continue  # a log repeats its targets: each change is shown once
+                shown.add(seen)
+                if args.json:
+                    progress.say(json.dumps(_change_json(record, item.field.name, item.field.spec, item.era, change)))
+                else:
+                    detail = change.describe(item.field.spec if change.span is not None else "")
+                    progress.say(f"{record.file}:{record.line}: {item.field.name}: {detail}")
+        for problem in result.problems:
+            if args.json:
+                progress.say(json.dumps(problem.to_json()))
+                continue
+            fault = (problem.spec, problem.rule, problem.message)
+            progress.say(problem.human(excerpt=fault not in shown))
+            shown.add(fault)
+
+    def one(path: str, destination: str | None) -> None:
+        name = "<stdin>" if path == "-" else path
+        summary = MigrateSummary(name)
+        diff = _Diff(name, write_stdout) if args.diff else None
+        with contextlib.ExitStack() as stack:
+            sink: Callable[[bytes], Any] | None = None
+            atomic: AtomicFile | None = None
+            if destination == "-":
+                sink = write_stdout
+            elif destination is not None:
+                backup = destination + ".bak" if args.in_place and not args.no_backup else None
+                atomic = stack.enter_context(AtomicFile(destination, backup))
+                sink = atomic.write
+            for record in _records(path, progress):
+                result = migrator.migrate(record)
+                summary.count(result)
+                report(result)
+                if sink is not None:
+                    sink((result.text + record.newline).encode("utf-8", "surrogateescape"))
+                if diff is not None and result.changed:
+                    diff.add(record, result.text)
+            if diff is not None:
+                diff.flush()
+            if atomic is not None and args.in_place and not summary.changed:
+                atomic.discard()  # nothing to change: the file, and any old backup, stay as they are
+        total.add(summary)
+        progress.say(json.dumps(summary.to_json()) if args.json else summary.human(verb))
+
+    status = 0
+    for path, destination in zip(args.files, destinations, strict=True):
+        try:
+            one(path, destination)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            target = err.filename if err.filename else path
+            print(f"error: cannot migrate {path}: {err.strerror or err} ({target})", file=sys.stderr)
+            status = 1
+    if len(args.files) > 1:
+        progress.say(json.dumps(total.to_json()) if args.json else total.human(verb))
+    if status or total.failed or (args.check and total.changed):
+        return 1
+    return 0
+
+
+def _change_json(record: Record, field: str, spec: str, era: str, change: Any) -> dict[str, Any]:
+    return {
+        "record": "change",
+        "file": record.file,
+        "line": record.line,
+        "field": field,
+        "rule": change.rule,
+        "severity": change.severity,
+        "message": change.message,
+        "spec": spec,
+        "span": list(change.span) if change.span is not None else None,
+        "era": era,
+    }

@@ -18,7 +18,7 @@ from typing import Any
 from .formats import Format, Layout, Path, classify, classify_columns
 from .spans import COMPACT, PYTHON, STYLES, Style, locate
 
-__all__ = ["Field", "Record", "encode_value", "parse_line", "read_file", "read_lines", "splice"]
+__all__ = ["Field", "Record", "encode_value", "json_text", "parse_line", "read_file", "read_lines", "splice"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +216,19 @@ def encode_value(record: Record, field: str | Field, value: str | dict[str, Any]
     if found.encoding == "string":
         if not isinstance(value, str):
             raise TypeError("this record stores its target as a string")
-        return json.dumps(value, ensure_ascii=ascii_only)
+        return json_text(value, ascii_only)
     data = json.loads(value) if isinstance(value, str) else value
     compact = json.dumps(json.loads(old), separators=(",", ":"), ensure_ascii=ascii_only) == old
-    return json.dumps(data, separators=(",", ":") if compact else (", ", ": "), ensure_ascii=ascii_only)
+    return json_text(data, ascii_only, (",", ":") if compact else (", ", ": "))
+
+
+def json_text(value: Any, ascii_only: bool = False, separators: tuple[str, str] = (", ", ": ")) -> str:
+    """``json.dumps(value)``, non-ASCII written as itself unless ``ascii_only``, and escaped
+    anyway where it cannot be written as UTF-8 (a lone surrogate that a ``\\ud800`` decoded to)."""
+    text = json.dumps(value, ensure_ascii=ascii_only, separators=separators)
+    if not ascii_only:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(value, ensure_ascii=True, separators=separators)
+    return text

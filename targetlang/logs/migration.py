@@ -1,0 +1,315 @@
+"""``logs migrate``: each record's target rewritten to the modern form, every other byte kept.
+
+A :class:`LogMigrator` turns one :class:`~targetlang.logs.Record` into a
+:class:`RecordMigration`: the line with only its target values replaced (by
+:func:`~targetlang.logs.splice`), the changes made, and the problems that kept a field verbatim.
+Nothing is dropped: a line that cannot be migrated comes out exactly as it went in.
+
+What a field becomes:
+
+* a target string (AutoTVM, auto_scheduler, a pickle row's column) becomes, with ``to="json"``,
+  the JSON text of the migrated target, still a string (``Target(s)`` of TVM >= 0.24 reads JSON
+  text), or with ``to="canonical"`` its canonical legacy string;
+* meta-schedule's target object becomes the migrated object, with the old text's separators;
+* auto_scheduler's separately stored host is folded into the target's ``host`` and migrated in
+  its own field too (``""``, no host, stays ``""``).
+
+A field already in the wanted form that no rule changes is left as written, so a second run changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from ..errors import TargetError, pointed
+from ..migration import Change, Migration, Policy, migrate
+from ..parsing import parse
+from .check import Problem
+from .formats import Format
+from .records import Field, Record, encode_value, json_text, splice
+from .report import counts, plural
+from .targets import DEFAULT_ERA, TargetReader
+
+__all__ = ["FORMS", "FieldMigration", "LogMigrator", "MigrateSummary", "RecordMigration"]
+
+Form = Literal["json", "canonical"]
+FORMS: tuple[Form, ...] = ("json", "canonical")
+
+# Distinct targets kept migrated at once; a log repeats a few targets, a generated one may not.
+_CACHE_SIZE = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class FieldMigration:
+    """What became of one target field: its new text (``None``: kept as written), the changes
+    migration makes, and the problem that kept it (``None`` when it migrated). The fields of a
+    record with a problem are all kept as written."""
+
+    field: Field
+    era: str
+    text: str | None
+    changes: tuple[Change, ...]
+    problem: Problem | None = None
+
+    @property
+    def written(self) -> bool:
+        """Whether the field gets new text (its changes were made)."""
+        return self.text is not None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordMigration:
+    """One line after migration: ``text`` (without its line break) and what happened to each field."""
+
+    record: Record
+    text: str
+    fields: tuple[FieldMigration, ...] = ()
+    problem: Problem | None = None  # the line is no record of a known format
+
+    @property
+    def changed(self) -> bool:
+        """Whether the line is different."""
+        return self.text != self.record.text
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Why the line, or one of its fields, was kept as written."""
+        found = [self.problem] if self.problem is not None else []
+        return found + [f.problem for f in self.fields if f.problem is not None]
+
+
+@dataclass
+class MigrateSummary:
+    """What ``logs migrate`` did to one file (or to all, for the total)."""
+
+    file: str
+    lines: int = 0
+    comments: int = 0
+    changed: int = 0  # records whose line changed
+    failed: int = 0  # records kept verbatim, in whole or in part, because of a problem
+    formats: Counter[str] = field(default_factory=Counter)
+    rules: Counter[str] = field(default_factory=Counter)  # changes made, by rule
+    problems: Counter[str] = field(default_factory=Counter)  # "RULE: ERROR" -> count
+
+    @property
+    def records(self) -> int:
+        """Lines that are not comments."""
+        return self.lines - self.comments
+
+    def add(self, other: MigrateSummary) -> None:
+        """Add another file's counts (for the total)."""
+        self.lines += other.lines
+        self.comments += other.comments
+        self.changed += other.changed
+        self.failed += other.failed
+        self.formats.update(other.formats)
+        self.rules.update(other.rules)
+        self.problems.update(other.problems)
+
+    def count(self, result: RecordMigration) -> None:
+        """Count one record's migration."""
+        self.lines += 1
+        if result.record.format is Format.COMMENT:
+            self.comments += 1
+            return
+        self.formats[result.record.format.value] += 1
+        self.changed += result.changed
+        for item in result.fields:
+            if item.written:  # a field kept as written had no change made
+                self.rules.update(change.rule for change in item.changes)
+        problems = result.problems
+        if problems:
+            self.failed += 1
+            self.problems.update(f"{p.rule}: {p.error}" for p in problems)
+
+    def human(self, verb: str = "changed") -> str:
+        """One line: records, how many changed (or would), failed, and the changes by rule."""
+        rules = f"; changes: {counts(self.rules)}" if self.rules else ""
+        problems = f" ({counts(self.problems)})" if self.problems else ""
+        return (
+            f"{self.file}: {plural(self.records, 'record')}, {self.changed} {verb}, "
+            f"{self.records - self.changed - self.failed} unchanged, {self.failed} kept as written{problems}{rules}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as one JSON object (``"record": "summary"``)."""
+        return {
+            "record": "summary",
+            "file": self.file,
+            "lines": self.lines,
+            "records": self.records,
+            "comments": self.comments,
+            "formats": dict(sorted(self.formats.items())),
+            "changed": self.changed,
+            "failed": self.failed,
+            "rules": dict(sorted(self.rules.items())),
+            "problems": dict(sorted(self.problems.items())),
+        }
+
+
+class LogMigrator:
+    """Migrates records one at a time, each distinct target once.
+
+    ``to`` is the form of target strings (``"json"`` or ``"canonical"``); ``policy`` and
+    ``compress_tags`` are :func:`targetlang.migrate`'s; ``reader`` gives the era of each record
+    (from its TVM version, or the version it assumes for records that do not say).
+    """
+
+    def __init__(
+        self,
+        to: Form = "json",
+        policy: Policy = "error",
+        *,
+        compress_tags: bool = False,
+        reader: TargetReader | None = None,
+    ) -> None:
+        if to not in FORMS:
+            raise ValueError(f"to must be one of {', '.join(FORMS)}")
+        self.to = to
+        self.policy = policy
+        self.compress_tags = compress_tags
+        self.reader = reader if reader is not None else TargetReader()
+        self._cache: dict[tuple[str, str | None, str], Migration | TargetError] = {}
+
+    def migrate(self, record: Record) -> RecordMigration:
+        """``record`` migrated; its text unchanged where nothing needs to change or nothing can."""
+        if record.format is Format.UNKNOWN:
+            why = record.problem
+            problem = Problem(record.file, record.line, "record", None, "UnknownRecord", why, why, None, None, None)
+            return RecordMigration(record, record.text, (), problem)
+        if not record.fields:
+            return RecordMigration(record, record.text)
+        era = self.reader.era(record.tvm_version)
+        host = record.host or None  # auto_scheduler's "" is no host
+        results = [self._field(record, f, era, host if f.name == "target" else None) for f in record.fields]
+        if any(result.problem is not None for result in results):
+            # A record is migrated whole or not at all: its target and host belong together.
+            results = [replace(result, text=None) for result in results]
+        text = record.text
+        # Splice from the end of the line, so that the spans of the fields before stay right.
+        for result in sorted(results, key=lambda r: r.field.start, reverse=True):
+            if result.text is not None:
+                text = text[: result.field.start] + result.text + text[result.field.end :]
+        return RecordMigration(record, text, tuple(results))
+
+    def _migrated(self, spec: str, host: str | None, era: str) -> Migration | TargetError:
+        key = (spec, host, era)
+        found = self._cache.get(key)
+        if found is None:
+            try:
+                found = migrate(
+                    spec,
+                    era=None if era == DEFAULT_ERA else era,
+                    policy=self.policy,
+                    host=host,
+                    compress_tags=self.compress_tags,
+                )
+            except TargetError as err:
+                found = err
+            if len(self._cache) >= _CACHE_SIZE:
+                self._cache.clear()
+            self._cache[key] = found
+        return found
+
+    def _field(self, record: Record, target: Field, era: str, host: str | None) -> FieldMigration:
+        if not target.spec and target.name == "host":
+            return FieldMigration(target, era, None, ())
+        if target.spec.lstrip().startswith("{"):
+            # JSON text reads the same in every era that has it, and TVM <= v0.6 had none: this
+            # is a target an earlier run wrote (or a meta-schedule object).
+            era = DEFAULT_ERA
+        try:
+            result = self._migrated(target.spec, host, era)
+        except Exception as err:  # one target that trips a bug must not end a whole log
+            message = f"internal error (a bug in targetlang): {type(err).__name__}: {err}"
+            problem = self._problem(record, target, era, "migrate", type(err).__name__, message, message, None)
+            return FieldMigration(target, era, None, (), problem)
+        if isinstance(result, TargetError):
+            span = result.span if result.source == target.spec else None
+            problem = self._problem(
+                record, target, era, "parse", type(result).__name__, result.message, str(result), span
+            )
+            return FieldMigration(target, era, None, (), problem)
+        changes = result.changes
+        if result.json is None:
+            first = next(c for c in changes if c.severity == "error")
+            detail = pointed(first.message, target.spec, *first.span) if first.span is not None else first.message
+            problem = self._problem(record, target, era, "migrate", first.rule, first.message, detail, first.span)
+            return FieldMigration(target, era, None, changes, problem)
+        try:
+            written = self._written(target, result, era)
+        except _NoCanonicalForm as err:
+            message = str(err)
+            problem = self._problem(record, target, era, "migrate", "NoCanonicalForm", message, message, None)
+            return FieldMigration(target, era, None, changes, problem)
+        if written is None:
+            return FieldMigration(target, era, None, changes)
+        return FieldMigration(target, era, splice_text(record, target, written), changes)
+
+    def _written(self, target: Field, result: Migration, era: str) -> str | dict[str, Any] | None:
+        """The new value of ``target`` (``None``: keep it as written)."""
+        assert result.json is not None
+        if target.encoding == "object" or self.to == "json":
+            if _same_json(target.spec, result):
+                return None
+            return result.json if target.encoding == "object" else json_text(result.json)
+        if result.target is None:
+            raise _NoCanonicalForm(
+                "the migrated target keeps what TVM 0.27 rejects, so it has no canonical string: use --to json"
+            )
+        canonical = result.target.canonical()
+        if canonical == target.spec:
+            return None
+        if era != DEFAULT_ERA:
+            # The record still says which TVM wrote it, and is read by that TVM's rules: write the
+            # canonical string only where those rules read it as the migrated target.
+            try:
+                same = parse(canonical, era=era) == result.target
+            except TargetError:
+                same = False
+            if not same:
+                raise _NoCanonicalForm(
+                    f"the canonical string reads differently by the rules of the TVM that wrote this record "
+                    f"(era {era}): use --to json"
+                )
+        return canonical
+
+    def _problem(
+        self,
+        record: Record,
+        target: Field,
+        era: str,
+        rule: str,
+        error: str,
+        message: str,
+        detail: str,
+        span: tuple[int, int] | None,
+    ) -> Problem:
+        return Problem(record.file, record.line, rule, target.name, error, message, detail, target.spec, span, era)
+
+
+class _NoCanonicalForm(Exception):
+    """A target migrated under policy ``keep`` that only the JSON form can hold."""
+
+
+def _same_json(spec: str, result: Migration) -> bool:
+    """Whether ``spec`` is strict JSON text that needs no change: no rule applied, or it decodes
+    to the migrated JSON itself (a second run, where only the already folded host is reported)."""
+    if not spec.lstrip().startswith("{"):
+        return False
+    try:
+        decoded = json.loads(spec)
+    except ValueError:  # JSON-ish text, which TVM does not read: written anew
+        return False
+    return not result.changes or bool(decoded == result.json)
+
+
+def splice_text(record: Record, target: Field, value: str | dict[str, Any]) -> str:
+    """The text that replaces ``target``'s value: ``value`` written as the record's writer wrote it."""
+    new = encode_value(record, target, value)
+    splice(record, target, new)  # checks that the new text is of the field's sort
+    return new

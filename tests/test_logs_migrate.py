@@ -1,0 +1,442 @@
+"""``targetlang logs migrate``: only target values change, byte for byte; atomic, idempotent, nothing dropped."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import targetlang
+from targetlang.logs import Format, Record, parse_line, read_file, read_lines
+from targetlang.logs.migration import LogMigrator
+from targetlang.logs.output import AtomicFile
+from targetlang.migration import migrate
+
+from .test_cli import Run
+from .test_logs import ALL_LOGS, ARM, AS_V08, LLVM, LOGS, MS_RECORDS, MS_WORKLOADS, VTA, generated_records, run
+
+__all__ = ["run"]  # the fixture, imported for its name
+
+
+def copy_logs(tmp_path: Path, *names: str) -> list[Path]:
+    copies = []
+    for name in names:
+        copy = tmp_path / name.replace("/", "_")
+        shutil.copyfile(LOGS / name, copy)
+        copies.append(copy)
+    return copies
+
+
+def assert_only_targets_changed(before: list[Record], after: list[Record]) -> None:
+    """Line for line: putting the old target values back into the new line gives the old line,
+    byte for byte, and the line breaks are the same."""
+    assert len(after) == len(before)
+    for old, new in zip(before, after, strict=True):
+        assert new.newline == old.newline
+        if new.text == old.text:
+            continue
+        assert [f.name for f in new.fields] == [f.name for f in old.fields], old.line
+        text = new.text
+        for new_field, old_field in sorted(zip(new.fields, old.fields, strict=True), key=lambda p: -p[0].start):
+            text = text[: new_field.start] + old.text[old_field.start : old_field.end] + text[new_field.end :]
+        assert text == old.text, old.line
+
+
+def lines_of(path: Path) -> list[Record]:
+    return list(read_file(path, path.name))
+
+
+# ------------------------------------------------------------------ the real logs
+
+
+@pytest.mark.parametrize("to", ["json", "canonical"])
+@pytest.mark.parametrize("name", ALL_LOGS)
+def test_real_logs_change_only_their_targets(run: Run, tmp_path: Path, name: str, to: str) -> None:
+    out = tmp_path / "out.log"
+    status, stdout, _ = run("logs", "migrate", "--policy", "drop", "--to", to, str(LOGS / name), "-o", str(out))
+    assert (status, stdout) == (0, "")
+    before, after = lines_of(LOGS / name), lines_of(out)
+    assert_only_targets_changed(before, after)
+    host_of = {r.line: r.host for r in before}
+    for old, new in zip(before, after, strict=True):
+        for old_field, new_field in zip(old.fields, new.fields, strict=True):
+            if not old_field.spec:
+                assert new_field.spec == ""  # auto_scheduler's "no host" stays
+                continue
+            host = host_of[old.line] if old_field.name == "target" else None
+            era = "0.7" if old.tvm_version == "0.7.dev0" else None
+            expected = migrate(old_field.spec, policy="drop", era=era, host=host or None)
+            assert expected.json is not None and expected.target is not None
+            if new_field.spec == old_field.spec:
+                # Kept as written: already in the wanted form and nothing to change.
+                assert targetlang.parse(old_field.spec) == expected.target or not expected.changes
+            elif to == "json" or new_field.encoding == "object":
+                assert json.loads(new_field.spec) == expected.json
+            else:
+                assert new_field.spec == expected.target.canonical()
+
+
+@pytest.mark.parametrize("to", ["json", "canonical"])
+@pytest.mark.parametrize("name", ALL_LOGS)
+def test_a_second_run_changes_nothing(run: Run, tmp_path: Path, name: str, to: str) -> None:
+    (log,) = copy_logs(tmp_path, name)
+    status, _, _ = run("logs", "migrate", "--policy", "drop", "--to", to, "--in-place", "--no-backup", str(log))
+    assert status == 0
+    migrated = log.read_bytes()
+    status, out, err = run("logs", "migrate", "--policy", "drop", "--to", to, "--check", str(log))
+    assert (status, out) == (0, "")
+    assert " 0 would change, " in err
+    assert log.read_bytes() == migrated
+
+
+def test_json_strings_are_what_modern_tvm_reads(tmp_path: Path) -> None:
+    migrator = LogMigrator()
+    record = next(r for r in read_file(LOGS / ARM) if r.target and "-target=" in r.target)
+    result = migrator.migrate(record)
+    new = parse_line(result.text)
+    assert new.format is Format.AUTOTVM_V01
+    assert json.loads(new.target or "") == {
+        "kind": "llvm",
+        "device": "arm_cpu",
+        "model": "pynq",
+        "mtriple": "armv7a-linux-eabi",
+    }
+    assert [c.rule for f in result.fields for c in f.changes] == ["target-to-mtriple"]
+
+
+def test_meta_schedule_objects_stay_when_nothing_changes_and_workloads_are_untouched(run: Run, tmp_path: Path) -> None:
+    status, _, err = run("logs", "migrate", str(LOGS / MS_RECORDS), str(LOGS / MS_WORKLOADS), "-o", str(tmp_path))
+    assert status == 0
+    assert (tmp_path / Path(MS_RECORDS).name).read_bytes() == (LOGS / MS_RECORDS).read_bytes()
+    assert (tmp_path / Path(MS_WORKLOADS).name).read_bytes() == (LOGS / MS_WORKLOADS).read_bytes()
+    assert err.splitlines()[-1] == "total: 44 records, 0 changed, 44 unchanged, 0 kept as written"
+
+
+def test_meta_schedule_objects_migrate_with_their_separators() -> None:
+    line = '[0,[[],[1.0],{"kind":"llvm","libs":["mkldnn"],"tag":""},null]]'
+    result = LogMigrator().migrate(parse_line(line))
+    assert result.text == '[0,[[],[1.0],{"kind":"llvm","libs":["dnnl"]},null]]'
+
+
+def test_auto_scheduler_host_is_folded_into_the_target_and_migrated_in_place() -> None:
+    line = (
+        '{"i": [["[\\"k\\"]", "cuda -arch=sm_72", [8, 64, 64, 0, 0, 0, 0, 0], '
+        '"llvm -mtriple=aarch64-linux-gnu", 2], []], "r": [[1e-05], 0, 0.1, 1606960872], "v": "v0.6"}'
+    )
+    migrator = LogMigrator()
+    result = migrator.migrate(parse_line(line))
+    new = parse_line(result.text)
+    host = {"kind": "llvm", "mtriple": "aarch64-linux-gnu"}
+    assert json.loads(new.target or "") == {"kind": "cuda", "arch": "sm_72", "host": host}
+    assert json.loads(new.host or "") == host
+    assert migrator.migrate(new).text == new.text
+
+
+def test_pickle_rows_get_a_new_first_column_only() -> None:
+    line = "llvm -libs=mkldnn\tgANYAQ==\tgANYAg==\tgANYAw==\t0.2\t0.8.0"
+    result = LogMigrator().migrate(parse_line(line))
+    assert result.text == '{"kind": "llvm", "libs": ["dnnl"]}\tgANYAQ==\tgANYAg==\tgANYAw==\t0.2\t0.8.0'
+
+
+def test_records_are_read_in_the_era_of_their_tvm_version() -> None:
+    # TVM v0.8 took the quotes out in its split; v0.22 would keep them inside the value.
+    line = '{"input": ["cuda -model=\'tx 2\'", "dense", [], {}], "result": [[0.1], 0, 1, 1], "version": 0.2, '
+    old = parse_line(line + '"tvm_version": "0.8.0"}')
+    result = LogMigrator().migrate(old)
+    assert json.loads(parse_line(result.text).target or "") == {"kind": "cuda", "model": "tx 2"}
+    assert result.fields[0].era == "0.8"
+
+
+def test_canonical_form_of_targets() -> None:
+    line = '{"input": ["llvm  --mcpu skylake -libs=mkldnn", "dense", [], {}], "version": 0.2, "tvm_version": "0.19.0"}'
+    result = LogMigrator(to="canonical").migrate(parse_line(line))
+    assert parse_line(result.text).target == "llvm -libs=dnnl -mcpu=skylake"
+
+
+# ------------------------------------------------------------------ nothing is lost
+
+
+def test_records_that_cannot_migrate_are_kept_and_reported(run: Run, tmp_path: Path) -> None:
+    log = tmp_path / "tune.log"
+    lines = [
+        "# tuned on the board",
+        '{"input": ["llvm -mcpu=skylake -libs=mkldnn", "dense", [], {}], "version": 0.2, "tvm_version": "0.19.0"}',
+        '{"input": ["llvm -mcpu=skylake -system-lib", "dense", [], {}], "version": 0.2, "tvm_version": "0.19.0"}',
+        '{"input": ["llvm -mcpux=skylake", "dense", [], {}], "version": 0.2, "tvm_version": "0.19.0"}',
+        "not a record",
+        '{"input": ["sdaccel", "dense", [], {}], "version": 0.2, "tvm_version": "0.19.0"}',
+    ]
+    log.write_text("\r\n".join(lines), encoding="utf-8")  # CRLF, and no line break at the end
+    out = tmp_path / "out.log"
+    status, stdout, err = run("logs", "migrate", str(log), "-o", str(out))
+    assert (status, stdout) == (1, "")
+    written = out.read_bytes().split(b"\r\n")
+    assert len(written) == len(lines)
+    assert [w.decode() for i, w in enumerate(written) if i != 1] == [line for i, line in enumerate(lines) if i != 1]
+    assert b'"{\\"kind\\": \\"llvm\\", \\"mcpu\\": \\"skylake\\", \\"libs\\": [\\"dnnl\\"]}"' in written[1]
+    name = str(log)
+    assert err.split("\n") == [
+        f"{name}:2: target: info: mkldnn-to-dnnl: libs: mkldnn renamed to dnnl",
+        "  llvm -mcpu=skylake -libs=mkldnn",
+        "                     ^^^^^^^^^^^^",
+        f"{name}:3: target: migrate: removed-attribute: attribute 'system-lib' cannot migrate: moved to the runtime: "
+        "relay.backend.Runtime('cpp', {'system-lib': True}), or system_lib=True in tvm.relax.build",
+        "  llvm -mcpu=skylake -system-lib",
+        "                     ^^^^^^^^^^^",
+        f"{name}:4: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?",
+        "  llvm -mcpux=skylake",
+        "        ^^^^^",
+        f"{name}:5: record: UnknownRecord: not JSON: Expecting value: line 1 column 1 (char 0)",
+        f"{name}:6: target: migrate: removed-kind: kind 'sdaccel': removed in TVM v0.20 with the SDAccel/Vitis flow; "
+        "no replacement",
+        "  sdaccel",
+        "  ^^^^^^^",
+        f"{name}: 5 records, 1 changed, 0 unchanged, 4 kept as written (1 migrate: removed-attribute, "
+        "1 migrate: removed-kind, 1 parse: UnknownAttributeError, 1 record: UnknownRecord); changes: 1 mkldnn-to-dnnl",
+        "",
+    ]
+
+
+def test_json_report(run: Run, tmp_path: Path) -> None:
+    log = tmp_path / "tune.log"
+    log.write_text('{"i": ["llvm -target=x", "t", [], {}, [], {}], "r": [[1], 0, 1, 1], "v": 0.1}\n', encoding="utf-8")
+    status, out, err = run("logs", "migrate", "--json", "--check", str(log))
+    assert (status, out) == (1, "")
+    assert [json.loads(line) for line in err.splitlines()] == [
+        {
+            "record": "change",
+            "file": str(log),
+            "line": 1,
+            "field": "target",
+            "rule": "target-to-mtriple",
+            "severity": "info",
+            "message": "-target renamed to -mtriple",
+            "spec": "llvm -target=x",
+            "span": [6, 12],
+            "era": "0.22",
+        },
+        {
+            "record": "summary",
+            "file": str(log),
+            "lines": 1,
+            "records": 1,
+            "comments": 0,
+            "formats": {"autotvm-v0.1": 1},
+            "changed": 1,
+            "failed": 0,
+            "rules": {"target-to-mtriple": 1},
+            "problems": {},
+        },
+    ]
+
+
+def test_changes_of_a_repeated_target_are_shown_once(run: Run, tmp_path: Path) -> None:
+    status, _, err = run("logs", "migrate", "--check", str(LOGS / ARM))
+    assert status == 1
+    shown = [line for line in err.splitlines() if ": target: info: target-to-mtriple:" in line]
+    assert len(shown) == 6  # six distinct targets spell -target, in 283 records
+    assert err.splitlines()[-1].endswith(
+        "314 records, 314 would change, 0 unchanged, 0 kept as written; changes: 283 target-to-mtriple"
+    )
+
+
+# ------------------------------------------------------------------ files
+
+
+def test_in_place_is_atomic_keeps_a_backup_and_leaves_an_unchanged_file_alone(run: Run, tmp_path: Path) -> None:
+    (log,) = copy_logs(tmp_path, VTA)
+    original = log.read_bytes()
+    os.chmod(log, 0o640)
+    status, out, _ = run("logs", "migrate", "--in-place", str(log))
+    assert (status, out) == (0, "")
+    backup = Path(str(log) + ".bak")
+    assert backup.read_bytes() == original
+    assert log.read_bytes() != original
+    assert os.stat(log).st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == [log.name, backup.name]  # no temporary file left
+    stamp = (os.stat(log).st_ino, os.stat(log).st_mtime_ns, os.stat(backup).st_mtime_ns)
+    status, _, _ = run("logs", "migrate", "--in-place", str(log))
+    assert status == 0
+    assert (os.stat(log).st_ino, os.stat(log).st_mtime_ns, os.stat(backup).st_mtime_ns) == stamp
+    assert backup.read_bytes() == original
+
+
+def test_in_place_without_backup(run: Run, tmp_path: Path) -> None:
+    (log,) = copy_logs(tmp_path, LLVM)
+    status, _, _ = run("logs", "migrate", "--in-place", "--no-backup", str(log))
+    assert status == 0
+    assert [p.name for p in tmp_path.iterdir()] == [log.name]
+
+
+def test_an_interrupted_run_leaves_the_original_intact(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (log,) = copy_logs(tmp_path, ARM)
+    original = log.read_bytes()
+    real = LogMigrator.migrate
+    seen = []
+
+    def interrupted(self: LogMigrator, record: Record) -> Any:
+        seen.append(record.line)
+        if len(seen) == 100:
+            raise KeyboardInterrupt
+        return real(self, record)
+
+    monkeypatch.setattr(LogMigrator, "migrate", interrupted)
+    status, _, _ = run("logs", "migrate", "--in-place", str(log))
+    assert status == 130
+    assert log.read_bytes() == original
+    assert [p.name for p in tmp_path.iterdir()] == [log.name]
+
+
+def test_output_through_a_symbolic_link_writes_the_file_it_names(tmp_path: Path) -> None:
+    real = tmp_path / "real.log"
+    real.write_bytes(b"old\n")
+    link = tmp_path / "link.log"
+    link.symlink_to(real)
+    with AtomicFile(str(link)) as out:
+        out.write(b"new\n")
+    assert link.is_symlink()
+    assert real.read_bytes() == b"new\n"
+
+
+def test_a_failed_write_leaves_the_destination(tmp_path: Path) -> None:
+    target = tmp_path / "out.log"
+    target.write_bytes(b"old\n")
+    with pytest.raises(RuntimeError), AtomicFile(str(target)) as out:
+        out.write(b"half")
+        raise RuntimeError
+    assert target.read_bytes() == b"old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.log"]
+
+
+def test_stdin_to_stdout(run: Run) -> None:
+    data = (LOGS / LLVM).read_bytes()
+    status, out, err = run("logs", "migrate", "-", "-o", "-", stdin=data)
+    assert status == 0
+    before = list(read_lines(io.BytesIO(data)))
+    after = list(read_lines(io.BytesIO(out.encode())))
+    assert_only_targets_changed(before, after)
+    assert err.splitlines()[-1] == "<stdin>: 35 records, 35 changed, 0 unchanged, 0 kept as written"
+
+
+def test_diff_shows_changed_lines_as_zero_context_hunks(run: Run, tmp_path: Path) -> None:
+    log = tmp_path / "tune.log"
+    old = [
+        '{"input": ["llvm -libs=mkldnn", "a", [], {}], "version": 0.2, "tvm_version": "0.19.0"}',
+        '{"input": ["llvm -target=x", "b", [], {}], "version": 0.2, "tvm_version": "0.19.0"}',
+        "# unchanged",
+        '{"input": ["cuda -libs=mkldnn", "c", [], {}], "version": 0.2, "tvm_version": "0.19.0"}',
+    ]
+    log.write_text("\n".join(old), encoding="utf-8")
+    status, out, _ = run("logs", "migrate", "--diff", str(log))
+    assert status == 0
+    new = [LogMigrator().migrate(parse_line(line)).text for line in old]
+    assert out.split("\n") == [
+        f"--- {log}",
+        f"+++ {log}",
+        "@@ -1,2 +1,2 @@",
+        f"-{old[0]}",
+        f"-{old[1]}",
+        f"+{new[0]}",
+        f"+{new[1]}",
+        "@@ -4,1 +4,1 @@",
+        f"-{old[3]}",
+        "\\ No newline at end of file",
+        f"+{new[3]}",
+        "\\ No newline at end of file",
+        "",
+    ]
+    assert log.read_text(encoding="utf-8") == "\n".join(old)  # --diff alone writes nothing
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["x.log"], "say where the migrated log goes"),
+        (["-", "--in-place"], "--in-place cannot replace standard input"),
+        (["x.log", "-o", "-", "--diff"], "both write to standard output"),
+        (["x.log", "y.log", "-o", "not-a-directory"], "-o names a directory"),
+        (["x.log", "--check", "--in-place"], "not allowed with argument"),
+        (["x.log", "--to", "xml", "--check"], "invalid choice"),
+    ],
+)
+def test_usage_errors(run: Run, argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run("logs", "migrate", *argv)
+    assert (status, out) == (2, "")
+    assert message in err
+
+
+def test_registry_does_not_apply(run: Run) -> None:
+    status, _, err = run("--registry", "x.toml", "logs", "migrate", "--check", str(LOGS / LLVM))
+    assert status == 2
+    assert "--registry does not apply" in err
+
+
+def test_a_missing_file_is_reported_and_the_others_migrate(run: Run, tmp_path: Path) -> None:
+    status, _, err = run("logs", "migrate", str(tmp_path / "missing.log"), str(LOGS / LLVM), "-o", str(tmp_path))
+    assert status == 1
+    assert f"error: cannot migrate {tmp_path / 'missing.log'}: No such file or directory" in err
+    assert (tmp_path / Path(LLVM).name).exists()
+
+
+def test_v08_log_with_link_params_under_each_policy(run: Run, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    status, _, _ = run("logs", "migrate", str(LOGS / AS_V08), "-o", str(out))
+    assert status == 1
+    assert out.read_bytes() == (LOGS / AS_V08).read_bytes()
+    status, _, _ = run("logs", "migrate", "--policy", "drop", str(LOGS / AS_V08), "-o", str(out))
+    assert status == 0
+    assert json.loads(lines_of(out)[1].target or "") == {"kind": "llvm", "keys": ["cpu"]}
+
+
+# ------------------------------------------------------------------ generated logs
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(generated_records(), min_size=1, max_size=4), st.sampled_from(["json", "canonical"]))
+def test_generated_logs_change_only_their_targets_and_settle(
+    generated: list[tuple[str, Format, dict[str, tuple[int, int]]]], to: str
+) -> None:
+    data = "".join(line + "\n" for line, _, _ in generated).encode()
+    migrator = LogMigrator(to="json" if to == "json" else "canonical", policy="drop")
+    before = list(read_lines(io.BytesIO(data)))
+    results = [migrator.migrate(record) for record in before]
+    after = list(read_lines(io.BytesIO("".join(r.text + "\n" for r in results).encode())))
+    assert_only_targets_changed(before, after)
+    for result, again in zip(results, after, strict=True):
+        if result.problems:
+            assert result.text == result.record.text  # kept as written
+        assert migrator.migrate(again).text == again.text  # a second run changes nothing
+
+
+def test_canonical_strings_must_read_the_same_by_the_records_own_rules() -> None:
+    # TVM v0.7 had no quoting: the key is the two quote characters. The canonical string escapes
+    # them, which v0.7 would read as four characters: the record is kept, and says why.
+    line = '{"input": ["c -keys=\'\'", "", [], {}], "version": 0.2, "tvm_version": "0.7.dev0"}'
+    result = LogMigrator(to="canonical").migrate(parse_line(line))
+    assert result.text == line
+    (problem,) = result.problems
+    assert (problem.rule, problem.error) == ("migrate", "NoCanonicalForm")
+    assert "era 0.7" in problem.message
+    json_result = LogMigrator(to="json").migrate(parse_line(line))
+    assert json.loads(parse_line(json_result.text).target or "") == {"kind": "c", "keys": ["''"]}
+
+
+def test_a_record_migrates_whole_or_not_at_all() -> None:
+    # The host would migrate, but the target does not read: neither changes.
+    line = (
+        '{"i": [["[\\"k\\"]", "cuda -arch=\'x", [8, 64, 64, 0, 0, 0, 0, 0], "llvm -libs=mkldnn", 2], []], "v": "v0.6"}'
+    )
+    result = LogMigrator().migrate(parse_line(line))
+    assert result.text == line
+    assert [f.written for f in result.fields] == [False, False]
+    assert [p.field for p in result.problems] == ["target"]
