@@ -3,7 +3,7 @@
 Run from the repository root, with apache-tvm installed for the comparison::
 
     python benchmarks/bench_parse.py            # print the table
-    python benchmarks/bench_parse.py --write    # and rewrite docs/performance.md
+    python benchmarks/bench_parse.py --write    # and rewrite its section of docs/performance.md
 
 Every number is microseconds per target, averaged over the corpus: each measurement times whole
 passes over the corpus (as timeit does, so timer overhead is spread over many calls) and keeps the
@@ -27,12 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from doc_sections import DOC as _DOC
+from doc_sections import write_section
+
 import targetlang
 from targetlang import parsing
 
 _ROOT = Path(__file__).resolve().parents[1]
 _CORPUS = _ROOT.parent / "shared" / "corpus" / "strings.jsonl"
-_DOC = _ROOT / "docs" / "performance.md"
 
 # The goals the project set itself; the doc marks each met or not met from the measured numbers.
 _COLD_VS_TVM_GOAL = 3.0
@@ -255,15 +257,15 @@ def report(
     resolve = next(r.us_per_target for r in rows if "resolve" in r.name)
     all_rows = [*rows, *([tvm_row] if tvm_row else [])]
     out = [
-        "# Performance",
+        "## Parsing targets",
         "",
-        "Measured by `benchmarks/bench_parse.py --write` (this page is generated; rerun it rather than editing).",
+        "Measured by `benchmarks/bench_parse.py --write` (this section is generated; rerun it rather than editing).",
         "",
-        "## Machine",
+        "### Machine",
         "",
         *[f"- {name}: {value}" for name, value in machine_info(tvm_version)],
         "",
-        "## Method",
+        "### Method",
         "",
         f"The corpus is the `legacy-string` texts of `shared/corpus/strings.jsonl` that `targetlang.parse` accepts "
         f"({rows[0].targets} texts; {corpus_rejected} rejected texts are left out). Each figure is the median of "
@@ -273,7 +275,7 @@ def report(
         "`to_json()` dicts of the same targets, its C++ warnings sent to /dev/null. Import times are wall times of "
         "a fresh interpreter less one running `pass`, median of 5.",
         "",
-        "## Results",
+        "### Results",
         "",
         table(all_rows),
         "",
@@ -286,13 +288,13 @@ def report(
             f"- (cold parse + resolve) / TVM constructor: {(cold + resolve) / tvm_row.us_per_target:.2f}x "
             "(TVM's constructor also runs the canonicalisers and fills defaults, which is targetlang's resolve())",
         ]
-    out += ["", "## Goals", "", *goals(cold, warm, tvm_row.us_per_target if tvm_row else None, imp_ms), ""]
+    out += ["", "### Goals", "", *goals(cold, warm, tvm_row.us_per_target if tvm_row else None, imp_ms), ""]
     return "\n".join(out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--write", action="store_true", help=f"rewrite {_DOC.relative_to(_ROOT)}")
+    parser.add_argument("--write", action="store_true", help=f"rewrite its section of {_DOC.relative_to(_ROOT)}")
     parser.add_argument("--corpus", type=Path, default=_CORPUS, help="strings.jsonl to read (default: %(default)s)")
     parser.add_argument("--repeat", type=int, default=7, help="repeats; the median is kept (default: %(default)s)")
     parser.add_argument("--number", type=int, default=20, help="corpus passes per repeat (default: %(default)s)")
@@ -311,9 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = report(rows, tvm_row, tvm_version, imp_ms, first_ms, corpus_rejected, args.repeat, args.number)
     print(text)
     if args.write:
-        _DOC.parent.mkdir(parents=True, exist_ok=True)
-        _DOC.write_text(text, encoding="utf-8")
-        print(f"wrote {_DOC}", file=sys.stderr)
+        write_section("bench_parse", text)
     return 0
 
 

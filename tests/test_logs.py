@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 import targetlang
 from targetlang.cli import main
 from targetlang.logs import Format, Record, TargetReader, encode_value, parse_line, read_file, read_lines, splice
-from targetlang.logs.spans import scan
+from targetlang.logs import records as records_module
+from targetlang.logs.spans import scan, walk
 
 from .conftest import shared_path
 from .strategies import grammar_texts, target_configs, targets
@@ -171,7 +172,35 @@ def test_spans_hold_exactly_the_target_json(name: str) -> None:
     for record in records(name):
         assert_spans_exact(record)
         for field in record.fields:
-            assert scan(record.text, target_paths(record)[field.name]) == (field.start, field.end)
+            path = target_paths(record)[field.name]
+            assert scan(record.text, path) == (field.start, field.end)
+            assert walk(record.text, path) == (field.start, field.end)
+
+
+@pytest.mark.parametrize("name", ALL_LOGS)
+def test_both_decoders_read_the_same_records(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # orjson is used when installed (the 'fast' extra); the standard library's json otherwise.
+    pytest.importorskip("orjson", reason="the 'fast' extra is not installed: only one decoder to compare")
+    fast = records(name)
+    assert records_module._loads is not records_module._json_loads
+    monkeypatch.setattr(records_module, "_loads", records_module._json_loads)
+    assert records(name) == fast
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"input": ["llvm", "dense", [], {}], "result": [[Infinity], 1, 2, 3], "version": 0.2}',
+        '{"input": ["llvm", "dense", [123456789012345678901234567890], {}], "version": 0.2}',
+        '{"input": ["llvm \\ud800", "dense", [], {}], "version": 0.2}',
+        '{"input": ["llvm", "dense", [NaN], {}], "version": 0.2}',
+    ],
+)
+def test_what_orjson_refuses_json_decides(line: str) -> None:
+    record = parse_line(line)
+    assert record.format is Format.AUTOTVM_V02
+    assert record.value == json.loads(line) or "NaN" in line  # NaN is not equal to itself
+    assert_spans_exact(record) if "NaN" not in line else None
 
 
 @pytest.mark.parametrize("name", ALL_LOGS)
@@ -417,6 +446,7 @@ def test_generated_records_give_every_target_span_exactly(
     assert_spans_exact(record)
     for field in record.fields:
         assert splice(record, field, record.text[field.start : field.end]) == record.text
+        assert walk(record.text, target_paths(record)[field.name]) == (field.start, field.end)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

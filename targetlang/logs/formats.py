@@ -61,19 +61,29 @@ def _number_text(value: Any) -> str | None:
     return repr(value)
 
 
+_AUTOTVM_V02_TARGETS: tuple[tuple[str, Path], ...] = (("target", ("input", 0)),)
+# A log's records share their few (version, tvm_version) pairs: their layouts are made once.
+_V02_LAYOUTS: dict[tuple[Any, ...], Layout] = {}
+_V01_LAYOUTS: dict[float, Layout] = {}
+
+
+def _autotvm_v02(version: Any, tvm: Any) -> Layout:
+    key = (type(version), version, tvm) if isinstance(version, int | float | str | None) else None
+    layout = _V02_LAYOUTS.get(key) if key is not None and isinstance(tvm, str | None) else None
+    if layout is None:
+        layout = Layout(Format.AUTOTVM_V02, _AUTOTVM_V02_TARGETS, _number_text(version), tvm if _is_str(tvm) else None)
+        if key is not None and isinstance(tvm, str | None) and len(_V02_LAYOUTS) < 1024:
+            _V02_LAYOUTS[key] = layout
+    return layout
+
+
 def classify(value: Any) -> Layout:
     """The format of a decoded JSON line, with the paths of its target fields."""
     if isinstance(value, dict):
         if "input" in value:
             inp = value["input"]
             if isinstance(inp, list) and inp and _is_str(inp[0]):
-                tvm = value.get("tvm_version")
-                return Layout(
-                    Format.AUTOTVM_V02,
-                    (("target", ("input", 0)),),
-                    _number_text(value.get("version")),
-                    tvm if _is_str(tvm) else None,
-                )
+                return _autotvm_v02(value.get("version"), value.get("tvm_version"))
             return Layout(Format.UNKNOWN, reason="an AutoTVM record whose 'input' does not start with a target string")
         if "i" in value and "v" in value:
             inp, version = value["i"], value["v"]
@@ -85,8 +95,14 @@ def classify(value: Any) -> Layout:
                         fields.append(("host", ("i", 0, 3)))
                     return Layout(Format.AUTO_SCHEDULER, tuple(fields), version)
                 return Layout(Format.UNKNOWN, reason="an auto_scheduler record without a target string at i[0][1]")
-            if isinstance(inp, list) and inp and _is_str(inp[0]) and _number_text(version) is not None:
-                return Layout(Format.AUTOTVM_V01, (("target", ("i", 0)),), _number_text(version))
+            if isinstance(inp, list) and inp and _is_str(inp[0]):
+                layout = _V01_LAYOUTS.get(version) if type(version) is float else None
+                if layout is None and _number_text(version) is not None:
+                    layout = Layout(Format.AUTOTVM_V01, (("target", ("i", 0)),), _number_text(version))
+                    if type(version) is float and len(_V01_LAYOUTS) < 64:
+                        _V01_LAYOUTS[version] = layout
+                if layout is not None:
+                    return layout
             return Layout(Format.UNKNOWN, reason="an 'i'/'v' record without a target string at i[0]")
         return Layout(Format.UNKNOWN, reason="a JSON object with neither 'input' nor 'i' and 'v'")
     if isinstance(value, list) and len(value) == 2:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -82,13 +83,13 @@ class Record:
 
 def parse_line(text: str, newline: str = "\n", *, file: str = "<string>", line: int = 1) -> Record:
     """The record of one line (``text`` without its line break)."""
-    if not text.strip() or text.startswith("#"):
+    if not text or text[0] == "#" or text.isspace():
         return Record(file, line, text, newline, Format.COMMENT)
     # A byte-order mark is not JSON, but it is part of the line as written: read past it.
     skip = 1 if text.startswith("\ufeff") else 0
     body = text[skip:] if skip else text
     try:
-        value = json.loads(body)
+        value = _loads(body)
     except (ValueError, RecursionError) as err:
         if "\t" in body:
             return _pickle_row(text, newline, file, line, skip)
@@ -97,10 +98,74 @@ def parse_line(text: str, newline: str = "\n", *, file: str = "<string>", line: 
     if layout.format is Format.UNKNOWN:
         return Record(file, line, text, newline, Format.UNKNOWN, value=value, problem=layout.reason)
     try:
-        fields = tuple(_json_field(body, value, name, path, layout, skip) for name, path in layout.targets)
+        fields = _fields(body, value, layout, skip)
     except LookupError as err:  # cannot happen for a line json.loads read; never end a whole log for it
         return Record(file, line, text, newline, Format.UNKNOWN, value=value, problem=f"target not found: {err}")
     return Record(file, line, text, newline, layout.format, fields, layout.log_version, layout.tvm_version, value)
+
+
+def _json_loads(text: str) -> Any:
+    return json.loads(text)
+
+
+def _fast_loads() -> Any:
+    """orjson's decoder when it is installed (``pip install 'targetlang[fast]'``), else ``json.loads``.
+
+    orjson decodes a log line three times as fast. What it refuses (``NaN``/``Infinity`` as
+    Python's json writes them, lone surrogates) goes to ``json.loads``, which decides, and whose
+    message an unreadable line reports; so does a line with a run of 19 digits or more, since
+    orjson reads an integer beyond 64 bits as a float where json keeps it exact.
+    """
+    try:
+        import orjson
+    except ImportError:
+        return _json_loads
+    fast, error = orjson.loads, orjson.JSONDecodeError
+    long_number = re.compile(r"\d{19}").search
+
+    def loads(text: str) -> Any:
+        if long_number(text):
+            return json.loads(text)
+        try:
+            return fast(text)
+        except error:
+            return json.loads(text)
+
+    return loads
+
+
+_loads = _fast_loads()
+
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string token, written so that re runs it fast
+# How each tuner's json.dumps wrote its lines (Python's default separators), as a pattern whose groups
+# are the target's (and host's) string token. A match reads the line itself, so it proves where the
+# tokens are: the members it passes over are matched whole and hold no strings (AutoTVM v0.1's
+# result list and version; auto_scheduler's workload key is itself one string token). A line of
+# another shape goes to spans.locate.
+_SHAPES = {
+    Format.AUTOTVM_V02: re.compile(rf'\{{"input": \[({_STRING})'),
+    Format.AUTOTVM_V01: re.compile(rf'\{{(?:"r": [^"]*, "v": [^",]*, )?"i": \[({_STRING})'),
+    Format.AUTO_SCHEDULER: re.compile(rf'\{{"i": \[\[{_STRING}, ({_STRING})(?:, \[[^"\[\]]*\], ({_STRING}))?'),
+}
+
+
+def _fields(body: str, value: Any, layout: Layout, skip: int) -> tuple[Field, ...]:
+    shape = _SHAPES.get(layout.format)
+    match = shape.match(body) if shape is not None else None
+    fields = []
+    for group, (name, path) in enumerate(layout.targets, 1):
+        token = match.group(group) if match is not None else None
+        if match is None or token is None:
+            fields.append(_json_field(body, value, name, path, layout, skip))
+            continue
+        spec = value
+        for step in path:
+            spec = spec[step]
+        if ("\\" in token or token[1:-1] != spec) and json.loads(token) != spec:
+            raise LookupError(f"the token at {list(path)} does not hold the decoded value")
+        start, end = match.span(group)
+        fields.append(Field(name, start + skip, end + skip, spec, "string"))
+    return tuple(fields)
 
 
 # Meta-schedule's C++ dumper writes compact JSON: try its style first.

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 import re
+from json import scanner
 from typing import Any
 
 from .formats import Path
 
-__all__ = ["STYLES", "Style", "locate", "scan"]
+__all__ = ["STYLES", "Style", "locate", "scan", "walk"]
 
 Style = tuple[str, str, bool]
 """How a dumper wrote JSON: item separator, key separator, and whether it escaped non-ASCII."""
@@ -78,6 +79,58 @@ def _suffix(root: Any, path: Path, style: Style) -> str:
     return "".join(reversed(parts))
 
 
+_SCAN_ONCE: Any = scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed types it oddly
+
+
+def _skip(line: str, i: int) -> int:
+    """The index of the first character at or after ``i`` that is not JSON whitespace."""
+    while line[i] in _BLANK:
+        i += 1
+    return i
+
+
+def walk(line: str, path: Path, start: int = 0) -> tuple[int, int] | None:
+    """``(start, end)`` of the value at ``path`` in the JSON text ``line``, found by reading the
+    text itself: keys are read and the values before the one wanted are skipped by the C scanner of
+    ``json``. ``None`` when the text does not have that shape (then :func:`locate`'s other ways
+    apply). Like the other proofs, it assumes that no object gives a key twice.
+    """
+    scan_once = _SCAN_ONCE
+    try:
+        i = _skip(line, start)
+        for step in path:
+            if isinstance(step, str):
+                if line[i] != "{":
+                    return None
+                i = _skip(line, i + 1)
+                while True:
+                    if line[i] != '"':
+                        return None
+                    key, i = scan_once(line, i)
+                    i = _skip(line, i)
+                    if line[i] != ":":
+                        return None
+                    i = _skip(line, i + 1)
+                    if key == step:
+                        break
+                    i = _skip(line, scan_once(line, i)[1])
+                    if line[i] != ",":
+                        return None
+                    i = _skip(line, i + 1)
+            else:
+                if line[i] != "[":
+                    return None
+                i = _skip(line, i + 1)
+                for _ in range(step):
+                    i = _skip(line, scan_once(line, i)[1])
+                    if line[i] != ",":
+                        return None
+                    i = _skip(line, i + 1)
+        return (i, scan_once(line, i)[1])
+    except (StopIteration, IndexError):
+        return None
+
+
 def locate(line: str, root: Any, path: Path, styles: tuple[Style, ...], from_end: bool = False) -> tuple[int, int]:
     """``(start, end)`` of the text of the value at ``path`` in ``line``, the JSON text ``root`` was
     decoded from (leading and trailing whitespace allowed). ``styles`` are tried in order;
@@ -87,6 +140,10 @@ def locate(line: str, root: Any, path: Path, styles: tuple[Style, ...], from_end
     value = root
     for step in path:
         value = value[step]
+    if not from_end:
+        found = walk(line, path)
+        if found is not None:
+            return found
     lead = len(line) - len(line.lstrip(_BLANK))
     body_end = len(line.rstrip(_BLANK))
     for style in styles:
