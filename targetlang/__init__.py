@@ -27,6 +27,7 @@ from .errors import (
     TagCycleError,
     TargetError,
     TargetSyntaxError,
+    UnencodableTextError,
     UnknownAttributeError,
     UnknownKindError,
     UnknownTagError,
@@ -34,7 +35,7 @@ from .errors import (
     ValueConversionError,
 )
 from .migration import Change, Migration, migrate
-from .parsing import parse
+from .parsing import MAX_DEPTH, parse
 from .registry import Registry, builtin_registry
 from .registry_files import check_registry, dump_registry, load_registry
 from .resolution import Environment
@@ -59,6 +60,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "MAX_DEPTH",
     "AttrSpec",
     "CanonicalizationError",
     "Change",
@@ -82,6 +84,7 @@ __all__ = [
     "TvmcError",
     "TvmcTargets",
     "TypeSpec",
+    "UnencodableTextError",
     "UnknownAttributeError",
     "UnknownKindError",
     "UnknownTagError",

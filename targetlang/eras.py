@@ -95,7 +95,7 @@ from .errors import (
     ValueConversionError,
     show,
 )
-from .parsing import MAX_DEPTH, parse
+from .parsing import depth_limit, parse
 from .registry import Registry, builtin_registry
 from .schema import KindSchema, TypeSpec
 from .target import Span, Target
@@ -497,17 +497,19 @@ def parse_in_era(text: str, era: str, *, registry: Registry | None = None) -> Ta
     if not isinstance(text, str):
         raise TypeError(f"parse_in_era reads a target string, not {type(text).__name__}")
     found = _check_era(era)
-    return _parse_cached(text, found.name, registry if registry is not None else era_registry(found.name))
+    return _parse_cached(
+        text, found.name, registry if registry is not None else era_registry(found.name), depth_limit()
+    )
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse_cached(text: str, era: str, registry: Registry) -> Target:
+def _parse_cached(text: str, era: str, registry: Registry, max_depth: int) -> Target:
     return _read(text, ERAS[era], registry, 0)
 
 
 def _read(text: str, era: Era, registry: Registry, depth: int) -> Target:
-    if depth > MAX_DEPTH:
-        raise NestingTooDeepError(f"targets nest more than {MAX_DEPTH} levels deep", text, 0, len(text))
+    if depth > depth_limit():
+        raise NestingTooDeepError(f"targets nest more than {depth_limit()} levels deep", text, 0, len(text))
     if era.label == "E3":
         return parse(text, registry=registry)
     if era.label != "E0" and (text in registry.tags or text.startswith("{")):

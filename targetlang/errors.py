@@ -23,6 +23,7 @@ __all__ = [
     "TagCycleError",
     "TargetError",
     "TargetSyntaxError",
+    "UnencodableTextError",
     "UnknownAttributeError",
     "UnknownKindError",
     "UnknownTagError",
@@ -32,8 +33,9 @@ __all__ = [
 
 
 # Control characters shown as their Unicode control pictures (one column each, so the caret
-# stays aligned and a carriage return cannot garble the terminal line).
-_VISIBLE = {c: 0x2400 + c for c in range(32)} | {0x7F: 0x2421}
+# stays aligned and a carriage return cannot garble the terminal line), and lone surrogates, which
+# no terminal or UTF-8 stream can take, as the replacement character.
+_VISIBLE = {c: 0x2400 + c for c in range(32)} | {0x7F: 0x2421} | {c: 0xFFFD for c in range(0xD800, 0xE000)}
 
 
 def pointed(message: str, source: str, start: int, end: int) -> str:
@@ -143,6 +145,26 @@ class EmptyKeyOrValueError(TargetSyntaxError):
 
 class InvalidJSONError(TargetSyntaxError):
     """Text that starts with ``{`` is not a JSON object with string keys."""
+
+
+class UnencodableTextError(TargetSyntaxError):
+    """Text holding a lone surrogate (``"\\ud800"``), which is not Unicode text: TVM could not
+    pass it to C++ (Python's UTF-8 encoder refused it), so no target holds one."""
+
+
+def check_encodable(text: str, source: str = "", offset: int = 0) -> None:
+    """Raise :class:`UnencodableTextError` if ``text`` holds a lone surrogate, pointing at it in
+    ``source`` (where ``text`` starts at ``offset``), or in ``text`` when no source is given."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        code = ord(text[err.start])
+        where, at = (source, offset + err.start) if source else (text, err.start)
+        raise UnencodableTextError(
+            f"U+{code:04X} is a lone surrogate, not a character: the text is not valid Unicode", where, at, at + 1
+        ) from None
 
 
 class NestingTooDeepError(TargetSyntaxError):

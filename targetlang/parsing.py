@@ -7,6 +7,7 @@ is a legacy string. A mapping is a config dict. Values are typed by the kind's s
 
 from __future__ import annotations
 
+import contextvars
 import functools
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +25,7 @@ from .errors import (
     UnknownKindError,
     UnknownTagError,
     ValueConversionError,
+    check_encodable,
     show,
 )
 from .registry import Registry, builtin_registry
@@ -32,31 +34,68 @@ from .syntax import JsonObject, JsonScalar, LegacySyntax, Word, json_string_offs
 from .target import Span, Target
 from .values import from_json, from_text
 
-__all__ = ["MAX_DEPTH", "parse"]
+__all__ = ["MAX_DEPTH", "depth_limit", "parse"]
 
 MAX_DEPTH = 32
-"""How deeply targets may nest inside targets (hosts of hosts, devices of composites)."""
+"""How deeply targets may nest inside targets (hosts of hosts, devices of composites), by default."""
+
+# The limit of the parse under way: a context variable, so that threads parsing at once each
+# keep their own.
+_LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar("targetlang_max_depth", default=MAX_DEPTH)
 
 _STRUCTURAL = ("keys", "tag", "host")
 
 
-def parse(spec: Any, *, registry: Registry | None = None, era: str | None = None) -> Target:
+def parse(
+    spec: Any, *, registry: Registry | None = None, era: str | None = None, max_depth: int | None = None
+) -> Target:
     """Read a target from a legacy string, a tag name, JSON object text, or a config mapping.
 
     Nothing is resolved: ``keys`` are as written and no defaults are added (see
     :meth:`Target.resolve`). ``era`` reads a string as an older TVM wrote it (``"0.6"``,
-    ``"0.7"``, ``"0.8"``; ``"0.22"``, the default, is TVM v0.10 - v0.23). Raises a
-    :class:`TargetError` subclass on bad input.
+    ``"0.7"``, ``"0.8"``; ``"0.22"``, the default, is TVM v0.10 - v0.23). ``max_depth`` bounds
+    how deeply targets nest in targets (default :data:`MAX_DEPTH`, or the limit of the parse
+    this one is called from); deeper input, like input too deep for Python's stack, is a
+    :class:`NestingTooDeepError`. Raises a :class:`TargetError` subclass on bad input.
     """
+    current = _LIMIT.get()
+    if max_depth is None:
+        max_depth = current
+    elif isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 0:
+        raise ValueError(f"max_depth is a number of levels, 0 or more, not {max_depth!r}")
+    token = _LIMIT.set(max_depth) if max_depth != current else None
+    try:
+        return _parse(spec, registry, era, max_depth)
+    except RecursionError:
+        # Only a max_depth beyond what Python's stack holds gets here: the default stays well inside.
+        raise NestingTooDeepError(
+            f"targets nest deeper than Python's stack allows (max_depth={max_depth})",
+            spec if isinstance(spec, str) else "",
+            0,
+            len(spec) if isinstance(spec, str) else 0,
+        ) from None
+    finally:
+        if token is not None:
+            _LIMIT.reset(token)
+
+
+def depth_limit() -> int:
+    """How deeply targets may nest in the parse under way (``parse``'s ``max_depth``)."""
+    return _LIMIT.get()
+
+
+def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int) -> Target:
     if era is not None and era != "0.22":
         from .eras import parse_in_era  # older eras are rare: their reader loads on first use
 
         if not isinstance(spec, str):
             raise TypeError("an era applies to target strings only")
+        check_encodable(spec)
         return parse_in_era(spec, era, registry=registry)
     reg = registry if registry is not None else builtin_registry()
     if isinstance(spec, str):
-        return _parse_cached(spec, reg)
+        check_encodable(spec)
+        return _parse_cached(spec, reg, max_depth)
     if isinstance(spec, Target):
         return spec
     if isinstance(spec, Mapping):
@@ -65,13 +104,14 @@ def parse(spec: Any, *, registry: Registry | None = None, era: str | None = None
 
 
 @functools.lru_cache(maxsize=16384)
-def _parse_cached(text: str, registry: Registry) -> Target:
+def _parse_cached(text: str, registry: Registry, max_depth: int) -> Target:
     return _parse_text(text, registry, 0, ())
 
 
 def _check_depth(depth: int) -> None:
-    if depth > MAX_DEPTH:
-        raise NestingTooDeepError(f"targets nest more than {MAX_DEPTH} levels deep")
+    limit = _LIMIT.get()
+    if depth > limit:
+        raise NestingTooDeepError(f"targets nest more than {limit} levels deep")
 
 
 def _check_cycle(tag: str, chain: tuple[str, ...], source: str = "", start: int = 0, end: int = 0) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from .errors import TargetError, ValueConversionError, show
+from .errors import TargetError, ValueConversionError, check_encodable, show
 from .lexical import encode_item, interpret, interpret_offsets, parse_int, split_items
 from .schema import TypeSpec
 
@@ -80,6 +80,13 @@ def from_json(value: Any, typ: TypeSpec, attr: str, nested: Nested, where: Any =
     name = typ.name
     if name == "string":
         if isinstance(value, str):
+            if not value.isascii():  # a JSON "\\ud800" escape decodes to a lone surrogate
+                try:
+                    check_encodable(value)
+                except TargetError as err:
+                    start = where.start if where is not None else 0
+                    end = where.end if where is not None else 0
+                    raise err.at(source, start, end) if source else err from None
             return value
     elif name == "int":
         if isinstance(value, int):

@@ -916,3 +916,12 @@ def test_package_docstring_examples_are_real() -> None:
     import targetlang.logs
 
     assert doctest.testmod(targetlang.logs).failed == 0
+
+
+def test_long_fractions_are_not_long_integers() -> None:
+    # Python writes 0.0013073951666666666 (19 fractional digits); -12345678901234567890 is an
+    # integer beyond 64 bits, which only json reads exactly.
+    line = '{"input": ["llvm", "d", [-12345678901234567890], {}], "result": [[0.0013073951666666666]], "version": 0.2}'
+    record = parse_line(line)
+    assert record.value == json.loads(line)
+    assert record.value["input"][2] == [-12345678901234567890]

@@ -91,22 +91,34 @@ class TargetReader:
         self.registry = registry
         self.assume = assume
         self._cache: dict[tuple[str, str], Reading] = {}
+        self._by_version: dict[tuple[str, str | None], Reading] = {}  # the same readings, by TVM version
+        self._eras: dict[str | None, str] = {}
 
     def era(self, tvm_version: str | None) -> str:
         """The era a record written by ``tvm_version`` (``None``: not recorded) is read in."""
-        version = version_tuple(tvm_version if tvm_version is not None else self.assume)
-        if version is None or version >= (0, 10):
-            return DEFAULT_ERA
-        return "0.6" if version < (0, 7) else "0.7" if version < (0, 8) else "0.8"
+        era = self._eras.get(tvm_version)
+        if era is None:
+            version = version_tuple(tvm_version if tvm_version is not None else self.assume)
+            if version is None or version >= (0, 10):
+                era = DEFAULT_ERA
+            else:
+                era = "0.6" if version < (0, 7) else "0.7" if version < (0, 8) else "0.8"
+            if len(self._eras) < 1024:
+                self._eras[tvm_version] = era
+        return era
 
     def read(self, spec: str, tvm_version: str | None = None) -> Reading:
         """The reading of ``spec`` in the era of ``tvm_version`` (cached)."""
+        reading = self._by_version.get((spec, tvm_version))
+        if reading is not None:
+            return reading
         era = self.era(tvm_version)
         key = (spec, era)
         reading = self._cache.get(key)
         if reading is None:
             reading = self._read(spec, era)
             self._cache[key] = reading
+        self._by_version[(spec, tvm_version)] = reading
         return reading
 
     def _parse(self, spec: str, era: str) -> Target:

@@ -1,0 +1,15 @@
+"""Inputs the fuzz targets (fuzz/) found to break a promise, each kept as a test after the fix."""
+
+from __future__ import annotations
+
+from targetlang.logs import LogMigrator, parse_line, splice
+
+
+def test_carriage_return_inside_a_meta_schedule_target_object() -> None:
+    # fuzz_log_line: JSON whitespace may be a carriage return, so a target object's own text can
+    # hold one; splicing that text back in must give the line unchanged (it raised ValueError).
+    line = '[0,[[],[1.0],{"kind":"llvm",\r"tag":""},null]]'
+    record = parse_line(line)
+    (field,) = record.fields
+    assert splice(record, field, record.text[field.start : field.end]) == line
+    assert LogMigrator().migrate(record).text == line
