@@ -1,4 +1,8 @@
-"""Fuzz ``targetlang.parse`` on text: legacy strings, tag names, JSON and JSON-ish objects."""
+#!/usr/bin/env python3
+"""atheris harness of ``targets.parse_text``.
+
+Fuzz ``targetlang.parse`` on text: legacy strings, tag names, JSON and JSON-ish objects.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +11,8 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from common import check_target, text_of
-
-    import targetlang
-
-
-def test_one_input(data: bytes) -> None:
-    text = text_of(data)
-    try:
-        target = targetlang.parse(text)
-    except targetlang.TargetError:
-        return
-    check_target(target, text)
-
+    import targets
 
 if __name__ == "__main__":
-    atheris.Setup(sys.argv, test_one_input)
+    atheris.Setup(sys.argv, targets.parse_text)
     atheris.Fuzz()

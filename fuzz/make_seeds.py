@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     counts = {
         "parse_text": _write(args.out / "parse_text", encoded),
         "printers": _write(args.out / "printers", encoded),
-        "migrate": _write(args.out / "migrate", encoded),
+        # migrate's first byte picks the era and policy (see targets.migrate): seeds cycle through them
+        "migrate": _write(args.out / "migrate", [bytes([i % 12]) + e for i, e in enumerate(encoded)]),
         "parse_dict": _write(args.out / "parse_dict", dicts),
         "log_line": _write(args.out / "log_line", log_lines()),
     }

@@ -4,6 +4,8 @@
 #   fuzz/run.sh --minutes N [TARGET...]    N minutes per target (default: all five, one after another)
 #   fuzz/run.sh --seconds N [TARGET...]    the same in seconds (CI uses this)
 #   fuzz/run.sh --parallel ...             run the targets at once instead of one after another
+#   fuzz/run.sh --keep-corpus ...          afterwards, minimise fuzz/corpus/TARGET again to the smallest
+#                                          set of inputs (stored, seeds, new) that keeps all coverage
 #
 # Targets: parse_text parse_dict printers migrate log_line. Needs atheris (pip install '.[fuzz]').
 # Each target starts from fuzz/corpus/TARGET (kept small: the inputs that earned coverage) and from
@@ -15,13 +17,15 @@ cd "$(dirname "$0")/.."
 
 seconds=60
 parallel=0
+keep=0
 targets=()
 while (($#)); do
     case "$1" in
         --minutes) seconds=$(($2 * 60)); shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
         --parallel) parallel=1; shift ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --keep-corpus) keep=1; shift ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "fuzz/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -74,6 +78,17 @@ else
     for target in "${targets[@]}"; do
         status=0; run_one "$target" || status=$?
         summary "$target" "$status"; ((status == 0)) || failed=1
+    done
+fi
+if ((keep && !failed)); then
+    echo "== minimising fuzz/corpus"
+    for target in "${targets[@]}"; do
+        fresh="$work/kept/$target"
+        mkdir -p "$fresh"
+        (cd fuzz && "./fuzz_$target.py" -merge=1 -max_len=4096 "$fresh" "corpus/$target" "$work/new/$target" \
+            "$work/seeds/$target") >"fuzz/logs/$target.merge.log" 2>&1
+        rm -rf "fuzz/corpus/$target" && mv "$fresh" "fuzz/corpus/$target"
+        echo "fuzz/corpus/$target: $(ls "fuzz/corpus/$target" | wc -l) inputs, $(cat "fuzz/corpus/$target"/* | wc -c) bytes"
     done
 fi
 exit $failed

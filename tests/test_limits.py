@@ -68,3 +68,176 @@ def test_punctuation_soup_gives_a_target_or_a_target_error(tail: str) -> None:
         except targetlang.TargetError:
             continue
         assert str(target) == text
+
+
+# ----------------------------------------------------------------------------- the depth limit
+
+
+def nested_legacy(depth: int) -> str:
+    # Each level quotes the one inside it: -host='llvm -host=\'...\''.
+    text = "llvm"
+    for _ in range(depth):
+        text = "llvm -host=" + targetlang.lexical.encode_scalar(text)
+    return text
+
+
+def test_default_depth_limit_is_documented_and_exact() -> None:
+    assert targetlang.MAX_DEPTH == MAX_DEPTH == 32
+    assert targetlang.parse(nested_json(MAX_DEPTH)).host is not None
+    with pytest.raises(targetlang.NestingTooDeepError, match="more than 32 levels"):
+        targetlang.parse(nested_json(MAX_DEPTH + 1))
+
+
+def test_max_depth_changes_the_limit_for_text_dicts_and_legacy_strings() -> None:
+    with pytest.raises(targetlang.NestingTooDeepError, match="more than 2 levels"):
+        targetlang.parse(nested_json(3), max_depth=2)
+    assert targetlang.parse(nested_json(40), max_depth=40).kind == "llvm"
+    with pytest.raises(targetlang.NestingTooDeepError):
+        targetlang.parse(nested_legacy(3), max_depth=2)
+    assert targetlang.parse(nested_legacy(3), max_depth=3).host is not None
+    config: dict[str, object] = {"kind": "llvm"}
+    for _ in range(3):
+        config = {"kind": "llvm", "host": config}
+    with pytest.raises(targetlang.NestingTooDeepError):
+        targetlang.parse(config, max_depth=2)
+    with pytest.raises(targetlang.NestingTooDeepError):
+        targetlang.parse("llvm -host=llvm", max_depth=0)
+    # The limit of one call does not leak into the next.
+    assert targetlang.parse(nested_json(MAX_DEPTH)).kind == "llvm"
+
+
+def test_max_depth_applies_to_older_eras() -> None:
+    with pytest.raises(targetlang.NestingTooDeepError):
+        targetlang.parse(nested_json(3), era="0.8", max_depth=2)
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "3"])
+def test_max_depth_must_be_a_count(bad: object) -> None:
+    with pytest.raises(ValueError, match="max_depth"):
+        targetlang.parse("llvm", max_depth=bad)  # type: ignore[arg-type]
+
+
+def test_a_limit_beyond_the_stack_gives_the_nesting_error_not_recursion_error() -> None:
+    with pytest.raises(targetlang.NestingTooDeepError):
+        targetlang.parse(nested_json(5000), max_depth=100_000)
+
+
+# ----------------------------------------------------------------------------- adversarial runs
+
+# Long runs of what each terminal of the grammar treats specially. Each must be answered (a
+# target or a TargetError); how the time grows with the length is measured by
+# benchmarks/bench_limits.py, not here.
+RUNS = {
+    "quotes": "'",
+    "escaped quotes": "\\'",
+    "backslashes": "\\",
+    "dashes": "-",
+    "commas": ",",
+    "equals": "=",
+    "spaces": " ",
+    "double quotes": '"',
+    "braces": "{",
+    "brackets": "[",
+    "colons": ":",
+    "comment": "#",
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_long_runs_of_each_special_character_are_answered(name: str) -> None:
+    run = RUNS[name] * 200_000
+    for text in (run, "llvm " + run, "llvm -mcpu=" + run, "llvm -mattr=" + run, "{kind: llvm, mcpu: " + run):
+        try:
+            target = targetlang.parse(text)
+        except targetlang.TargetError as err:
+            assert err.source and 0 <= err.start <= err.end <= len(err.source)
+            continue
+        assert str(target) == text
+
+
+# ----------------------------------------------------------------------------- text
+
+
+# What TVM v0.22 did with each, and what targetlang does (docs/reliability.md).
+def test_non_ascii_values_round_trip() -> None:
+    for value in ("ñandú", "日本語", "🙂", "\u00a0x"):
+        text = f"llvm -mcpu={value}"
+        target = targetlang.parse(text)
+        assert (str(target), target["mcpu"]) == (text, value)
+        assert targetlang.parse(target.canonical()) == target
+        assert targetlang.parse(target.to_json())["mcpu"] == value
+
+
+def test_only_the_space_separates() -> None:
+    # TVM split at U+0020 only: a tab, a newline or a carriage return is part of the word.
+    with pytest.raises(targetlang.UnknownKindError):
+        targetlang.parse("llvm\t-mcpu=x")
+    for value in ("a\tb", "a\nb", "a\r\nb", "x\n"):
+        target = targetlang.parse("llvm -mcpu=" + value)
+        assert target["mcpu"] == value
+        assert targetlang.parse(target.canonical()) == target
+
+
+def test_nul_is_an_ordinary_character() -> None:
+    # TVM v0.22's FFI passes strings with their length, so a NUL does not end them.
+    target = targetlang.parse("llvm -mcpu=a\x00b")
+    assert target["mcpu"] == "a\x00b"
+    assert targetlang.parse(target.canonical()) == target
+
+
+def test_error_lone_surrogate_in_text() -> None:
+    with pytest.raises(targetlang.UnencodableTextError) as caught:
+        targetlang.parse("llvm -mcpu=\ud800x")
+    assert str(caught.value) == (
+        "U+D800 is a lone surrogate, not a character: the text is not valid Unicode\n"
+        "  llvm -mcpu=\ufffdx\n"
+        "             ^"
+    )
+
+
+def test_error_lone_surrogate_from_a_json_escape() -> None:
+    with pytest.raises(targetlang.UnencodableTextError) as caught:
+        targetlang.parse('{"kind": "llvm", "mcpu": "\\udc80"}')
+    assert str(caught.value) == (
+        "U+DC80 is a lone surrogate, not a character: the text is not valid Unicode\n"
+        '  {"kind": "llvm", "mcpu": "\\udc80"}\n'
+        "                           ^^^^^^^^"
+    )
+    with pytest.raises(targetlang.UnencodableTextError):
+        targetlang.parse({"kind": "llvm", "mcpu": "\udc80"})
+
+
+# ----------------------------------------------------------------------------- threads
+
+
+def test_eight_threads_read_the_corpus_as_one_does() -> None:
+    import concurrent.futures
+
+    from .conftest import read_jsonl
+
+    texts = list(dict.fromkeys(r["text"] for r in read_jsonl("corpus", "strings.jsonl")))
+
+    def read_all(chunk: list[str]) -> list[tuple[str, object]]:
+        out: list[tuple[str, object]] = []
+        for text in chunk:
+            try:
+                target = targetlang.parse(text, max_depth=MAX_DEPTH if len(out) % 2 else 31)
+                try:
+                    resolved: object = target.resolve().to_legacy_str()
+                except targetlang.TargetError as err:
+                    resolved = type(err).__name__
+                out.append((text, (str(target), target.canonical(), hash(target), resolved)))
+            except targetlang.TargetError as err:
+                out.append((text, str(err)))
+        return out
+
+    targetlang.parsing._parse_cached.cache_clear()
+    alone = dict(read_all(texts))
+    targetlang.parsing._parse_cached.cache_clear()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        # Every thread reads every text, in its own order, all sharing the parser and the caches.
+        orders = [texts[i::8] + texts[:i] + texts[i:][::-1] for i in range(8)]
+        results = list(pool.map(read_all, orders))
+    for result in results:
+        for text, seen in result:
+            assert seen == alone[text], text
