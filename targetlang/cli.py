@@ -20,6 +20,7 @@ from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
 from .logs.commands import add_parser as _add_logs_parser
+from .logs.commands import tvm_version_argument
 
 __all__ = ["main"]
 
@@ -291,16 +292,6 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tvm_version(text: str) -> str:
-    from .eras import era_for_version
-
-    try:
-        era_for_version(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-    return text
-
-
 # ---------------------------------------------------------------------------------- check
 
 
@@ -491,7 +482,7 @@ def _build_parser() -> argparse.ArgumentParser:
     when.add_argument(
         "--tvm-version",
         metavar="VERSION",
-        type=_tvm_version,
+        type=tvm_version_argument,
         help="the TVM version that wrote SPEC (e.g. 0.8.0 or 0.7.dev0): reads it in that version's era",
     )
     migrate.add_argument(

@@ -85,7 +85,6 @@ from .errors import (
     EmptyKeyOrValueError,
     LeafKindError,
     MismatchedQuoteError,
-    MissingAttributeError,
     MissingDashError,
     NestingTooDeepError,
     TargetError,
@@ -95,7 +94,7 @@ from .errors import (
     ValueConversionError,
     show,
 )
-from .parsing import depth_limit, parse
+from .parsing import _check_required, _hint, _suggest, depth_limit, parse
 from .registry import Registry, builtin_registry
 from .schema import KindSchema, TypeSpec
 from .target import Span, Target
@@ -430,16 +429,6 @@ def _e2_value(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
 # ------------------------------------------------------------------------------------ errors
 
 
-def _suggest(name: str, choices: Any) -> tuple[str, ...]:
-    import difflib  # only on the error path: it costs import time
-
-    return tuple(difflib.get_close_matches(name, list(choices), n=3, cutoff=0.6))
-
-
-def _hint(close: tuple[str, ...]) -> str:
-    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-
-
 def _unknown_kind(name: str, era: Era, registry: Registry, text: str, start: int, end: int) -> UnknownKindError:
     choices = [*registry.kinds] if era.label == "E0" else [*registry.kinds, *registry.tags]
     message = f"unknown target kind {show(name)}{_hint(_suggest(name, choices))}"
@@ -472,13 +461,6 @@ def _unknown_attr(key: str, schema: KindSchema, text: str, start: int, end: int)
     err = UnknownAttributeError(message, text, start, end)
     err.suggestions = close
     return err
-
-
-def _check_required(schema: KindSchema, given: Mapping[str, Any], text: str, start: int, end: int) -> None:
-    missing = [spec.name for spec in schema.attrs.values() if spec.required and spec.name not in given]
-    if missing:
-        names = ", ".join(show(name) for name in missing)
-        raise MissingAttributeError(f"kind {show(schema.name)} needs {names}", text, start, end)
 
 
 _STRUCTURAL = ("keys", "tag", "host")

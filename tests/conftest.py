@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
+
+from targetlang.cli import main
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -21,3 +28,22 @@ def read_jsonl(*parts: str) -> list[dict[str, Any]]:
     """The records of a JSON-lines file under ../shared."""
     with shared_path(*parts).open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
+
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """``run(*argv, stdin=None)``: the ``targetlang`` command in this process; returns (status,
+    stdout, stderr)."""
+
+    def invoke(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+        if stdin is not None:
+            # A text stream over bytes, like the real sys.stdin: the CLI reads its .buffer.
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+        status = main(list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return invoke

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,30 +13,12 @@ import pytest
 
 import targetlang
 from targetlang import cli
-from targetlang.cli import main
 
-from .conftest import read_jsonl
+from .conftest import Run, read_jsonl
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 SAMPLE = Path(targetlang.__file__).parent / "data" / "sample-targets.txt"
 SAMPLE_NAME = "targetlang/data/sample-targets.txt"
-
-Run = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """``run(*argv, stdin=None)``: main() in this process; returns (status, stdout, stderr)."""
-
-    def invoke(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
-        if stdin is not None:
-            # A text stream over bytes, like the real sys.stdin: the CLI reads its .buffer.
-            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
-        status = main(list(argv))
-        out, err = capsys.readouterr()
-        return status, out, err
-
-    return invoke
 
 
 def summary(name: str, checked: int, good: int, resolved: int | None = None, failed: str = "0 failed") -> str:

@@ -22,9 +22,9 @@ from targetlang.logs import Format, Record, TargetReader, encode_value, parse_li
 from targetlang.logs import records as records_module
 from targetlang.logs.spans import scan, walk
 
-from .conftest import shared_path
+from .conftest import Run, shared_path
 from .strategies import grammar_texts, target_configs, targets
-from .test_cli import Run, replay, transcript
+from .test_cli import replay, transcript
 
 LOGS = shared_path("corpus", "logs")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "logs.md"
@@ -38,20 +38,6 @@ MS_RECORDS = "meta_schedule/mlc-llm-d93944ff_log_db_database_tuning_record.json"
 MS_WORKLOADS = "meta_schedule/mlc-llm-d93944ff_log_db_database_workload.json"
 ALL_LOGS = [ARM, LLVM, VTA, AS_MATMUL, AS_RESNET, AS_V08, MS_RECORDS, MS_WORKLOADS]
 ERA_07 = "0.7"  # the era a record of TVM 0.7.dev0 is read in
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """``run(*argv, stdin=None)``: main() in this process; returns (status, stdout, stderr)."""
-
-    def invoke(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
-        if stdin is not None:
-            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
-        status = main(list(argv))
-        out, err = capsys.readouterr()
-        return status, out, err
-
-    return invoke
 
 
 @pytest.fixture

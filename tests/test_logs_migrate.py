@@ -19,10 +19,8 @@ from targetlang.logs.migration import LogMigrator
 from targetlang.logs.output import AtomicFile
 from targetlang.migration import migrate
 
-from .test_cli import Run
-from .test_logs import ALL_LOGS, ARM, AS_V08, LLVM, LOGS, MS_RECORDS, MS_WORKLOADS, VTA, generated_records, run
-
-__all__ = ["run"]  # the fixture, imported for its name
+from .conftest import Run
+from .test_logs import ALL_LOGS, ARM, AS_V08, LLVM, LOGS, MS_RECORDS, MS_WORKLOADS, VTA, generated_records
 
 
 def copy_logs(tmp_path: Path, *names: str) -> list[Path]:

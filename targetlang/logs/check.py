@@ -15,7 +15,7 @@ from .records import Record
 from .report import counts, plural
 from .targets import Finding, Reading, TargetReader
 
-__all__ = ["CheckSummary", "Checker", "Problem"]
+__all__ = ["CheckSummary", "Checker", "FileSummary", "Problem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +62,9 @@ class Problem:
 
 
 @dataclass
-class CheckSummary:
-    """What ``check`` counted in one file (or in all, for the total)."""
+class FileSummary:
+    """What a ``logs`` command counted in one file (or in all, for the total): lines, records by
+    format, and the records that failed, by problem."""
 
     file: str
     lines: int = 0
@@ -71,21 +72,42 @@ class CheckSummary:
     formats: Counter[str] = field(default_factory=Counter)  # records (comments excepted) by format
     failed: int = 0  # records with at least one problem
     problems: Counter[str] = field(default_factory=Counter)  # "RULE: ERROR" -> count
-    targets: set[str] = field(default_factory=set)  # distinct specs, targets and hosts alike
 
     @property
     def records(self) -> int:
         """Lines that are not comments."""
         return self.lines - self.comments
 
-    def add(self, other: CheckSummary) -> None:
+    def add(self, other: FileSummary) -> None:
         """Count ``other`` in too (for the total over several files)."""
         self.lines += other.lines
         self.comments += other.comments
         self.formats.update(other.formats)
         self.failed += other.failed
         self.problems.update(other.problems)
-        self.targets |= other.targets
+
+    def _json(self) -> dict[str, Any]:
+        return {
+            "record": "summary",
+            "file": self.file,
+            "lines": self.lines,
+            "records": self.records,
+            "comments": self.comments,
+            "formats": dict(sorted(self.formats.items())),
+        }
+
+
+@dataclass
+class CheckSummary(FileSummary):
+    """What ``check`` counted in one file (or in all, for the total)."""
+
+    targets: set[str] = field(default_factory=set)  # distinct specs, targets and hosts alike
+
+    def add(self, other: FileSummary) -> None:
+        """Count ``other`` in too (for the total over several files)."""
+        super().add(other)
+        if isinstance(other, CheckSummary):
+            self.targets |= other.targets
 
     def human(self) -> str:
         """One line: records by format, comments, distinct targets, problems by kind."""
@@ -99,12 +121,7 @@ class CheckSummary:
     def to_json(self) -> dict[str, Any]:
         """The summary as one JSON object (``"record": "summary"``)."""
         return {
-            "record": "summary",
-            "file": self.file,
-            "lines": self.lines,
-            "records": self.records,
-            "comments": self.comments,
-            "formats": dict(sorted(self.formats.items())),
+            **self._json(),
             "distinct_targets": len(self.targets),
             "failed": self.failed,
             "problems": dict(sorted(self.problems.items())),

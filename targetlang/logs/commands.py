@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # The commands import their modules when they run: building the parser for another command
 # (every run of targetlang builds it) must not pay for reading logs.
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "tvm_version_argument"]
 
 _LOGS_EPILOG = """\
 Tuning logs of AutoTVM (JSON v0.2 and v0.1, pickle rows), auto_scheduler and meta-schedule
@@ -141,7 +141,7 @@ def add_parser(commands: Any) -> None:
         sub.add_argument(
             "--tvm-version",
             metavar="VERSION",
-            type=_tvm_version,
+            type=tvm_version_argument,
             help="the TVM version that wrote records which do not record it (default: read them as v0.22)",
         )
         sub.set_defaults(run=run)
@@ -189,11 +189,14 @@ def add_parser(commands: Any) -> None:
     migrate.add_argument("--no-backup", action="store_true", help="with --in-place, keep no FILE.bak")
 
 
-def _tvm_version(text: str) -> str:
-    from .formats import version_tuple
+def tvm_version_argument(text: str) -> str:
+    """``--tvm-version``'s type: a TVM version targetlang knows (``0.8``, ``0.7.dev0``, ``v0.19.0``)."""
+    from ..eras import era_for_version
 
-    if version_tuple(text) is None:
-        raise argparse.ArgumentTypeError(f"not a TVM version: {text!r} (e.g. 0.8 or 0.7.dev0)")
+    try:
+        era_for_version(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
     return text
 
 

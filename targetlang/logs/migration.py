@@ -28,7 +28,7 @@ from typing import Any, Literal
 from ..errors import TargetError, pointed
 from ..migration import Change, Migration, Policy, migrate
 from ..parsing import parse
-from .check import Problem
+from .check import FileSummary, Problem
 from .formats import Format
 from .records import Field, Record, encode_value, json_text, splice
 from .report import counts, plural
@@ -83,32 +83,18 @@ class RecordMigration:
 
 
 @dataclass
-class MigrateSummary:
+class MigrateSummary(FileSummary):
     """What ``logs migrate`` did to one file (or to all, for the total)."""
 
-    file: str
-    lines: int = 0
-    comments: int = 0
     changed: int = 0  # records whose line changed
-    failed: int = 0  # records kept verbatim, in whole or in part, because of a problem
-    formats: Counter[str] = field(default_factory=Counter)
     rules: Counter[str] = field(default_factory=Counter)  # changes made, by rule
-    problems: Counter[str] = field(default_factory=Counter)  # "RULE: ERROR" -> count
 
-    @property
-    def records(self) -> int:
-        """Lines that are not comments."""
-        return self.lines - self.comments
-
-    def add(self, other: MigrateSummary) -> None:
-        """Add another file's counts (for the total)."""
-        self.lines += other.lines
-        self.comments += other.comments
-        self.changed += other.changed
-        self.failed += other.failed
-        self.formats.update(other.formats)
-        self.rules.update(other.rules)
-        self.problems.update(other.problems)
+    def add(self, other: FileSummary) -> None:
+        """Count ``other`` in too (for the total over several files)."""
+        super().add(other)
+        if isinstance(other, MigrateSummary):
+            self.changed += other.changed
+            self.rules.update(other.rules)
 
     def count(self, result: RecordMigration) -> None:
         """Count one record's migration."""
@@ -138,12 +124,7 @@ class MigrateSummary:
     def to_json(self) -> dict[str, Any]:
         """The summary as one JSON object (``"record": "summary"``)."""
         return {
-            "record": "summary",
-            "file": self.file,
-            "lines": self.lines,
-            "records": self.records,
-            "comments": self.comments,
-            "formats": dict(sorted(self.formats.items())),
+            **self._json(),
             "changed": self.changed,
             "failed": self.failed,
             "rules": dict(sorted(self.rules.items())),
