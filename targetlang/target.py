@@ -368,15 +368,6 @@ class Target:
         return name in self._attrs
 
     def _edited(self, name: str, value: Any) -> Target:
-        # Splicing re-reads the text with v0.22's rules, so only text in that syntax is spliced;
-        # a tag name or an older era's text gives way to a target without text.
-        spliceable = self._text is not None and self._text_form in ("legacy", "json")
-        text = self._spliced(name, value) if spliceable else None
-        if text is not None:
-            try:
-                return Target(text, registry=self._registry)
-            except TargetError:
-                pass  # the edit is valid but its text is not: fall back to a target without text
         fields: dict[str, Any] = {
             "tag": self._tag,
             "keys": self._keys,
@@ -389,7 +380,21 @@ class Target:
             fields["attrs"].pop(name, None)
         else:
             fields["attrs"][name] = value
-        return Target._make(self._schema, self._registry, **fields)
+        edited = Target._make(self._schema, self._registry, **fields)
+        # Splicing re-reads the text with v0.22's rules, so only text in that syntax is spliced;
+        # a tag name or an older era's text gives way to a target without text.
+        spliceable = self._text is not None and self._text_form in ("legacy", "json")
+        text = self._spliced(name, value) if spliceable else None
+        if text is not None:
+            try:
+                spliced = Target(text, registry=self._registry)
+            except TargetError:
+                spliced = None  # the edit is valid but its text is not
+            # A text that says a key twice (JSON reads the last) may mean something else once
+            # one of them is spliced: the text is kept only when it means the edited target.
+            if spliced == edited:
+                return spliced
+        return edited
 
     def _spliced(self, name: str, value: Any) -> str | None:
         assert self._text is not None

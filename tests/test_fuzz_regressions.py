@@ -13,3 +13,18 @@ def test_carriage_return_inside_a_meta_schedule_target_object() -> None:
     (field,) = record.fields
     assert splice(record, field, record.text[field.start : field.end]) == line
     assert LogMigrator().migrate(record).text == line
+
+
+def test_editing_a_json_text_that_gives_a_key_twice() -> None:
+    # fuzz_printers: JSON reads the last of two equal keys (as TVM's json.loads did); removing
+    # the attribute spliced out one of them and left the other in force.
+    import targetlang
+
+    target = targetlang.parse("{kind: webgpu, supports_subgroups: True, host: llvm, supports_subgroups: False}")
+    assert target["supports_subgroups"] is False
+    removed = target.without_attr("supports_subgroups")
+    assert "supports_subgroups" not in removed.attrs
+    assert targetlang.parse(str(removed)) == removed
+    changed = target.with_attr("supports_subgroups", True)
+    assert changed["supports_subgroups"] is True
+    assert targetlang.parse(str(changed)) == changed

@@ -140,13 +140,25 @@ RUNS = {
     "brackets": "[",
     "colons": ":",
     "comment": "#",
+    "slashes": "/",
+    "digits": "9",
+    "letters": "a",
 }
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_long_runs_of_each_special_character_are_answered(name: str) -> None:
     run = RUNS[name] * 200_000
-    for text in (run, "llvm " + run, "llvm -mcpu=" + run, "llvm -mattr=" + run, "{kind: llvm, mcpu: " + run):
+    contexts = (
+        "",
+        "llvm ",
+        "llvm -mcpu=",
+        "llvm -mattr=",
+        "llvm -host=",
+        "{kind: llvm, mcpu: ",
+        '{"kind": "llvm", "mcpu": ',
+    )
+    for text in (prefix + run for prefix in contexts):
         try:
             target = targetlang.parse(text)
         except targetlang.TargetError as err:

@@ -30,3 +30,11 @@ def test_migration_guide_examples() -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 8
+
+
+def test_reliability_page_examples() -> None:
+    path = Path(__file__).resolve().parents[1] / "docs" / "reliability.md"
+    test = doctest.DocTestParser().get_doctest(path.read_text(encoding="utf-8"), {}, "reliability", str(path), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 4
