@@ -28,3 +28,18 @@ def test_editing_a_json_text_that_gives_a_key_twice() -> None:
     changed = target.with_attr("supports_subgroups", True)
     assert changed["supports_subgroups"] is True
     assert targetlang.parse(str(changed)) == changed
+
+
+def test_pickle_row_whose_target_column_becomes_json() -> None:
+    # fuzz_log_line: a pickle row with empty pickle columns, migrated to the JSON form, is JSON
+    # followed by tabs (JSON white space); it read back as an unknown JSON object, not a pickle row.
+    from targetlang.logs import Format
+
+    record = parse_line("c\t\t\t")
+    assert record.format is Format.AUTOTVM_PICKLE
+    migrated = LogMigrator().migrate(record).text
+    assert migrated == '{"kind": "c"}\t\t\t'
+    again = parse_line(migrated)
+    assert again.format is Format.AUTOTVM_PICKLE
+    assert again.target == '{"kind": "c"}'
+    assert LogMigrator().migrate(again).text == migrated

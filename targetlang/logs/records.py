@@ -98,6 +98,12 @@ def _parse_line(text: str, newline: str, file: str, line: int, raw: bytes | None
         return Record(file, line, text, newline, Format.UNKNOWN, problem=f"not JSON: {err}")
     layout = classify(value)
     if layout.format is Format.UNKNOWN:
+        # Tabs are JSON white space: a pickle row whose other columns are empty and whose target
+        # column holds JSON (as `logs migrate --to json` writes it) decodes as that JSON alone.
+        if "\t" in body:
+            row = _pickle_row(text, newline, file, line, skip)
+            if row.format is not Format.UNKNOWN:
+                return row
         return Record(file, line, text, newline, Format.UNKNOWN, value=value, problem=layout.reason)
     try:
         fields = _fields(body, value, layout, skip)
