@@ -83,7 +83,6 @@ from typing import Any, NamedTuple
 from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
-    LeafKindError,
     MismatchedQuoteError,
     MissingDashError,
     NestingTooDeepError,
@@ -94,7 +93,7 @@ from .errors import (
     ValueConversionError,
     show,
 )
-from .parsing import _check_required, _hint, _suggest, depth_limit, parse
+from .parsing import _check_required, _hint, _suggest, _unknown_attr, depth_limit, parse
 from .registry import Registry, builtin_registry
 from .schema import KindSchema, TypeSpec
 from .target import Span, Target
@@ -437,32 +436,6 @@ def _unknown_kind(name: str, era: Era, registry: Registry, text: str, start: int
     return UnknownKindError(message, text, start, end)
 
 
-_NON_LEAF_FIELDS = ("executor", "runtime", "devices")
-
-
-def _unknown_attr(key: str, schema: KindSchema, text: str, start: int, end: int) -> UnknownAttributeError:
-    if schema.leaf and key in _NON_LEAF_FIELDS:
-        return LeafKindError(
-            f"kind {show(schema.name)} is a leaf target: {show(key)} belongs on a composite target that contains it",
-            text,
-            start,
-            end,
-        )
-    if key == "target" and "mtriple" in schema.attrs:
-        # The E0 spelling; AutoTVM's log reader (v0.7 - v0.19) rewrote it in the text.
-        close: tuple[str, ...] = ("mtriple",)
-        message = f"kind {show(schema.name)} has no attribute 'target' since TVM v0.7: it is TVM <= v0.6's 'mtriple'"
-    elif key in schema.attrs:
-        close = ()
-        message = f"attribute {show(key)} of kind {show(schema.name)} came after TVM v0.23"
-    else:
-        close = _suggest(key, schema.attrs)
-        message = f"kind {show(schema.name)} has no attribute {show(key)}{_hint(close)}"
-    err = UnknownAttributeError(message, text, start, end)
-    err.suggestions = close
-    return err
-
-
 _STRUCTURAL = ("keys", "tag", "host")
 
 
@@ -578,7 +551,7 @@ def _options(text: str, words: list[_Word], schema: KindSchema, era: Era, regist
             raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
         spec = schema.attrs.get(key)
         if spec is None or spec.modern_only:
-            raise _unknown_attr(key, schema, text, key_start, key_end)
+            raise _unknown_attr(key, schema, text, key_start, key_end, era.name)
         try:
             typed = convert(value, spec.type, key, nested)
         except TargetError as err:
@@ -679,7 +652,7 @@ def _e0_options(text: str, words: list[_Word], schema: KindSchema, era: Era, reg
             raise DuplicateAttributeError(f"attribute {show(attr)} is given more than once", text, key_start, key_end)
         spec = schema.attrs.get(attr)
         if spec is None or spec.modern_only:
-            raise _unknown_attr(attr, schema, text, key_start, key_end)
+            raise _unknown_attr(attr, schema, text, key_start, key_end, era.name)
         typed: Any
         if value is None and spec.type.name == "bool":
             typed = True

@@ -13,6 +13,8 @@ import re
 from .errors import MismatchedQuoteError
 
 __all__ = [
+    "INT64_MAX",
+    "INT64_MIN",
     "encode_item",
     "encode_scalar",
     "escape",
@@ -148,7 +150,7 @@ def encode_item(text: str) -> str:
 
 
 _INT = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
-_INT64 = (-(2**63), 2**63 - 1)
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1  # TVM v0.21+ holds integers as int64_t
 
 
 def parse_int(text: str) -> int | None:
@@ -160,7 +162,7 @@ def parse_int(text: str) -> int | None:
     m = _INT.match(text)
     if m is not None:
         value = int(m.group(1))
-        if _INT64[0] <= value <= _INT64[1]:
+        if INT64_MIN <= value <= INT64_MAX:
             return value
     lowered = text.lower()
     if lowered == "true":

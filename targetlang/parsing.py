@@ -28,7 +28,7 @@ from .errors import (
     check_encodable,
     show,
 )
-from .registry import Registry, builtin_registry
+from .registry import Registry, builtin_registry, removed_attribute
 from .schema import KindSchema
 from .syntax import JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
@@ -161,26 +161,49 @@ def _unknown_kind(name: str, registry: Registry, source: str, start: int, end: i
 _NON_LEAF_FIELDS = ("executor", "runtime", "devices")
 
 
-def _unknown_attr(key: str, schema: KindSchema, source: str, start: int, end: int) -> UnknownAttributeError:
+def _release(version: str) -> str:
+    major, minor = version.lstrip("v").split(".")[:2]
+    return f"v{major}.{minor}"
+
+
+def _unknown_attr(
+    key: str, schema: KindSchema, source: str, start: int, end: int, version: str = "0.22"
+) -> UnknownAttributeError:
+    """The error for option ``key`` that kind ``schema`` does not take, as read by TVM ``version``.
+
+    It says why where TVM's history does: an attribute of an older or a newer TVM, ``-target``
+    (TVM <= v0.6's ``-mtriple``), a composite's field on a leaf kind; else the closest names.
+    """
+    name = show(schema.name)
     if key in schema.attrs:
         return UnknownAttributeError(
-            f"attribute {show(key)} of kind {show(schema.name)} came after TVM v0.23: write this target in the "
-            "JSON form",
+            f"attribute {show(key)} of kind {name} came after TVM v0.23: write this target in the JSON form",
             source,
             start,
             end,
         )
+    history = removed_attribute(schema.name, key, version)
+    was = ""
+    if history is not None:
+        first, last = _release(history[0]), _release(history[1])
+        major, minor = last[1:].split(".")
+        had = f"TVM {first} had it" if first == last else f"TVM {first} - {last} had it"
+        was = f" since TVM v{major}.{int(minor) + 1} ({had})"
     if schema.leaf and key in _NON_LEAF_FIELDS:
+        said = f"has no attribute {show(key)}{was}: it is a leaf target, and" if was else "is a leaf target:"
         return LeafKindError(
-            f"kind {show(schema.name)} is a leaf target: {show(key)} belongs on a composite target that contains it",
+            f"kind {name} {said} {show(key)} belongs on a composite target that contains it",
             source,
             start,
             end,
         )
-    close = _suggest(key, schema.attrs)
-    err = UnknownAttributeError(
-        f"kind {show(schema.name)} has no attribute {show(key)}{_hint(close)}", source, start, end
-    )
+    if key == "target" and "mtriple" in schema.attrs:
+        close: tuple[str, ...] = ("mtriple",)
+        message = f"kind {name} has no attribute 'target' since TVM v0.7: it is TVM <= v0.6's 'mtriple'"
+    else:
+        close = _suggest(key, schema.attrs)
+        message = f"kind {name} has no attribute {show(key)}{was}{_hint(close)}"
+    err = UnknownAttributeError(message, source, start, end)
     err.suggestions = close
     return err
 
@@ -196,6 +219,14 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
     kind_word = syntax.kind
     schema = registry.kinds.get(kind_word.text)
     if schema is None:
+        if kind_word.text in registry.tags:
+            raise UnknownKindError(
+                f"{show(kind_word.text)} is a tag, and a tag takes no options: TVM v0.22 read a tag only as the "
+                f'whole text; to change its fields write {{"tag": "{kind_word.text}", ...}}',
+                text,
+                kind_word.start,
+                kind_word.end,
+            )
         raise _unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
     if schema.modern_only:
         raise UnknownKindError(
@@ -248,7 +279,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
             raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
         spec = specs.get(key)
         if spec is None or spec.modern_only:
-            raise _unknown_attr(key, schema, text, key_start, key_end)
+            raise _unknown_attr(key, schema, text, key_start, key_end, registry.version)
         try:
             typed = from_text("1" if value is None else value, spec.type, key, nested)
         except TargetError as err:
@@ -338,7 +369,7 @@ def _from_config(
             continue
         spec = specs.get(key)
         if spec is None:
-            raise _unknown_attr(key, schema, source, *where(key))
+            raise _unknown_attr(key, schema, source, *where(key), version=registry.version)
         value_node = members[key][1] if key in members else None
         typed = from_json(value, spec.type, key, nested, value_node, source)
         if key in _STRUCTURAL:

@@ -253,6 +253,21 @@ def _canonicalizer(name: str | None, version: tuple[int, ...]) -> str | None:
 
 
 @functools.cache
+def _attribute_history() -> dict[tuple[str, str], tuple[str, str]]:
+    data = _load("kinds-v0.22.json")["legacy_attrs_absent_in_v0_22"]
+    return {(item["kind"], item["attr"]): (item["first_seen"], item["last_seen"]) for item in data}
+
+
+def removed_attribute(kind: str, attr: str, version: str = "0.22") -> tuple[str, str] | None:
+    """``(first, last)`` TVM releases (``"v0.8.0"``, ``"v0.9.0"``) in which kind ``kind`` had
+    attribute ``attr``, when TVM ``version`` comes after them; else ``None``."""
+    seen = _attribute_history().get((kind, attr))
+    if seen is None or _version_tuple(version or "0.22") <= _version_tuple(seen[1]):
+        return None
+    return seen
+
+
+@functools.cache
 def builtin_registry(version: str = "0.22") -> Registry:
     """TVM's kinds and tags as of ``version`` (``"0.22"`` by default).
 

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import TargetError, ValueConversionError, check_encodable, show
-from .lexical import encode_item, interpret, interpret_offsets, parse_int, split_items
+from .lexical import INT64_MAX, INT64_MIN, encode_item, interpret, interpret_offsets, parse_int, split_items
 from .schema import TypeSpec
 
 __all__ = ["from_json", "from_text", "is_representable", "to_text"]
@@ -88,12 +88,16 @@ def from_json(value: Any, typ: TypeSpec, attr: str, nested: Nested, where: Any =
                     end = where.end if where is not None else 0
                     raise err.at(source, start, end) if source else err from None
             return value
-    elif name == "int":
+    elif name in ("int", "bool"):
         if isinstance(value, int):
-            return int(value)
-    elif name == "bool":
-        if isinstance(value, int):
-            return bool(value)
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise ValueConversionError(
+                    f"attribute '{attr}' is {name}: {value} is beyond the 64-bit integers TVM holds",
+                    source,
+                    where.start if where is not None else 0,
+                    where.end if where is not None else 0,
+                )
+            return int(value) if name == "int" else bool(value)
     elif name == "target":
         if isinstance(value, (str, Mapping)) or hasattr(value, "kind"):
             return nested(value, where)
@@ -170,7 +174,7 @@ def is_representable(value: Any, typ: TypeSpec) -> bool:
     if name == "string":
         return isinstance(value, str) and value == value.strip(" ")
     if name == "int":
-        return -(2**63) <= int(value) < 2**63
+        return INT64_MIN <= int(value) <= INT64_MAX
     if name == "array":
         assert typ.elem is not None
         return all(is_representable(v, typ.elem) for v in value)

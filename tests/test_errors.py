@@ -211,3 +211,61 @@ def test_error_unclosed_json_points_at_the_end() -> None:
 
 def test_error_control_characters_are_shown_visibly() -> None:
     assert message("llvm\r") == "unknown target kind 'llvm\u240d'; did you mean 'llvm'?\n  llvm\u240d\n  ^^^^^"
+
+
+def test_error_tag_with_options_says_a_tag_stands_alone() -> None:
+    assert message("nvidia/jetson-nano -arch=sm_80") == (
+        "'nvidia/jetson-nano' is a tag, and a tag takes no options: TVM v0.22 read a tag only as the whole text; "
+        'to change its fields write {"tag": "nvidia/jetson-nano", ...}\n'
+        "  nvidia/jetson-nano -arch=sm_80\n"
+        "  ^^^^^^^^^^^^^^^^^^"
+    )
+
+
+def test_error_attribute_tvm_removed_says_when() -> None:
+    assert message("llvm -keys=cpu -link-params=0") == (
+        "kind 'llvm' has no attribute 'link-params' since TVM v0.10 (TVM v0.8 - v0.9 had it)\n"
+        "  llvm -keys=cpu -link-params=0\n"
+        "                  ^^^^^^^^^^^"
+    )
+    assert message("cuda -shared_memory_per_block=49152") == (
+        "kind 'cuda' has no attribute 'shared_memory_per_block' since TVM v0.9 (TVM v0.8 had it); did you mean "
+        "'max_shared_memory_per_block' or 'registers_per_block' or 'max_threads_per_block'?\n"
+        "  cuda -shared_memory_per_block=49152\n"
+        "        ^^^^^^^^^^^^^^^^^^^^^^^"
+    )
+
+
+def test_error_old_target_option_names_mtriple_not_tag() -> None:
+    with pytest.raises(targetlang.UnknownAttributeError) as info:
+        targetlang.parse("llvm -target=aarch64-linux-gnu")
+    assert str(info.value) == (
+        "kind 'llvm' has no attribute 'target' since TVM v0.7: it is TVM <= v0.6's 'mtriple'\n"
+        "  llvm -target=aarch64-linux-gnu\n"
+        "        ^^^^^^"
+    )
+    assert info.value.suggestions == ("mtriple",)
+
+
+def test_error_runtime_on_a_leaf_kind_that_once_had_it() -> None:
+    with pytest.raises(targetlang.LeafKindError) as info:
+        targetlang.parse("c -runtime=c")
+    assert str(info.value) == (
+        "kind 'c' has no attribute 'runtime' since TVM v0.10 (TVM v0.7 - v0.9 had it): it is a leaf target, and "
+        "'runtime' belongs on a composite target that contains it\n"
+        "  c -runtime=c\n"
+        "     ^^^^^^^"
+    )
+
+
+def test_error_integer_beyond_int64_in_a_config() -> None:
+    # TVM 0.27: "Option 'num-cores': expected type 'int' but got 'ffi.BigInt'"; the string form's
+    # stream extraction fails on overflow alike.
+    assert message('{"kind": "llvm", "num-cores": 9223372036854775808}') == (
+        "attribute 'num-cores' is int: 9223372036854775808 is beyond the 64-bit integers TVM holds\n"
+        '  {"kind": "llvm", "num-cores": 9223372036854775808}\n'
+        "                                ^^^^^^^^^^^^^^^^^^^"
+    )
+    assert targetlang.parse({"kind": "llvm", "num-cores": -(2**63)})["num-cores"] == -(2**63)
+    with pytest.raises(targetlang.ValueConversionError):
+        targetlang.parse({"kind": "llvm", "fast-math": 2**63})

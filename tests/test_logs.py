@@ -472,8 +472,8 @@ def test_check_arm_log_target_is_an_unknown_attribute(run: Run, logs_dir: Path) 
         )
         assert problem["spec"][problem["span"][0] : problem["span"][1]] == "target"
         assert problem["message"] == (
-            "kind 'llvm' has no attribute 'target': it is TVM v0.6's spelling of '-mtriple', which AutoTVM's JSON "
-            "log reader (v0.7 - v0.19) rewrote"
+            "kind 'llvm' has no attribute 'target' since TVM v0.7: it is TVM <= v0.6's 'mtriple', which AutoTVM's "
+            "JSON log reader (v0.7 - v0.19) rewrote"
         )
     assert summary == {
         "record": "summary",
@@ -518,8 +518,8 @@ def test_check_v08_auto_scheduler_log_needs_the_v08_registry(run: Run, logs_dir:
         "rule": "parse",
         "field": "target",
         "error": "UnknownAttributeError",
-        "message": "kind 'llvm' has no attribute 'link-params'; TVM v0.8 and v0.9 had it: give --tvm-version if one "
-        "of them wrote this log",
+        "message": "kind 'llvm' has no attribute 'link-params' since TVM v0.10 (TVM v0.8 - v0.9 had it); TVM v0.8 - "
+        "v0.9 read this target: give --tvm-version if one of them wrote this log",
         "spec": "llvm -keys=cpu -link-params=0",
         "span": [16, 27],
         "era": "0.22",
@@ -534,8 +534,8 @@ def test_check_human_output_shows_each_caret_once(run: Run, logs_dir: Path) -> N
     assert status == 1
     lines = err.splitlines()
     assert lines[:3] == [
-        f"{ARM}:3: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'target': it is TVM v0.6's "
-        "spelling of '-mtriple', which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote",
+        f"{ARM}:3: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'target' since TVM v0.7: it is "
+        "TVM <= v0.6's 'mtriple', which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote",
         "  llvm -device=arm_cpu -model=pynq -target=armv7a-linux-eabi",
         "                                    ^^^^^^",
     ]

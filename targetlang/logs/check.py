@@ -163,7 +163,7 @@ class Checker:
         message, detail = finding.message, finding.detail
         if reading.reads_as_v08 and record.tvm_version is None and self.reader.assume is None:
             # Neither the record nor the user says which TVM wrote it; say which one would have read it.
-            hint = "; TVM v0.8 and v0.9 had it: give --tvm-version if one of them wrote this log"
+            hint = "; TVM v0.8 - v0.9 read this target: give --tvm-version if one of them wrote this log"
             first, newline, excerpt = detail.partition("\n")
             message, detail = message + hint, first + hint + newline + excerpt
         span = finding.span

@@ -158,12 +158,8 @@ def _finding(rule: str, spec: str, err: Exception) -> Finding:
     if isinstance(err, TargetError):
         span = err.span if err.source == spec else None
         message = err.message
-        if isinstance(err, UnknownAttributeError) and err.source[err.start : err.end] == "target":
-            # "did you mean 'tag'?" would mislead: say what '-target' was.
-            message = (
-                message.partition("; did you mean")[0] + ": it is TVM v0.6's spelling of '-mtriple', which AutoTVM's "
-                "JSON log reader (v0.7 - v0.19) rewrote"
-            )
+        if isinstance(err, UnknownAttributeError) and err.suggestions == ("mtriple",):
+            message += ", which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote"
         first, _, excerpt = str(err).partition("\n")
         detail = message + first[len(err.message) :] + ("\n" + excerpt if excerpt else "")
         return Finding(rule, type(err).__name__, message, detail, span)
