@@ -125,7 +125,13 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
     _check_depth(depth)
     config = registry.tags.get(text)
     if config is not None:
-        target = _from_config(config, registry, depth, None, "", chain=_check_cycle(text, chain))
+        try:
+            target = _from_config(config, registry, depth, None, "", chain=_check_cycle(text, chain))
+        except TargetError as err:
+            if err.source:
+                raise
+            # The tag's own config has no text: point at the tag's name.
+            raise _in_tag(err, text).at(text, 0, len(text)) from None
         return Target._make(
             target.schema,
             registry,
@@ -296,6 +302,50 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
     return Target._make(schema, registry, attrs=attrs, text=text, text_form="legacy", spans=spans, **fields)
 
 
+def _in_tag(err: TargetError, tag: str) -> TargetError:
+    # A cycle's message names every tag in it already.
+    return err if isinstance(err, TagCycleError) else err.in_context(f"in tag {show(tag)}")
+
+
+def _expand_tag(
+    config: Mapping[str, Any], registry: Registry, chain: tuple[str, ...], source: str, span: tuple[int, int]
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """``config`` (``{"tag": NAME, ...}``) over the config of tag NAME, over the configs of the tags
+    that one extends in turn; and the chain of tags read."""
+    layers = [config]
+    name = config["tag"]
+    while True:
+        base = registry.tags.get(name)
+        if base is None:
+            close = _suggest(name, registry.tags)
+            raise UnknownTagError(f"unknown target tag {show(name)}{_hint(close)}", source, *span)
+        chain = _check_cycle(name, chain, source, *span)
+        layers.append(base)
+        name = base.get("tag")
+        if base.get("kind") is not None or not isinstance(name, str):
+            break
+    merged: dict[str, Any] = {}
+    for layer in reversed(layers):
+        merged.update(layer)
+    return merged, chain
+
+
+def _typed(
+    key: str,
+    value: Any,
+    schema: KindSchema,
+    registry: Registry,
+    nested: Any,
+    value_node: Any,
+    source: str,
+    key_span: tuple[int, int] = (0, 0),
+) -> Any:
+    spec = schema.attrs.get(key)
+    if spec is None:
+        raise _unknown_attr(key, schema, source, *key_span, version=registry.version)
+    return from_json(value, spec.type, key, nested, value_node, source)
+
+
 def _from_config(
     config: Mapping[str, Any],
     registry: Registry,
@@ -326,15 +376,19 @@ def _from_config(
             "'features' cannot be given: the kind's canonicaliser derives them", source, *where("features")
         )
     kind = config.get("kind")
-    tag = config.get("tag")
-    if kind is None and isinstance(tag, str):
+    # Values the user wrote are read in the chain of tags around this config; values that come
+    # from a tag's own config are read inside that tag too, so that a tag that refers to itself
+    # is a cycle while a user who names one tag twice is not.
+    tag_chain = chain
+    from_tag: frozenset[str] = frozenset()
+    if kind is None and "tag" in config:
         # TVM 0.27: {"tag": NAME, ...} without a kind loads the tag and overlays the rest.
-        base = registry.tags.get(tag)
-        if base is None:
-            close = _suggest(tag, registry.tags)
-            raise UnknownTagError(f"unknown target tag {show(tag)}{_hint(close)}", source, *value_span("tag"))
-        chain = _check_cycle(tag, chain, source, *value_span("tag"))
-        config = {**base, **config}
+        tag = config["tag"]
+        if not isinstance(tag, str):
+            raise ValueConversionError("'tag' must be a string, the name of a tag", source, *value_span("tag"))
+        expanded, tag_chain = _expand_tag(config, registry, chain, source, value_span("tag"))
+        from_tag = frozenset(expanded.keys() - config.keys())
+        config = expanded
         kind = config.get("kind")
     if kind is None:
         start = node.start if node is not None else 0
@@ -346,32 +400,42 @@ def _from_config(
         raise _unknown_kind(kind, registry, source, *value_span("kind"))
     specs = schema.attrs
 
-    def nested(value: Any, at: Any = None) -> Target:
-        if isinstance(value, Target):
-            return value
-        if isinstance(value, str):
-            try:
-                return _parse_text(value, registry, depth + 1, chain)
-            except TargetError as err:
-                if not isinstance(at, JsonScalar):
-                    raise
-                if source[at.start] in "\"'":
-                    raise err.relocated(source, json_string_offsets(source, at.start, at.end), at.end - 1) from None
-                raise err.relocated(source, range(at.start, at.end), at.end) from None
-        sub = at if isinstance(at, JsonObject) else None
-        text = source[sub.start : sub.end] if sub is not None and own_text is not None else None
-        return _from_config(value, registry, depth + 1, sub, source, own_text=text, chain=chain)
+    def nested_in(chain: tuple[str, ...]) -> Any:
+        def nested(value: Any, at: Any = None) -> Target:
+            if isinstance(value, Target):
+                return value
+            if isinstance(value, str):
+                try:
+                    return _parse_text(value, registry, depth + 1, chain)
+                except TargetError as err:
+                    if not isinstance(at, JsonScalar):
+                        raise
+                    if source[at.start] in "\"'":
+                        offsets = json_string_offsets(source, at.start, at.end)
+                        raise err.relocated(source, offsets, at.end - 1) from None
+                    raise err.relocated(source, range(at.start, at.end), at.end) from None
+            sub = at if isinstance(at, JsonObject) else None
+            text = source[sub.start : sub.end] if sub is not None and own_text is not None else None
+            return _from_config(value, registry, depth + 1, sub, source, own_text=text, chain=chain)
 
+        return nested
+
+    nested, nested_in_tag = nested_in(chain), nested_in(tag_chain)
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
     for key, value in config.items():
         if key == "kind":
             continue
-        spec = specs.get(key)
-        if spec is None:
-            raise _unknown_attr(key, schema, source, *where(key), version=registry.version)
-        value_node = members[key][1] if key in members else None
-        typed = from_json(value, spec.type, key, nested, value_node, source)
+        if key in from_tag:
+            try:
+                typed = _typed(key, value, schema, registry, nested_in_tag, None, "")
+            except TargetError as err:
+                # The tag's own config has no text here: point at the tag's name.
+                raise _in_tag(err, config["tag"]).at(source, *value_span("tag")) from None
+        else:
+            typed = _typed(
+                key, value, schema, registry, nested, members[key][1] if key in members else None, source, where(key)
+            )
         if key in _STRUCTURAL:
             fields[key] = typed
         else:

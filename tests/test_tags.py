@@ -1,0 +1,69 @@
+"""Tags that extend tags, tag overlays, cycles, and where errors inside a tag's config point."""
+
+from __future__ import annotations
+
+import pytest
+
+import targetlang
+from targetlang import builtin_registry, parse
+
+A100 = builtin_registry().tags["nvidia/nvidia-a100"]
+
+
+def test_a_tag_that_extends_a_tag_reads_in_both_forms() -> None:
+    registry = builtin_registry().register_tag("my/gpu", {"tag": "nvidia/nvidia-a100", "max_num_threads": 512})
+    overlay = parse("{tag: my/gpu}", registry=registry)
+    assert (overlay.kind, overlay.tag, overlay["arch"], overlay["max_num_threads"]) == ("cuda", "my/gpu", "sm_80", 512)
+    assert overlay["l2_cache_size_bytes"] == A100["l2_cache_size_bytes"]
+    whole = parse("my/gpu", registry=registry)
+    assert (whole.tag, whole["arch"], whole["max_num_threads"]) == ("nvidia/nvidia-a100", "sm_80", 512)
+    # The outermost overlay wins over every tag beneath it.
+    over = parse("{tag: my/gpu, max_num_threads: 256, arch: sm_86}", registry=registry)
+    assert (over["max_num_threads"], over["arch"]) == (256, "sm_86")
+
+
+def test_naming_one_tag_twice_is_not_a_cycle() -> None:
+    both = parse("{tag: nvidia/nvidia-a100, host: {tag: nvidia/nvidia-a100}}")
+    assert both.host is not None and both.host.tag == "nvidia/nvidia-a100" and both.host["arch"] == "sm_80"
+    pi = parse("{tag: raspberry-pi/4b-aarch64, host: raspberry-pi/4b-aarch64}")
+    assert pi.host is not None and pi.host["mcpu"] == "cortex-a72"
+
+
+@pytest.mark.parametrize("spec", ["{tag: c/a}", "c/a", {"tag": "c/a"}])
+def test_error_tags_that_extend_each_other_are_a_cycle(spec: object) -> None:
+    registry = builtin_registry().register_tag("c/a", {"tag": "c/b"}).register_tag("c/b", {"tag": "c/a"})
+    with pytest.raises(targetlang.TagCycleError) as info:
+        parse(spec, registry=registry)
+    assert info.value.message == "tag 'c/a' refers to itself: c/a -> c/b -> c/a"
+
+
+def test_error_a_tag_whose_host_is_itself_names_the_cycle_once() -> None:
+    registry = builtin_registry().register_tag("d/a", {"kind": "llvm", "host": "d/a"})
+    with pytest.raises(targetlang.TagCycleError) as info:
+        parse("{tag: d/a}", registry=registry)
+    assert str(info.value) == "tag 'd/a' refers to itself: d/a -> d/a\n  {tag: d/a}\n        ^^^"
+
+
+@pytest.mark.parametrize(
+    ("spec", "caret"),
+    [
+        ("{kind: composite, devices: [{tag: b/t}]}", "                                    ^^^"),
+        ("{kind: composite, devices: [b/t]}", "                              ^^^"),
+        ("cuda -host=b/t", "             ^^^"),
+        ("b/t", "  ^^^"),
+    ],
+)
+def test_error_inside_a_tag_config_points_at_the_tag_name(spec: str, caret: str) -> None:
+    registry = builtin_registry().register_tag("b/t", {"kind": "llvm", "mcpux": "a"})
+    with pytest.raises(targetlang.UnknownAttributeError) as info:
+        parse(spec, registry=registry)
+    assert str(info.value) == (
+        f"in tag 'b/t': kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?\n  {spec}\n{caret}"
+    )
+
+
+@pytest.mark.parametrize(("spec", "caret"), [("{tag: 5}", "        ^"), ("{tag: [a]}", "        ^^^")])
+def test_error_tag_that_is_not_a_string(spec: str, caret: str) -> None:
+    with pytest.raises(targetlang.ValueConversionError) as info:
+        parse(spec)
+    assert str(info.value) == f"'tag' must be a string, the name of a tag\n  {spec}\n{caret}"
