@@ -398,7 +398,6 @@ def _from_config(
     schema = registry.kinds.get(kind)
     if schema is None:
         raise _unknown_kind(kind, registry, source, *value_span("kind"))
-    specs = schema.attrs
 
     def nested_in(chain: tuple[str, ...]) -> Any:
         def nested(value: Any, at: Any = None) -> Target:
