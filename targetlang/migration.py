@@ -19,7 +19,7 @@ from .errors import TargetError, pointed, show
 from .parsing import parse
 from .registry import Registry, builtin_registry
 from .resolution import Environment
-from .syntax import LegacySyntax, parse_syntax
+from .schema import AttrSpec
 from .target import Target
 
 __all__ = ["POLICIES", "RULES", "Change", "Migration", "migrate"]
@@ -47,6 +47,7 @@ _REMOVED_KINDS = {
 
 RULES: dict[str, str] = {
     "target-to-mtriple": "-target= is the pre-v0.7 spelling of -mtriple= (renamed as an attribute)",
+    "era-keys": "TVM v0.6 - v0.9 appended the default keys to given keys; TVM 0.27 does not",
     "mkldnn-to-dnnl": "the library mkldnn is called dnnl since TVM v0.10",
     "shared-memory-renamed": "cuda's shared_memory_per_block (v0.8) is max_shared_memory_per_block",
     "removed-attribute": "an attribute TVM removed; where its setting went instead",
@@ -108,6 +109,12 @@ def _legacy_registry() -> Registry:
             if name in merged:
                 kind = type(kind)(**{**kind.__dict__, "attrs": {**merged[name].attrs, **kind.attrs}})
             merged[name] = kind
+    # TVM <= v0.6's -target, which AutoTVM's log reader (v0.7 - v0.19) still rewrote to
+    # -mtriple: read as an attribute of its own, at any depth, and renamed by the rules.
+    for name, kind in merged.items():
+        if "mtriple" in kind.attrs and "target" not in kind.attrs:
+            spec = AttrSpec("target", kind.attrs["mtriple"].type)
+            merged[name] = type(kind)(**{**kind.__dict__, "attrs": {**kind.attrs, "target": spec}})
     return Registry(merged.values(), builtin_registry().tags, "0.22")
 
 
@@ -117,29 +124,6 @@ def _modern() -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
     kinds = json.loads((data / "kinds-v0.27.json").read_text(encoding="utf-8"))["kinds"]
     tags = json.loads((data / "tags-v0.27.json").read_text(encoding="utf-8"))["tags"]
     return {name: frozenset(k["options"]) for name, k in kinds.items()}, tags
-
-
-def _rename_target_option(text: str, changes: list[Change]) -> str:
-    """``-target=X`` → ``-mtriple=X`` by option key, never by substring (AutoTVM's log reader
-    replaced the substring everywhere, which also broke ``-target_device_type=``)."""
-    if "target" not in text:
-        return text
-    try:
-        syntax = parse_syntax(text)
-    except TargetError:
-        return text
-    if not isinstance(syntax, LegacySyntax):
-        return text
-    out = text
-    for word in reversed(syntax.words):
-        body = word.text.lstrip("-")
-        key = body.split("=", 1)[0]
-        if key == "target" and word.text.startswith("-"):
-            start = word.start + len(word.text) - len(body)
-            out = out[:start] + "mtriple" + out[start + len("target") :]
-            changes.append(Change("target-to-mtriple", "-target renamed to -mtriple", (start, start + 6)))
-    changes.reverse()
-    return out
 
 
 def _report_e0_target_option(target: Target, changes: list[Change]) -> None:
@@ -153,30 +137,22 @@ def _report_e0_target_option(target: Target, changes: list[Change]) -> None:
         changes.append(Change("target-to-mtriple", "-target renamed to -mtriple", (start, start + 6)))
 
 
-def _span(target: Target, name: str, offset_map: list[int] | None) -> tuple[int, int] | None:
+def _span(target: Target, name: str) -> tuple[int, int] | None:
     text = str(target)
     if name == "kind" and text.lstrip(" ").startswith(target.kind):
         start = len(text) - len(text.lstrip(" "))
-        span: tuple[int, int] | None = (start, start + len(target.kind))
-    else:
-        span = target.source_span(name)
-    if span is None or offset_map is None:
-        return span
-    return (offset_map[span[0]], offset_map[span[1] - 1] + 1)
+        return (start, start + len(target.kind))
+    return target.source_span(name)
 
 
-def _offsets(before: str, after: str) -> list[int]:
-    # "target" → "mtriple" adds one character per rename; map positions of `after` to `before`.
-    out: list[int] = []
-    i = j = 0
-    while j < len(after):
-        if after.startswith("mtriple", j) and before.startswith("target", i):
-            out.extend([i] * 6 + [i + 5])
-            i, j = i + 6, j + 7
-        else:
-            out.append(i)
-            i, j = i + 1, j + 1
-    return [*out, len(before)]
+def _era_keys(target: Target) -> list[str] | None:
+    """The keys an older TVM gave a target with ``-keys``: TVM v0.6 - v0.9 appended the device
+    and the kind's default keys to them (v0.10 on, given keys replace the defaults)."""
+    if target.era not in ("0.6", "0.7", "0.8") or target.declared_keys is None:
+        return None
+    device = target.attrs.get("device")
+    keys = [*target.declared_keys, *([device] if isinstance(device, str) else []), *target.schema.default_keys]
+    return list(dict.fromkeys(keys))
 
 
 class _Rules:
@@ -216,6 +192,24 @@ class _Rules:
             self.changes.append(Change(rule, message, span("kind"), "warning" if keep else "error"))
             if not keep:
                 return None
+        if "target" in config:
+            option = span("target")
+            if option is not None:  # the caret goes under the key, past the dashes
+                dashes = len(str(target)[option[0] : option[1]]) - len(str(target)[option[0] : option[1]].lstrip("-"))
+                option = (option[0] + dashes, option[0] + dashes + len("target"))
+            if "mtriple" in config:
+                del config["target"]
+                message = "both -target and -mtriple are given: -target is the old spelling of -mtriple"
+                self.changes.append(Change("target-to-mtriple", message, option, "error"))
+                ok = False
+            else:
+                config = {("mtriple" if k == "target" else k): v for k, v in config.items()}
+                self.changes.append(Change("target-to-mtriple", "-target renamed to -mtriple", option))
+        keys = _era_keys(target)
+        if keys is not None and keys != config["keys"]:
+            config["keys"] = keys
+            message = f"keys written out in full as TVM v{target.era} made them: {','.join(keys)}"
+            self.changes.append(Change("era-keys", message, span("keys")))
         if "mkldnn" in config.get("libs", ()):
             config["libs"] = ["dnnl" if lib == "mkldnn" else lib for lib in config["libs"]]
             self.changes.append(Change("mkldnn-to-dnnl", "libs: mkldnn renamed to dnnl", span("libs")))
@@ -301,15 +295,9 @@ def migrate(
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
     changes: list[Change] = []
-    offset_map: list[int] | None = None
     if isinstance(spec, str):
         source = spec
-        # TVM <= v0.6 read -target itself (reported below); AutoTVM's log reader rewrote it for
-        # every later TVM up to v0.19, so it is a spelling to migrate in every other era.
-        text = spec if era == "0.6" else _rename_target_option(spec, changes)
-        if text != spec:
-            offset_map = _offsets(spec, text)
-        target = parse(text, registry=_legacy_registry(), era=era)
+        target = parse(spec, registry=_legacy_registry(), era=era)
         if era == "0.6":
             _report_e0_target_option(target, changes)
     else:
@@ -317,7 +305,7 @@ def migrate(
         target = spec if isinstance(spec, Target) else parse(spec, registry=_legacy_registry())
     rules = _Rules(policy, _modern()[0])
     rules.changes = changes
-    config = rules.config(target, lambda t, name: _span(t, name, offset_map), True)
+    config = rules.config(target, _span, True)
     if config is not None and host is not None:
         if isinstance(host, Target):
             host_target = host

@@ -124,7 +124,7 @@ class Target:
         # Pickled as its text, the era that reads that text back, and which built-in registry it
         # uses; a target reads back equal (features, which only resolve() sets, are recomputed by
         # resolving again).
-        era = self._text_form[len("era ") :] if self._text_form.startswith("era ") else ""
+        era = self.era
         version = self._registry.version
         if version and builtin_registry(version) == self._registry:
             return (_unpickle, (str(self), version, era, False))
@@ -150,6 +150,12 @@ class Target:
     def keys(self) -> tuple[str, ...]:
         """Dispatch keys as written (``resolve()`` assembles the final ones); order matters."""
         return self._keys or ()
+
+    @property
+    def era(self) -> str:
+        """The era whose rules read this target's text (``"0.6"``, ``"0.7"``, ``"0.8"``), or ``""``
+        for TVM v0.10 - v0.23's rules, the default (``parse(text, era=...)``)."""
+        return self._text_form[len("era ") :] if self._text_form.startswith("era ") else ""
 
     @property
     def declared_keys(self) -> tuple[str, ...] | None:

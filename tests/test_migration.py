@@ -67,8 +67,39 @@ def test_strings_of_tvm_08_migrate_in_their_era() -> None:
 
 
 def test_rule_target_to_mtriple_conflicts_with_an_explicit_mtriple() -> None:
-    with pytest.raises(targetlang.DuplicateAttributeError):
-        migrate("llvm -target=armv7-linux -mtriple=aarch64-linux-gnu")
+    text = "llvm -target=armv7-linux -mtriple=aarch64-linux-gnu"
+    m = assert_migrates(text, None, [("target-to-mtriple", "error")])
+    assert m.changes[0].message == "both -target and -mtriple are given: -target is the old spelling of -mtriple"
+    assert text[slice(*m.changes[0].span)] == "target"  # type: ignore[misc]
+
+
+def test_rule_target_to_mtriple_in_a_nested_and_a_separate_host() -> None:
+    # AutoTVM's log reader rewrote -target anywhere in the text; as an attribute, it is renamed
+    # at every depth, and the caret shows what the user wrote.
+    nested = {"kind": "cuda", "host": {"kind": "llvm", "mtriple": "aarch64-linux-gnu"}}
+    assert_migrates("cuda --host='llvm -target=aarch64-linux-gnu'", nested, [("target-to-mtriple", "info")])
+    separate = {"kind": "cuda", "host": {"kind": "llvm", "mtriple": "x86_64-linux-gnu"}}
+    assert_migrates(
+        "cuda",
+        separate,
+        [("target-to-mtriple", "info"), ("separate-host", "info")],
+        host="llvm -target=x86_64-linux-gnu",
+    )
+
+
+@pytest.mark.parametrize("era", ["0.6", "0.7", "0.8"])
+def test_rule_era_keys_written_out_in_full(era: str) -> None:
+    # TVM v0.6 - v0.9 appended the device and the default keys to -keys; TVM 0.27 would not.
+    m = assert_migrates(
+        "opencl -keys=mali -device=foo",
+        {"kind": "opencl", "keys": ["mali", "foo", "opencl", "gpu"], "device": "foo"},
+        [("era-keys", "info")],
+        era=era,
+    )
+    assert m.changes[0].message == f"keys written out in full as TVM v{era} made them: mali,foo,opencl,gpu"
+    # Keys that are already complete, and the default era's keys, stay as written.
+    assert_migrates("opencl -keys=mali,opencl,gpu", {"kind": "opencl", "keys": ["mali", "opencl", "gpu"]}, era=era)
+    assert_migrates("opencl -keys=mali", {"kind": "opencl", "keys": ["mali"]})
 
 
 def test_rule_mkldnn_to_dnnl() -> None:
@@ -155,6 +186,7 @@ def test_rule_tag_compressed_and_checked_by_expanding() -> None:
 def test_every_rule_has_a_golden_test() -> None:
     tested = {
         "target-to-mtriple",
+        "era-keys",
         "mkldnn-to-dnnl",
         "shared-memory-renamed",
         "removed-attribute",
