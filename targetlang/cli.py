@@ -274,16 +274,16 @@ def _json_text(target: Target) -> str:
 def _migrate(args: argparse.Namespace) -> int:
     from .migration import migrate
 
-    if args.registry is not None:
-        print("error: migrate reads with the kinds of every TVM release; --registry does not apply", file=sys.stderr)
-        return 2
+    registry = _registry(args) if args.registry is not None else None
     spec = _without_newline(_read_stdin()) if args.spec == "-" else args.spec
     era = args.era
     if args.tvm_version is not None:
         from .eras import era_for_version
 
         era = era_for_version(args.tvm_version)
-    result = migrate(spec, era=era, policy=args.policy, host=args.host, compress_tags=args.compress_tags)
+    result = migrate(
+        spec, era=era, policy=args.policy, host=args.host, compress_tags=args.compress_tags, registry=registry
+    )
     for change in result.changes:
         print(change.describe(result.source if change.span is not None else ""), file=sys.stderr)
     if result.json is None:

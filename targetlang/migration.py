@@ -118,6 +118,22 @@ def _legacy_registry() -> Registry:
     return Registry(merged.values(), builtin_registry().tags, "0.22")
 
 
+@functools.lru_cache(maxsize=8)
+def _reading_registry(registry: Registry | None) -> Registry:
+    """The legacy registry plus what ``registry`` adds to the built-in one it extends (its user
+    kinds and tags, which win over any built-in ones of the same name)."""
+    legacy = _legacy_registry()
+    if registry is None:
+        return legacy
+    base = builtin_registry(registry.version) if registry.version else None
+    kinds = {**legacy.kinds}
+    for name, kind in registry.kinds.items():
+        if base is None or base.kinds.get(name) != kind:
+            kinds[name] = kind
+    tags = {name: config for name, config in registry.tags.items() if base is None or base.tags.get(name) != config}
+    return Registry(kinds.values(), {**legacy.tags, **tags}, legacy.version)
+
+
 @functools.cache
 def _modern() -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
     data = Path(__file__).parent / "data"
@@ -226,6 +242,8 @@ class _Rules:
         for name in list(config):
             if name in ("kind", "tag", "keys", "host") or name in self.kinds.get(kind, self.common):
                 continue
+            if kind not in _legacy_registry().kinds and name in target.schema.attrs:
+                continue  # a user kind's own attribute (its executor too): the kind is reported
             replaced = _REMOVED_ATTRS.get(name)
             rule = "removed-attribute" if replaced else "unknown-in-0.27"
             what = f"moved to {replaced}" if replaced else "TVM 0.27 does not know it"
@@ -278,6 +296,7 @@ def migrate(
     host: str | Mapping[str, Any] | Target | None = None,
     compress_tags: bool = False,
     env: Environment | None = None,
+    registry: Registry | None = None,
 ) -> Migration:
     """Migrate a target written for an older TVM to the modern JSON form of TVM ``to``.
 
@@ -288,21 +307,24 @@ def migrate(
     the JSON). ``host`` is a host given separately, folded into the target's host.
     ``compress_tags`` writes ``{"tag": ...}`` (plus overrides) when the configuration equals a
     registered 0.27 tag's, checked by expanding it again. Raises :class:`TargetError` only when
-    the input cannot be read at all.
+    the input cannot be read at all. ``registry`` adds user kinds and tags (a
+    :class:`Registry` built on a built-in one): TVM 0.27 knows no user kind, so a target of one
+    migrates only under ``policy="keep"``, with a warning.
     """
     if to != "0.27":
         raise ValueError("targetlang migrates to TVM 0.27's form only")
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
     changes: list[Change] = []
+    reader = _reading_registry(registry)
     if isinstance(spec, str):
         source = spec
-        target = parse(spec, registry=_legacy_registry(), era=era)
+        target = parse(spec, registry=reader, era=era)
         if era == "0.6":
             _report_e0_target_option(target, changes)
     else:
         source = json.dumps(spec.to_json() if isinstance(spec, Target) else dict(spec))
-        target = spec if isinstance(spec, Target) else parse(spec, registry=_legacy_registry())
+        target = spec if isinstance(spec, Target) else parse(spec, registry=reader)
     rules = _Rules(policy, _modern()[0])
     rules.changes = changes
     config = rules.config(target, _span, True)
@@ -310,7 +332,7 @@ def migrate(
         if isinstance(host, Target):
             host_target = host
         else:  # a host string was printed by the same TVM as the target: read it in the same era
-            host_target = parse(host, registry=_legacy_registry(), era=era if isinstance(host, str) else None)
+            host_target = parse(host, registry=reader, era=era if isinstance(host, str) else None)
         host_config = rules.config(host_target, lambda t, name: None, False)
         if host_config is None:
             config = None
@@ -326,7 +348,7 @@ def migrate(
     if compress_tags:
         config = _compress(config, changes, env or Environment())
     try:
-        modern: Target | None = parse(config)
+        modern: Target | None = parse(config, registry=registry)
     except TargetError:
         modern = None  # policy "keep" kept what the modern registry rejects
     return Migration(source, modern, config, tuple(changes))
