@@ -479,6 +479,27 @@ def test_registry_option_reads_user_kinds_and_tags(run: Run) -> None:
     assert status == 1 and "unknown target kind 'my-accelerator'" in err
 
 
+def test_registry_option_for_migrate(run: Run) -> None:
+    # TVM 0.27 knows no user kind: reported as an error, or kept with a warning; the kind's own
+    # attributes (a composite's executor and runtime) are not TVM's removed ones.
+    registry = str(Path(__file__).resolve().parents[1] / "docs" / "examples" / "composite-registry.toml")
+    status, out, err = run("--registry", registry, "migrate", "{kind: my-accelerator, cores: 8}")
+    assert (status, out) == (1, "")
+    assert err.splitlines() == [
+        "error: unknown-in-0.27: kind 'my-accelerator': a kind or attribute TVM 0.27 does not know",
+        "  {kind: my-accelerator, cores: 8}",
+        "   ^^^^^^^^^^^^^^^^^^^^",
+    ]
+    status, out, err = run("--registry", registry, "migrate", "--policy", "keep", "example/x86-cuda-vulkan")
+    assert status == 0
+    assert err == "warning: unknown-in-0.27: kind 'system': a kind or attribute TVM 0.27 does not know\n"
+    migrated = json.loads(out)
+    assert (migrated["kind"], migrated["executor"], migrated["runtime"]) == ("system", "vm", "cpp")
+    # Legacy strings still read with every release's attributes beside the user's kinds.
+    status, out, _ = run("--registry", registry, "migrate", "--policy", "drop", "llvm -system-lib")
+    assert (status, json.loads(out)) == (0, {"kind": "llvm"})
+
+
 def test_registry_option_with_a_bad_file(run: Run, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"kinds": {"npu": {"attrs": {"cores": "integer"}}}}', encoding="utf-8")
@@ -544,7 +565,6 @@ def test_error_migrate_unreadable_spec(run: Run) -> None:
         ["migrate", "--tvm-version", "banana", "llvm"],
         ["migrate", "--era", "0.8", "--tvm-version", "0.8.0", "llvm"],
         ["migrate", "--policy", "ignore", "llvm"],
-        ["--registry", "x.toml", "migrate", "llvm"],
     ],
 )
 def test_migrate_usage_errors_exit_2(run: Run, argv: list[str]) -> None:
