@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .errors import RegistryError
-from .schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec
+from .errors import RegistryError, TargetError, show
+from .schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, frozen
+from .values import _json_type, from_json
 
 __all__ = ["Registry", "builtin_registry"]
 
@@ -20,7 +21,19 @@ __all__ = ["Registry", "builtin_registry"]
 _CANONICALIZERS = {"llvm": "cpu", "c": "cpu", "cuda": "cuda", "nvptx": "nvptx", "rocm": "rocm", "test": "test"}
 _BUILTIN_CANONICALIZERS = frozenset({*_CANONICALIZERS.values(), "cpu-without-host-triple"})
 _UNORDERED = frozenset({"libs"})
-_COMMON_NAMES = frozenset(spec.name for spec in COMMON_ATTRS)
+_COMMON = {spec.name: spec for spec in COMMON_ATTRS}
+_COMMON_NAMES = frozenset(_COMMON)
+# Read into the target's own fields, never its attributes: a default for them would never apply.
+_STRUCTURAL = frozenset({"keys", "tag", "host"})
+_NON_LEAF = ("devices", "executor", "runtime")
+_RESERVED = {
+    "kind": "it names the kind itself",
+    "features": "a target's features are derived by its kind's canonicaliser",
+}
+# The releases whose schema the data files record (legacy ranges start at v0.7, additions end at
+# v0.23; v0.24 - v0.27 wrote JSON only); "none" is a registry built from scratch.
+_BASES = tuple(f"0.{minor}" for minor in range(7, 24))
+_NO_BASE = "none"
 
 
 class Registry:
@@ -28,6 +41,10 @@ class Registry:
 
     A registry is a value: ``with_kind`` and ``with_tag`` return new registries, and two
     registries with the same contents are equal. ``builtin_registry()`` is TVM v0.22's.
+    Tag configs are read-only all the way down (objects as read-only mappings, arrays as
+    tuples); a :class:`Target` in one is kept as its JSON form. ``version`` is the built-in
+    registry this one extends, ``""`` for one built from scratch. The constructor takes kinds
+    as they are; ``register_kind`` and registry files check a user kind first.
     """
 
     __slots__ = ("_hash", "kinds", "tags", "version")
@@ -43,10 +60,26 @@ class Registry:
         tags: Mapping[str, Mapping[str, Any]] | None = None,
         version: str = "",
     ) -> None:
-        object.__setattr__(self, "kinds", MappingProxyType({k.name: k for k in kinds}))
-        object.__setattr__(self, "tags", MappingProxyType(dict(tags or {})))
+        found: dict[str, KindSchema] = {}
+        for kind in kinds:
+            if not isinstance(kind, KindSchema):
+                raise RegistryError(f"a registry holds KindSchema objects, not {type(kind).__name__}")
+            found[kind.name] = kind
+        if not isinstance(tags, Mapping | None):
+            raise RegistryError(f"a registry's tags are a mapping from names to configs, not {type(tags).__name__}")
+        self._fill(found, {name: _tag_config(name, config) for name, config in (tags or {}).items()}, version)
+
+    def _fill(self, kinds: dict[str, KindSchema], tags: dict[str, Mapping[str, Any]], version: str) -> None:
+        object.__setattr__(self, "kinds", MappingProxyType(kinds))
+        object.__setattr__(self, "tags", MappingProxyType(tags))
         object.__setattr__(self, "version", version)
         object.__setattr__(self, "_hash", hash((version, frozenset(self.kinds), frozenset(self.tags))))
+
+    def _derived(self, kinds: dict[str, KindSchema], tags: dict[str, Mapping[str, Any]]) -> Registry:
+        # The tags are frozen already: a copy that adds one kind or tag need not freeze them again.
+        registry = object.__new__(Registry)
+        registry._fill(kinds, tags, self.version)
+        return registry
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Registry is immutable; use with_kind() or with_tag()")
@@ -69,13 +102,23 @@ class Registry:
     def __repr__(self) -> str:
         return f"<Registry {self.version or 'custom'}: {len(self.kinds)} kinds, {len(self.tags)} tags>"
 
+    @property
+    def base(self) -> Registry | None:
+        """The built-in registry this one extends (``builtin_registry(version)``), or ``None``."""
+        return builtin_registry(self.version) if self.version else None
+
     def with_kind(self, kind: KindSchema) -> Registry:
-        """A copy with ``kind`` added (or replacing the kind of the same name)."""
-        return Registry([*self.kinds.values(), kind], self.tags, self.version)
+        """A copy with ``kind`` added (or replacing the kind of the same name), once checked as
+        ``register_kind`` checks a kind."""
+        if not isinstance(kind, KindSchema):
+            raise RegistryError(f"a kind is a KindSchema, not {type(kind).__name__}")
+        return self._derived({**self.kinds, kind.name: _checked_kind(kind)}, dict(self.tags))
 
     def with_tag(self, name: str, config: Mapping[str, Any]) -> Registry:
         """A copy with tag ``name`` standing for ``config`` (a target config dict)."""
-        return Registry(self.kinds.values(), {**self.tags, name: copy.deepcopy(dict(config))}, self.version)
+        if not isinstance(name, str) or not name:
+            raise RegistryError(f"a tag's name is a non-empty string, not {name!r}")
+        return self._derived(dict(self.kinds), {**self.tags, name: _tag_config(name, config)})
 
     def register_kind(
         self,
@@ -92,18 +135,41 @@ class Registry:
         """A copy with a user-defined kind.
 
         ``attrs`` maps each attribute to its type (``"int"``, ``"array<string>"``, ``"target"``,
-        ...) or to ``(type, default)``. Arrays are ordered unless named in ``unordered``. A leaf
-        kind is a code generator; a non-leaf kind may hold ``devices``, ``executor``, ``runtime``.
+        ``"map<string,int>"``, ...) or to ``(type, default)``. Arrays are ordered unless named in
+        ``unordered``. A leaf kind is a code generator; a non-leaf kind may hold ``devices``,
+        ``executor``, ``runtime``. ``kind`` and ``features`` are no attribute names, and the
+        attributes every kind has (``keys``, ``host``, ``libs``, ...) keep their types.
+        Raises :class:`RegistryError` for a kind that could not be used.
         """
+        where = f"kind {_name(name)}"
+        if not isinstance(name, str) or not name:
+            raise RegistryError(f"a kind's name is a non-empty string, not {name!r}")
+        if not isinstance(attrs, Mapping | None):
+            raise RegistryError(f"{where}: 'attrs' must be a mapping from names to types, not {_json_type(attrs)}")
+        decls: dict[str, tuple[str, Any]] = {}
+        for attr, decl in (attrs or {}).items():
+            at = f"{where}, attribute {_name(attr)}"
+            if not isinstance(attr, str) or not attr:
+                raise RegistryError(f"{where}: an attribute's name is a non-empty string, not {attr!r}")
+            if not (isinstance(decl, str) or (isinstance(decl, tuple) and len(decl) == 2)):
+                raise RegistryError(f"{at}: expected a type such as 'int' or a (type, default) pair, not {decl!r}")
+            type_text, default = (decl, None) if isinstance(decl, str) else decl
+            decls[attr] = (str(_type(type_text, at)), default)
+        unordered = _names(unordered, f"{where}: 'unordered'")
+        required = _names(required, f"{where}: 'required'")
+        for field, names in (("unordered", unordered), ("required", required)):
+            for attr in names:
+                if attr not in decls:
+                    raise RegistryError(f"{where}: {field!r} names {show(attr)}, which is not one of its attributes")
         kind = KindSchema.build(
             name,
-            attrs,
-            default_keys=tuple(default_keys),
-            device_type=device_type,
-            unordered=tuple(unordered),
-            canonicalizer=canonicalizer,
-            leaf=leaf,
-            required=tuple(required),
+            decls,
+            default_keys=_names(default_keys, f"{where}: 'default_keys'"),
+            device_type=_integer(device_type, f"{where}: 'device_type'"),
+            unordered=unordered,
+            canonicalizer=_checked_canonicalizer(canonicalizer, where, python=True),
+            leaf=_boolean(leaf, f"{where}: 'leaf'"),
+            required=required,
         )
         return self.with_kind(kind)
 
@@ -117,81 +183,258 @@ class Registry:
 
         ``Registry.from_dict(r.to_dict()) == r``; this is the registry file format.
         """
-        base = builtin_registry(self.version or "0.22")
-        kinds = {name: _kind_to_dict(kind) for name, kind in self.kinds.items() if base.kinds.get(name) != kind}
-        tags = {name: config for name, config in self.tags.items() if base.tags.get(name) != config}
-        return {"base": base.version, "kinds": kinds, "tags": tags}
+        base = self.base
+        base_kinds = base.kinds if base is not None else {}
+        base_tags = base.tags if base is not None else {}
+        out: dict[str, Any] = {
+            "base": self.version or _NO_BASE,
+            "kinds": {name: _kind_to_dict(kind) for name, kind in self.kinds.items() if base_kinds.get(name) != kind},
+            "tags": {name: _thawed(config) for name, config in self.tags.items() if base_tags.get(name) != config},
+        }
+        removed_kinds = [name for name in base_kinds if name not in self.kinds]
+        removed_tags = [name for name in base_tags if name not in self.tags]
+        if removed_kinds:
+            out["removed_kinds"] = removed_kinds
+        if removed_tags:
+            out["removed_tags"] = removed_tags
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Registry:
-        """The registry a registry file describes: a built-in base plus kinds and tags."""
-        if not isinstance(data, Mapping) or set(data) - {"base", "kinds", "tags"}:
-            raise RegistryError("a registry file has the keys 'base', 'kinds' and 'tags' only")
-        registry = builtin_registry(str(data.get("base", "0.22")))
-        kinds = [_kind_from_dict(name, decl) for name, decl in _mapping(data, "kinds").items()]
-        tags = {name: dict(_mapping(_mapping(data, "tags"), name)) for name in _mapping(data, "tags")}
-        return cls([*registry.kinds.values(), *kinds], {**registry.tags, **tags}, registry.version)
+        """The registry a registry file describes: a built-in base (``"base"``, ``"0.22"`` when
+        absent, ``"none"`` for none), less ``removed_kinds`` and ``removed_tags``, plus ``kinds``
+        and ``tags``. Raises :class:`RegistryError` naming the kind or tag and field at fault."""
+        if not isinstance(data, Mapping):
+            raise RegistryError(f"a registry file holds a table (object), not {_json_type(data)}")
+        extra = sorted(set(data) - _FILE_FIELDS)
+        if extra:
+            raise RegistryError(
+                f"a registry file has no field {', '.join(map(repr, extra))}: it has {_listed(_FILE_FIELDS)}"
+            )
+        version = data.get("base", "0.22")
+        if version not in (*_BASES, _NO_BASE):
+            shown = json.dumps(version) if isinstance(version, str) else _json_type(version)
+            raise RegistryError(
+                f'\'base\' must be a TVM version from "{_BASES[0]}" to "{_BASES[-1]}" or "none", not {shown}'
+            )
+        base = builtin_registry(version) if version != _NO_BASE else cls()
+        kinds = dict(base.kinds)
+        tags = dict(base.tags)
+        for field, present in (("removed_kinds", kinds), ("removed_tags", tags)):
+            for name in _names(data.get(field, ()), f"'{field}'", array=True):
+                if present.pop(name, None) is None:
+                    raise RegistryError(f"'{field}' names {show(name)}, which the base registry does not have")
+        for name, decl in _table(data, "kinds", "'kinds' in a registry file").items():
+            kinds[name] = _checked_kind(_kind_from_dict(name, decl))
+        for name, config in _table(data, "tags", "'tags' in a registry file").items():
+            tags[name] = _tag_config(name, config)
+        registry = object.__new__(cls)
+        registry._fill(kinds, tags, "" if version == _NO_BASE else version)
+        return registry
 
 
-def _mapping(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+_FILE_FIELDS = frozenset({"base", "kinds", "tags", "removed_kinds", "removed_tags"})
+_KIND_FIELDS = frozenset({"attrs", "default_keys", "device_type", "leaf", "canonicalizer", "modern_only"})
+_ATTR_FIELDS = frozenset({"type", "default", "ordered", "required", "modern_only"})
+
+
+def _listed(names: Iterable[str]) -> str:
+    return ", ".join(repr(name) for name in sorted(names))
+
+
+def _name(name: object) -> str:
+    return show(name) if isinstance(name, str) else repr(name)
+
+
+def _table(data: Mapping[str, Any], key: str, what: str) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        raise RegistryError(f"'{key}' in a registry file must be a table (object)")
+        raise RegistryError(f"{what} must be a table (object), not {_json_type(value)}")
     return value
 
 
-_KIND_FIELDS = {"attrs", "default_keys", "device_type", "leaf", "canonicalizer"}
-_ATTR_FIELDS = {"type", "default", "ordered", "required"}
+def _boolean(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise RegistryError(f"{what} must be true or false, not {_json_type(value)}")
+    return value
+
+
+def _integer(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RegistryError(f"{what} must be an integer, not {_json_type(value)}")
+    return value
+
+
+def _names(value: Any, what: str, *, array: bool = False) -> tuple[str, ...]:
+    """``value`` as a tuple of strings: a JSON array of them (``array``) or any iterable but a string."""
+    ok = isinstance(value, (list, tuple)) if array else isinstance(value, Iterable) and not isinstance(value, str)
+    items = tuple(value) if ok else ()
+    bad = [item for item in items if not isinstance(item, str)]
+    if not ok or bad:
+        got = f"an array holding {_json_type(bad[0])}" if bad else _json_type(value)
+        raise RegistryError(f"{what} must be an array of strings, not {got}")
+    return items
+
+
+def _type(text: Any, at: str) -> TypeSpec:
+    if not isinstance(text, str):
+        raise RegistryError(f'{at}: the type must be a string such as "int", not {_json_type(text)}')
+    try:
+        return TypeSpec.parse(text)
+    except ValueError as exc:
+        raise RegistryError(f"{at}: {exc}") from None
+
+
+def _checked_canonicalizer(value: Any, where: str, *, python: bool = False) -> Any:
+    """A built-in canonicaliser's name, ``None``, or (from Python, not a file) a function."""
+    if value is None or (isinstance(value, str) and value in _BUILTIN_CANONICALIZERS) or (python and callable(value)):
+        return value
+    shown = json.dumps(value) if isinstance(value, str) else _json_type(value)
+    known = _listed(_BUILTIN_CANONICALIZERS) + (" or a function" if python else "")
+    raise RegistryError(f"{where}: 'canonicalizer' must be one of {known}, not {shown}")
+
+
+def _tag_config(name: str, config: Any) -> Mapping[str, Any]:
+    where = f"tag {_name(name)}"
+    if not isinstance(name, str) or not name:
+        raise RegistryError(f"a tag's name is a non-empty string, not {name!r}")
+    if not isinstance(config, Mapping):
+        raise RegistryError(f"{where}: a tag stands for a target config, a table (object), not {_json_type(config)}")
+    frozen_config: Mapping[str, Any] = _json_data(config, where)
+    return frozen_config
+
+
+def _json_data(value: Any, where: str) -> Any:
+    """``value`` checked to be JSON data (or targets, kept as their JSON form) and frozen."""
+    from .target import Target  # target.py imports this module
+
+    if isinstance(value, Target):
+        return frozen(value.to_json())
+    if isinstance(value, float) and not math.isfinite(value):
+        raise RegistryError(f"{where}: {value} is not a JSON number")
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(_json_data(item, where) for item in value)
+    if isinstance(value, Mapping):
+        for key in value:
+            if not isinstance(key, str):
+                raise RegistryError(f"{where}: an object's keys are strings, not {key!r}")
+        return MappingProxyType({key: _json_data(item, where) for key, item in value.items()})
+    raise RegistryError(f"{where}: a config holds JSON data and targets, not {type(value).__name__}")
+
+
+def _thawed(value: Any) -> Any:
+    """Plain JSON data (dicts and lists) for what ``frozen`` made read-only."""
+    if isinstance(value, Mapping):
+        return {key: _thawed(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_thawed(item) for item in value]
+    return value
+
+
+def _checked_kind(kind: KindSchema) -> KindSchema:
+    """``kind`` once it is known to be usable: no attribute named ``kind`` or ``features``, the
+    attributes every kind has keeping their types, ``devices``/``executor``/``runtime`` on a
+    non-leaf kind only, and each default converted to its attribute's type."""
+    where = f"kind {_name(kind.name)}"
+    if not isinstance(kind.name, str) or not kind.name:
+        raise RegistryError(f"a kind's name is a non-empty string, not {kind.name!r}")
+    specs = dict(kind.attrs)
+    for name, spec in kind.attrs.items():
+        at = f"{where}, attribute {show(name)}"
+        if name in _RESERVED:
+            raise RegistryError(f"{at}: {show(name)} cannot be an attribute: {_RESERVED[name]}")
+        common = _COMMON.get(name)
+        # A BYOC configuration's 'device' may be a target of its own (docs/composite.md, structure 3):
+        # TVM reads 'device' into the keys only when it is a string.
+        retyped = name == "device" and spec.type == TypeSpec("target")
+        if common is not None and spec.type != common.type and not retyped:
+            raise RegistryError(f"{at}: every kind has {show(name)}, of type {common.type}; it cannot be {spec.type}")
+        if name in _STRUCTURAL and spec.default is not None:
+            raise RegistryError(f"{at}: {show(name)} takes no default (it is a target's own field)")
+        if spec.default is not None:
+            specs[name] = replace(spec, default=_default(spec, at))
+    declared = [name for name in _NON_LEAF if name in kind.attrs]
+    if kind.leaf and declared:
+        raise RegistryError(
+            f"{where} is a leaf kind (a code generator) but declares {', '.join(map(show, declared))}: only a "
+            "non-leaf kind (leaf=False) holds devices, an executor or a runtime"
+        )
+    return replace(kind, attrs=specs) if specs != dict(kind.attrs) else kind
+
+
+def _default(spec: AttrSpec, at: str) -> Any:
+    def no_target(value: Any, where: Any = None) -> Any:
+        raise RegistryError(f"{at}: a target-typed attribute has no default")
+
+    try:
+        return from_json(_thawed(spec.default), spec.type, spec.name, no_target)
+    except RegistryError:
+        raise
+    except TargetError as err:
+        shown = json.dumps(_thawed(spec.default), default=repr)
+        raise RegistryError(f"{at}: the default {shown} does not fit: {err.message}") from None
 
 
 def _kind_to_dict(kind: KindSchema) -> dict[str, Any]:
     if kind.preprocessor is not None or not (kind.canonicalizer is None or isinstance(kind.canonicalizer, str)):
         raise RegistryError(f"kind '{kind.name}' has a Python canonicaliser: it cannot be written to a file")
-    common = {spec.name: spec for spec in COMMON_ATTRS}
     attrs: dict[str, Any] = {}
     for name, spec in kind.attrs.items():
-        if common.get(name) == spec:
+        if _COMMON.get(name) == spec:
             continue
         decl: dict[str, Any] = {"type": str(spec.type)}
         if spec.default is not None:
-            decl["default"] = list(spec.default) if isinstance(spec.default, tuple) else spec.default
+            decl["default"] = _thawed(spec.default)
         if not spec.ordered:
             decl["ordered"] = False
         if spec.required:
             decl["required"] = True
+        if spec.modern_only:
+            decl["modern_only"] = True
         attrs[name] = decl["type"] if len(decl) == 1 else decl
     out: dict[str, Any] = {"attrs": attrs, "default_keys": list(kind.default_keys), "device_type": kind.device_type}
     out["leaf"] = kind.leaf
     if kind.canonicalizer is not None:
         out["canonicalizer"] = kind.canonicalizer
+    if kind.modern_only:
+        out["modern_only"] = True
     return out
 
 
 def _kind_from_dict(name: str, decl: Any) -> KindSchema:
-    if not isinstance(decl, Mapping) or set(decl) - _KIND_FIELDS:
-        raise RegistryError(f"kind '{name}': expected a table with {', '.join(sorted(_KIND_FIELDS))}")
+    where = f"kind {_name(name)}"
+    if not isinstance(decl, Mapping):
+        raise RegistryError(f"{where}: expected a table (object) with {_listed(_KIND_FIELDS)}, not {_json_type(decl)}")
+    extra = sorted(set(decl) - _KIND_FIELDS)
+    if extra:
+        raise RegistryError(f"{where}: no field {_listed(extra)}; a kind has {_listed(_KIND_FIELDS)}")
     specs = {}
-    for attr, spec in _mapping(decl, "attrs").items():
+    for attr, spec in _table(decl, "attrs", f"{where}: 'attrs'").items():
+        at = f"{where}, attribute {show(attr)}"
         spec = {"type": spec} if isinstance(spec, str) else spec
-        if not isinstance(spec, Mapping) or set(spec) - _ATTR_FIELDS or "type" not in spec:
-            raise RegistryError(f"kind '{name}', attribute '{attr}': expected a type or a table with 'type'")
-        try:
-            typ = TypeSpec.parse(spec["type"])
-        except ValueError as exc:
-            raise RegistryError(f"kind '{name}', attribute '{attr}': {exc}") from None
-        default = spec.get("default")
-        default = tuple(default) if isinstance(default, list) else default
-        specs[attr] = AttrSpec(attr, typ, default, bool(spec.get("ordered", True)), bool(spec.get("required", False)))
-    canonicalizer = decl.get("canonicalizer")
-    if canonicalizer is not None and canonicalizer not in _BUILTIN_CANONICALIZERS:
-        raise RegistryError(f"kind '{name}': unknown canonicalizer {canonicalizer!r}")
+        if not isinstance(spec, Mapping) or "type" not in spec:
+            raise RegistryError(f"{at}: expected a type or a table with 'type', not {_json_type(spec)}")
+        extra = sorted(set(spec) - _ATTR_FIELDS)
+        if extra:
+            raise RegistryError(f"{at}: no field {_listed(extra)}; an attribute has {_listed(_ATTR_FIELDS)}")
+        specs[attr] = AttrSpec(
+            attr,
+            _type(spec["type"], at),
+            spec.get("default"),
+            _boolean(spec.get("ordered", True), f"{at}: 'ordered'"),
+            _boolean(spec.get("required", False), f"{at}: 'required'"),
+            _boolean(spec.get("modern_only", False), f"{at}: 'modern_only'"),
+        )
     return KindSchema(
         name,
         specs,
-        tuple(decl.get("default_keys", ())),
-        int(decl.get("device_type", 1)),
-        canonicalizer,
-        leaf=bool(decl.get("leaf", True)),
+        _names(decl.get("default_keys", ()), f"{where}: 'default_keys'", array=True),
+        _integer(decl.get("device_type", 1), f"{where}: 'device_type'"),
+        _checked_canonicalizer(decl.get("canonicalizer"), where),
+        leaf=_boolean(decl.get("leaf", True), f"{where}: 'leaf'"),
+        modern_only=_boolean(decl.get("modern_only", False), f"{where}: 'modern_only'"),
     )
 
 

@@ -5,7 +5,7 @@ A file holds what a registry adds to a built-in one (``Registry.to_dict``)::
     base = "0.22"
 
     [kinds.my-accelerator]
-    attrs = { cores = { type = "int", default = 4 }, features = { type = "array<string>", ordered = false } }
+    attrs = { cores = { type = "int", default = 4 }, extensions = { type = "array<string>", ordered = false } }
     default_keys = ["accel"]
     leaf = true
 
@@ -14,8 +14,9 @@ A file holds what a registry adds to a built-in one (``Registry.to_dict``)::
     host = "llvm -mtriple=aarch64-linux-gnu"
     devices = [{ kind = "my-accelerator", cores = 8 }]
 
-``dump_registry`` writes the same data back, so a target text plus its registry file regenerate
-the same object.
+``base`` is the built-in registry extended (``"0.22"`` when absent, ``"none"`` for none);
+``removed_kinds`` and ``removed_tags`` list what the registry drops from it. ``dump_registry``
+writes the same data back, so a target text plus its registry file regenerate the same object.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import RegistryError, TargetError
+from .errors import RegistryError, TargetError, show
 from .parsing import parse
-from .registry import Registry, builtin_registry
+from .registry import Registry
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -39,38 +40,51 @@ __all__ = ["check_registry", "dump_registry", "load_registry"]
 
 
 def load_registry(path: str | Path) -> Registry:
-    """Read a registry file (``.json`` or ``.toml``) and check every tag it defines."""
+    """Read a registry file (``.json`` or ``.toml``) and check every tag it defines.
+
+    Raises :class:`RegistryError` (or the error of a tag that does not parse), its message
+    starting with the file's name."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise RegistryError(f"cannot read registry file {path}: {exc.strerror or exc}") from None
     fmt = "toml" if path.suffix.lower() == ".toml" else "json"
-    return check_registry(Registry.from_dict(_decode(text, fmt, str(path))))
+    try:
+        return check_registry(Registry.from_dict(_decode(data, fmt)))
+    except TargetError as err:
+        raise err.in_context(str(path)) from None
 
 
-def _decode(text: str, fmt: str, name: str) -> Any:
+def _decode(data: bytes, fmt: str) -> Any:
+    try:
+        # utf-8-sig: a byte-order mark written by a Windows editor is not part of the data.
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise RegistryError(f"not UTF-8 text ({err.reason} at byte {err.start})") from None
     try:
         if fmt == "toml":
             return tomllib.loads(text)
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RegistryError(f"{name}: not valid JSON: {exc.msg}", text, exc.pos, exc.pos + 1) from None
+        raise RegistryError(f"not valid JSON: {exc.msg}", text, exc.pos, exc.pos + 1) from None
     except tomllib.TOMLDecodeError as exc:
-        raise RegistryError(f"{name}: not valid TOML: {exc}") from None
+        raise RegistryError(f"not valid TOML: {exc}") from None
 
 
 def check_registry(registry: Registry) -> Registry:
     """Parse every tag the registry adds to its built-in base; raise the first error, naming the
     tag (unknown kinds or attributes in its config, a cycle of tags, ...)."""
-    base = builtin_registry(registry.version or "0.22")
+    base_tags = registry.base.tags if registry.base is not None else {}
     for name, config in registry.tags.items():
-        if base.tags.get(name) == config:
+        if base_tags.get(name) == config:
             continue
         try:
             parse(name, registry=registry).resolve()
         except TargetError as err:
-            raise err.in_context(f"in tag {name!r}") from None
+            context = f"in tag {show(name)}"
+            # The parser names the tag it expands for most errors already (not for a cycle).
+            raise (err if err.message.startswith(f"{context}: ") else err.in_context(context)) from None
     return registry
 
 
@@ -81,7 +95,7 @@ def dump_registry(registry: Registry, fmt: str = "json") -> str:
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if fmt != "toml":
         raise ValueError(f"unknown registry file format {fmt!r} (json or toml)")
-    lines = [f"base = {_toml(data['base'])}"]
+    lines = [f"{key} = {_toml(data[key])}" for key in ("base", "removed_kinds", "removed_tags") if key in data]
     for section in ("kinds", "tags"):
         for name, table in data[section].items():
             lines.append("")

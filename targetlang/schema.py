@@ -10,32 +10,55 @@ from typing import Any
 __all__ = ["COMMON_ATTRS", "AttrSpec", "KindSchema", "TypeSpec"]
 
 
+def frozen(value: Any) -> Any:
+    """``value`` read-only all the way down: mappings as ``MappingProxyType``, lists as tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
 @dataclass(frozen=True)
 class TypeSpec:
-    """An attribute type: ``string``, ``int``, ``bool``, ``target``, ``array<T>`` or ``map<K,V>``."""
+    """An attribute type: ``string``, ``int``, ``bool``, ``target``, ``array<T>`` or ``map<K,V>``.
+
+    ``elem`` is an array's item type; ``key`` and ``value`` are a map's.
+    """
 
     name: str
     elem: TypeSpec | None = None
+    key: TypeSpec | None = None
+    value: TypeSpec | None = None
 
     @classmethod
     def parse(cls, text: str) -> TypeSpec:
-        """Read the notation of the kind files (``array<array<string>>``)."""
+        """Read the notation of the kind files (``array<array<string>>``, ``map<string,int>``)."""
         text = text.strip()
         if text.startswith("array<") and text.endswith(">"):
             return cls("array", cls.parse(text[6:-1]))
-        if text.startswith("map<"):
-            return cls("map")
+        if text.startswith("map<") and text.endswith(">"):
+            inner = text[4:-1]
+            depth = 0
+            for i, char in enumerate(inner):
+                depth += {"<": 1, ">": -1}.get(char, 0)
+                if char == "," and depth == 0:
+                    return cls("map", key=cls.parse(inner[:i]), value=cls.parse(inner[i + 1 :]))
         if text not in ("string", "int", "bool", "target"):
             raise ValueError(f"unknown attribute type {text!r}")
         return cls(text)
 
     def __str__(self) -> str:
-        return f"array<{self.elem}>" if self.elem is not None else self.name
+        if self.name == "array":
+            return f"array<{self.elem}>"
+        if self.name == "map":
+            return f"map<{self.key},{self.value}>"
+        return self.name
 
     @property
     def holds_targets(self) -> bool:
-        """True for ``target`` and arrays of them at any depth."""
-        return self.name == "target" or (self.elem is not None and self.elem.holds_targets)
+        """True for ``target`` and arrays of them at any depth (a map keeps its values as given)."""
+        return self.name == "target" or (self.name == "array" and self.elem is not None and self.elem.holds_targets)
 
 
 @dataclass(frozen=True)
@@ -52,6 +75,10 @@ class AttrSpec:
     ordered: bool = True
     required: bool = False
     modern_only: bool = False
+
+    def __post_init__(self) -> None:
+        # A default is shared by every target of the kind: a list in it must not be changed.
+        object.__setattr__(self, "default", frozen(self.default))
 
 
 # Added to every kind by TVM's registration macro; keys, tag and host are structural.
@@ -96,6 +123,7 @@ class KindSchema:
         merged = {spec.name: spec for spec in COMMON_ATTRS}
         merged.update(self.attrs)
         object.__setattr__(self, "attrs", MappingProxyType(merged))
+        object.__setattr__(self, "default_keys", tuple(self.default_keys))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, KindSchema):

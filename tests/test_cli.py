@@ -505,7 +505,7 @@ def test_registry_option_with_a_bad_file(run: Run, tmp_path: Path) -> None:
     bad.write_text('{"kinds": {"npu": {"attrs": {"cores": "integer"}}}}', encoding="utf-8")
     status, out, err = run("--registry", str(bad), "fmt", "llvm")
     assert status == 1 and out == ""
-    assert err == "error: kind 'npu', attribute 'cores': unknown attribute type 'integer'\n"
+    assert err == f"error: {bad}: kind 'npu', attribute 'cores': unknown attribute type 'integer'\n"
 
 
 # ------------------------------------------------------------------ migrate
