@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--generated", type=int, default=300, help="grammar-made texts (default: %(default)s)")
     args = parser.parse_args(argv)
+    if not SHARED.is_dir():
+        print(f"make_seeds: no {SHARED}: no real targets or logs among the seeds", file=sys.stderr)
     texts = real_texts() + grammar_texts(args.generated)
     encoded = [t.encode("utf-8", "surrogateescape") for t in texts]
     dicts = [t.encode() for t in texts if t.lstrip().startswith("{")]

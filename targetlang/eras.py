@@ -93,6 +93,7 @@ from .errors import (
     ValueConversionError,
     show,
 )
+from .lexical import stream_int
 from .parsing import _check_required, _hint, _suggest, _unknown_attr, depth_limit, parse
 from .registry import Registry, builtin_registry
 from .schema import KindSchema, TypeSpec
@@ -350,8 +351,7 @@ def _stream_int32(text: str) -> int | None:
     match = _INT32.match(text)
     if match is None:
         return None
-    value = int(match.group(1))
-    return value if -(2**31) <= value < 2**31 else None
+    return stream_int(match.group(1), -(2**31), 2**31 - 1)
 
 
 def _not_text(attr: str, typ: TypeSpec, text: str) -> ValueConversionError:

@@ -48,17 +48,32 @@ def pointed(message: str, source: str, start: int, end: int) -> str:
     line_end = source.find("\n", start)
     if line_end < 0:
         line_end = len(source)
-    text = source[line_start:line_end].translate(_VISIBLE)
-    width = max(1, min(end, line_end) - start)
     where = ""
     if "\n" in source:
         where = f" (line {source.count(chr(10), 0, start) + 1}, column {start - line_start + 1})"
-    caret = " " * (start - line_start) + "^" * width
+    # A long line is shown around the fault only, so that a 10 MB input gives a short message.
+    low, high = line_start, line_end
+    if high - low > _EXCERPT:
+        low = max(line_start, start - _EXCERPT // 3)
+        high = min(line_end, max(low + _EXCERPT, end))
+        high = min(high, low + _EXCERPT + _EXCERPT // 3)
+    before = "…" if low > line_start else ""
+    after = "…" if high < line_end else ""
+    text = before + source[low:high].translate(_VISIBLE) + after
+    width = max(1, min(end, high) - start)
+    caret = " " * (start - low + len(before)) + "^" * width
     return f"{message}{where}\n  {text}\n  {caret}"
 
 
+_EXCERPT = 120  # columns of a long source line shown in a message
+_SHOWN = 80  # characters of a value shown in a message
+
+
 def show(text: str) -> str:
-    """``text`` in single quotes, control characters made visible, for error messages."""
+    """``text`` in single quotes, control characters made visible, for error messages; a long
+    text is cut in the middle."""
+    if len(text) > _SHOWN:
+        text = text[: _SHOWN - 20] + "…" + text[-19:]
     return "'" + text.translate(_VISIBLE) + "'"
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "is_quoted",
     "parse_int",
     "split_items",
+    "stream_int",
 ]
 
 _QUOTE = "'"
@@ -153,6 +154,16 @@ _INT = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1  # TVM v0.21+ holds integers as int64_t
 
 
+def stream_int(digits: str, low: int, high: int) -> int | None:
+    """The value of ``digits`` (a sign, then decimal digits), or ``None`` outside ``low..high``,
+    where a C++ stream fails on overflow."""
+    # Past 20 digits no 64-bit value is left, and past 4300 Python's int() refuses the text.
+    if len(digits.lstrip("+-").lstrip("0")) > 20:
+        return None
+    value = int(digits)
+    return value if low <= value <= high else None
+
+
 def parse_int(text: str) -> int | None:
     """C++ ``istream >> int64_t``, then ``true``/``false`` in any case (TVM's integer parse).
 
@@ -161,8 +172,8 @@ def parse_int(text: str) -> int | None:
     """
     m = _INT.match(text)
     if m is not None:
-        value = int(m.group(1))
-        if INT64_MIN <= value <= INT64_MAX:
+        value = stream_int(m.group(1), INT64_MIN, INT64_MAX)
+        if value is not None:
             return value
     lowered = text.lower()
     if lowered == "true":

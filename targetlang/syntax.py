@@ -208,6 +208,14 @@ def _sq_to_json(text: str) -> str:
     return '"' + _SQ_ESCAPE.sub(swap, text[1:-1]) + '"'
 
 
+class _LongNumber(Exception):
+    """A JSON number too long to read, at ``start:end``; :func:`parse_syntax` says so."""
+
+    def __init__(self, start: int, end: int) -> None:
+        super().__init__(start, end)
+        self.start, self.end = start, end
+
+
 def _scalar(token: lark.Token, *, key: bool = False) -> JsonScalar:
     text = _body(token)
     start = token.start_pos or 0
@@ -220,7 +228,10 @@ def _scalar(token: lark.Token, *, key: bool = False) -> JsonScalar:
         else:
             value = json.loads(text if kind == "STRING" else _sq_to_json(text))
     elif kind == "NUMBER":
-        value = json.loads(text)
+        try:
+            value = json.loads(text)
+        except ValueError:  # more digits than Python's int() takes: more than any target holds
+            raise _LongNumber(start, start + len(text)) from None
     elif key:
         value = text
     else:
@@ -298,6 +309,10 @@ def parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
         raise _syntax_error(text, exc) from None
     except NestingTooDeepError as exc:
         raise exc.at(text, 0, len(text)) from None
+    except _LongNumber as exc:
+        digits = exc.end - exc.start
+        message = f"invalid JSON: a number of {digits} characters, beyond any value a target holds"
+        raise InvalidJSONError(message, text, exc.start, exc.end) from None
     except lark.exceptions.VisitError as exc:  # raised inside a node builder
         if isinstance(exc.orig_exc, NestingTooDeepError):
             raise exc.orig_exc.at(text, 0, len(text)) from None

@@ -269,3 +269,26 @@ def test_error_integer_beyond_int64_in_a_config() -> None:
     assert targetlang.parse({"kind": "llvm", "num-cores": -(2**63)})["num-cores"] == -(2**63)
     with pytest.raises(targetlang.ValueConversionError):
         targetlang.parse({"kind": "llvm", "fast-math": 2**63})
+
+
+def test_error_on_a_huge_input_shows_only_the_fault() -> None:
+    # A 1 MB value: the message quotes the start of the line and puts the caret at the quote.
+    assert message("llvm -mcpu='" + "a" * 1_000_000) == (
+        "mismatched quote: this quote is never closed\n  llvm -mcpu='" + "a" * 108 + "…\n             ^"
+    )
+
+
+def test_error_far_along_a_long_line_keeps_the_caret_under_the_fault() -> None:
+    text = "llvm -mcpu=" + "a" * 300 + " -mcpux=1"
+    shown = message(text).split("\n")
+    assert shown[0] == "kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?"
+    assert shown[1].startswith("  …") and shown[1].endswith("-mcpux=1")
+    caret = shown[2].index("^")
+    assert shown[1][caret : caret + 5] == "mcpux" and shown[2][caret:] == "^^^^^"
+
+
+def test_error_quotes_a_long_value_cut_in_the_middle() -> None:
+    value = "x" * 61 + "y" * 100 + "z" * 19
+    assert message("llvm " + value).split("\n")[0] == (
+        f"expected an option starting with '-', found '{'x' * 60}…{'y' * 0}{'z' * 19}'"
+    )

@@ -253,3 +253,35 @@ def test_eight_threads_read_the_corpus_as_one_does() -> None:
     for result in results:
         for text, seen in result:
             assert seen == alone[text], text
+
+
+_HUGE = "1" + "0" * 5000  # past Python's 4300-digit limit on int(): its ValueError must not escape
+
+
+@pytest.mark.parametrize(
+    ("spec", "era"),
+    [
+        ("llvm -num-cores=" + _HUGE, None),
+        ("llvm -fast-math=" + _HUGE, None),
+        ("llvm -num-cores=" + _HUGE, "0.7"),
+        ("llvm -num-cores=" + _HUGE, "0.8"),
+        ('{"kind": "llvm", "num-cores": ' + _HUGE + "}", None),
+        ("{kind: llvm, mcpu: " + _HUGE + "}", None),
+        ('{"kind": ' + _HUGE + "}", None),
+        ('{"kind": "llvm", "libs": [' + _HUGE + "]}", None),
+        ('cuda -host=\'{"kind": "llvm", "num-cores": ' + _HUGE + "}'", None),
+    ],
+)
+def test_numbers_of_thousands_of_digits_are_a_target_error(spec: str, era: str | None) -> None:
+    with pytest.raises(targetlang.TargetError) as info:
+        targetlang.parse(spec, era=era)
+    assert len(str(info.value)) < 1000
+    for policy in ("error", "drop", "keep"):
+        try:
+            targetlang.migrate(spec, era=era, policy=policy)
+        except targetlang.TargetError:
+            pass
+
+
+def test_a_long_string_of_digits_is_still_a_string() -> None:
+    assert targetlang.parse("llvm -mcpu=" + _HUGE)["mcpu"] == _HUGE
