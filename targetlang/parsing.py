@@ -28,7 +28,7 @@ from .errors import (
     check_encodable,
     show,
 )
-from .registry import Registry, builtin_registry, removed_attribute
+from .registry import Registry, builtin_registry, modern_tag, removed_attribute
 from .schema import KindSchema
 from .syntax import JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
@@ -159,6 +159,9 @@ def _hint(close: tuple[str, ...]) -> str:
 
 
 def _unknown_kind(name: str, registry: Registry, source: str, start: int, end: int) -> UnknownKindError:
+    if name not in registry.tags and modern_tag(registry, name) is not None:
+        message = f'{show(name)} is a tag TVM 0.27 added, after TVM v0.22: write {{"tag": "{name}"}}'
+        return UnknownKindError(message, source, start, end)
     close = _suggest(name, [*registry.kinds, *registry.tags])
     err = UnknownKindError(f"unknown target kind {show(name)}{_hint(close)}", source, start, end)
     return err
@@ -315,7 +318,7 @@ def _expand_tag(
     layers = [config]
     name = config["tag"]
     while True:
-        base = registry.tags.get(name)
+        base = modern_tag(registry, name)
         if base is None:
             close = _suggest(name, registry.tags)
             raise UnknownTagError(f"unknown target tag {show(name)}{_hint(close)}", source, *span)

@@ -496,6 +496,29 @@ def _canonicalizer(name: str | None, version: tuple[int, ...]) -> str | None:
 
 
 @functools.cache
+def _tags_added_in_027() -> Mapping[str, Mapping[str, Any]]:
+    old = _load("tags-v0.22.json")["tags"]
+    added = {}
+    for name, config in _load("tags-v0.27.json")["tags"].items():
+        if name not in old:
+            # TVM 0.27's export of the tag's target: what its canonicaliser derives (features)
+            # and the empty tag label are not part of the config.
+            kept = {k: v for k, v in config.items() if not k.startswith("feature.") and (k, v) != ("tag", "")}
+            added[name] = _tag_config(name, kept)
+    return MappingProxyType(added)
+
+
+def modern_tag(registry: Registry, name: str) -> Mapping[str, Any] | None:
+    """The config of tag ``name`` as the modern ``{"tag": NAME, ...}`` form reads it: the
+    registry's own, else one of the tags TVM 0.27 added, for a registry built on TVM v0.22 or
+    later (TVM v0.22 itself never read those names)."""
+    config = registry.tags.get(name)
+    if config is None and registry.version not in ("", _NO_BASE) and _version_tuple(registry.version) >= (0, 22):
+        config = _tags_added_in_027().get(name)
+    return config
+
+
+@functools.cache
 def _attribute_history() -> dict[tuple[str, str], tuple[str, str]]:
     data = _load("kinds-v0.22.json")["legacy_attrs_absent_in_v0_22"]
     return {(item["kind"], item["attr"]): (item["first_seen"], item["last_seen"]) for item in data}

@@ -236,8 +236,10 @@ CORPUS = list(
 def test_corpus_text_migrates_or_explains_why_not(text: str) -> None:
     try:
         m = migrate(text, policy="drop")
-    except targetlang.TargetError:
-        return  # unreadable even for old TVM: the corpus tests cover the message
+    except (targetlang.UnknownKindError, targetlang.UnknownAttributeError):
+        # A name no release read in a target string (other projects' kinds, typos, tags TVM
+        # 0.27 added, which it reads in the {"tag": ...} form) or an attribute no release had.
+        return
     if m.ok:
         assert m.json is not None and m.target is not None
         assert targetlang.parse(m.json) == m.target

@@ -67,3 +67,35 @@ def test_error_tag_that_is_not_a_string(spec: str, caret: str) -> None:
     with pytest.raises(targetlang.ValueConversionError) as info:
         parse(spec)
     assert str(info.value) == f"'tag' must be a string, the name of a tag\n  {spec}\n{caret}"
+
+
+def test_tags_tvm_027_added_read_in_the_modern_form_only() -> None:
+    rasp = parse("{tag: arm/rasp4b}")
+    assert (rasp.kind, rasp.tag, rasp["mcpu"], rasp["mtriple"]) == (
+        "llvm",
+        "arm/rasp4b",
+        "cortex-a72",
+        "armv8l-linux-gnueabihf",
+    )
+    assert "feature.has_asimd" not in rasp.attrs  # derived by the canonicaliser, not configured
+    trn = parse({"tag": "aws/trn1/trn1.2xlarge", "num-cores": 4})
+    assert (trn.kind, trn["num-cores"], trn["partition_size"]) == ("trn", 4, 128)
+    # TVM v0.22 read no such name, and neither does the legacy string form.
+    with pytest.raises(targetlang.UnknownKindError) as info:
+        parse("arm/rasp4b")
+    assert info.value.message == '\'arm/rasp4b\' is a tag TVM 0.27 added, after TVM v0.22: write {"tag": "arm/rasp4b"}'
+    # A registry built on an older TVM, or on none, does not have them.
+    with pytest.raises(targetlang.UnknownTagError):
+        parse("{tag: arm/rasp4b}", registry=builtin_registry("0.8"))
+
+
+def test_compressed_tags_read_back_and_migrate_again() -> None:
+    legacy = (
+        "llvm -keys=arm_cpu,cpu -device=arm_cpu -model=bcm2711 -mtriple=armv8l-linux-gnueabihf -mattr=+neon "
+        "-mcpu=cortex-a72"
+    )
+    m = targetlang.migrate(legacy, compress_tags=True)
+    assert m.json == {"tag": "arm/rasp4b"}
+    assert m.target is not None and m.target.resolve() == parse(legacy).resolve().with_attr("tag", "arm/rasp4b")
+    again = targetlang.migrate(m.json, compress_tags=True)
+    assert again.json == {"tag": "arm/rasp4b"} and again.ok
