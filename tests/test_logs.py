@@ -20,6 +20,8 @@ import targetlang
 from targetlang.cli import main
 from targetlang.logs import Format, Record, TargetReader, encode_value, parse_line, read_file, read_lines, splice
 from targetlang.logs import records as records_module
+from targetlang.logs import targets as targets_module
+from targetlang.logs.check import Checker, CheckSummary
 from targetlang.logs.spans import scan, walk
 
 from .conftest import Run, shared_path
@@ -611,6 +613,20 @@ def test_check_caches_each_distinct_target(logs_dir: Path, monkeypatch: pytest.M
     assert main(["logs", "check", "--json", ARM, VTA]) == 1
     # 11 distinct specs read once each in their era, and the 6 that fail once more with v0.8's kinds.
     assert len(calls) == len(set(calls)) == 17
+
+
+def test_check_holds_a_bounded_cache_and_still_counts_every_distinct_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(targets_module, "_CACHE_SIZE", 8)
+    line = '{{"input": ["llvm -mcpu=cpu{}", "dense", [], {{}}], "version": 0.2, "tvm_version": "{}"}}\n'
+    # 50 distinct targets, each written by two TVMs of one era, twice over.
+    data = "".join(line.format(i, v) for _ in range(2) for i in range(50) for v in ("0.19.0", "0.20.0"))
+    reader = TargetReader()
+    checker, summary = Checker(reader), CheckSummary("tune.log")
+    for record in read_lines(io.BytesIO(data.encode()), "tune.log"):
+        assert checker.check(record, summary) == []
+    assert summary.to_json()["distinct_targets"] == 50
+    assert 0 < len(reader._cache) <= 8 and 0 < len(reader._by_version) <= 8
+    assert reader.read("llvm -mcpu=cpu0", "0.19.0") == reader.read("llvm -mcpu=cpu0", "0.20.0")
 
 
 # ------------------------------------------------------------------ eras

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import io
 import json
 import os
@@ -14,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import targetlang
-from targetlang.logs import Format, Record, parse_line, read_file, read_lines
+from targetlang.logs import Format, Record, commands, parse_line, read_file, read_lines
 from targetlang.logs.migration import LogMigrator
 from targetlang.logs.output import AtomicFile
 from targetlang.migration import migrate
@@ -355,6 +356,30 @@ def test_diff_shows_changed_lines_as_zero_context_hunks(run: Run, tmp_path: Path
     assert log.read_text(encoding="utf-8") == "\n".join(old)  # --diff alone writes nothing
 
 
+@pytest.mark.parametrize("end", ["\n", ""])
+def test_diff_of_long_runs_of_changed_lines_is_a_unified_diff_whether_held_or_spooled(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, end: str
+) -> None:
+    line = '{"input": ["llvm -device=arm_cpu -target=aarch64-linux-gnu", "dense", [], {}], "version": 0.2}'
+    data = "# head\n" + f"{line}\n" * 500 + "# gap\n" + f"{line}\r\n" * 3 + "# gap\n" + f"{line}\n{line}{end}"
+    log = tmp_path / "tune.log"
+    log.write_bytes(data.encode())
+    out = tmp_path / "out.log"
+    status, held, _ = run("logs", "migrate", "--diff", str(log), "-o", str(out))
+    assert status == 0
+    # Lines of over 64 bytes: every hunk goes to the temporary file at its first line.
+    monkeypatch.setattr(commands, "_SPOOL_SIZE", 64)
+    status, spooled, _ = run("logs", "migrate", "--diff", str(log))
+    assert (status, spooled) == (0, held)
+    old = data.splitlines(keepends=True)
+    new = out.read_bytes().decode().splitlines(keepends=True)
+    if not end:
+        # difflib writes no marker: as part of the last line, it comes out where diff -U0 puts it.
+        old[-1] += "\n\\ No newline at end of file\n"
+        new[-1] += "\n\\ No newline at end of file\n"
+    assert spooled == "".join(difflib.unified_diff(old, new, str(log), str(log), n=0))
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -371,6 +396,46 @@ def test_usage_errors(run: Run, argv: list[str], message: str, tmp_path: Path, m
     status, out, err = run("logs", "migrate", *argv)
     assert (status, out) == (2, "")
     assert message in err
+
+
+@pytest.mark.parametrize("where", [["-o", "out.log"], ["-o", "-"], ["--check"], ["--diff"]])
+def test_no_backup_without_in_place_is_a_usage_error(
+    run: Run, where: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copyfile(LOGS / LLVM, "x.log")
+    status, out, err = run("logs", "migrate", "x.log", "--no-backup", *where)
+    assert (status, out) == (2, "")
+    assert err == (
+        "targetlang logs migrate: error: --no-backup goes with --in-place only: "
+        "no other way of writing keeps a FILE.bak\n"
+    )
+    assert sorted(os.listdir(tmp_path)) == ["x.log"]
+
+
+def test_an_output_that_cannot_be_written_is_named_as_given(run: Run, tmp_path: Path) -> None:
+    log, missing = LOGS / LLVM, tmp_path / "no-such-dir" / "out.log"
+    status, out, err = run("logs", "migrate", str(log), "-o", str(missing))
+    assert (status, out) == (1, "")
+    assert err == f"error: cannot migrate {log}: No such file or directory ({missing})\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_failed_write_names_the_output(run: Run) -> None:
+    status, _, err = run("logs", "migrate", str(LOGS / LLVM), "-o", "/dev/full")
+    assert status == 1
+    assert err.splitlines()[-1] == f"error: cannot migrate {LOGS / LLVM}: No space left on device (/dev/full)"
+
+
+def test_json_report_goes_to_stderr_as_the_help_says(run: Run) -> None:
+    status, out, _ = run("logs", "migrate", "--help")
+    assert status == 0
+    help_text = " ".join(out.split())
+    assert "--json the report (changes, problems, summaries) as JSON lines on stderr instead of text " in help_text
+    status, out, err = run("logs", "migrate", "--json", "--check", str(LOGS / LLVM))
+    assert (status, out) == (1, "")
+    assert json.loads(err.splitlines()[-1])["record"] == "summary"
 
 
 def test_registry_does_not_apply(run: Run) -> None:

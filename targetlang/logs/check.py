@@ -101,7 +101,9 @@ class FileSummary:
 class CheckSummary(FileSummary):
     """What ``check`` counted in one file (or in all, for the total)."""
 
-    targets: set[str] = field(default_factory=set)  # distinct specs, targets and hosts alike
+    # Distinct specs, targets and hosts alike. The strings themselves, not hashes, which could
+    # collide and miscount; this (under 200 bytes a spec) is the only memory that grows with them.
+    targets: set[str] = field(default_factory=set)
 
     def add(self, other: FileSummary) -> None:
         """Count ``other`` in too (for the total over several files)."""

@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -134,10 +135,16 @@ def add_parser(commands: Any) -> None:
     logs = commands.add_parser("logs", help=summary, description=summary, epilog=_LOGS_EPILOG, formatter_class=raw)
     subs = logs.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
-    def common(name: str, summary: str, epilog: str, run: Callable[[argparse.Namespace], int]) -> Any:
+    def common(
+        name: str,
+        summary: str,
+        epilog: str,
+        run: Callable[[argparse.Namespace], int],
+        json_help: str = "JSON lines on stdout instead of text",
+    ) -> Any:
         sub = subs.add_parser(name, help=summary, description=summary, epilog=epilog, formatter_class=raw)
         sub.add_argument("files", metavar="FILE", nargs="+", help="a tuning log; '-' is standard input")
-        sub.add_argument("--json", action="store_true", help="JSON lines on stdout instead of text")
+        sub.add_argument("--json", action="store_true", help=json_help)
         sub.add_argument(
             "--tvm-version",
             metavar="VERSION",
@@ -153,7 +160,14 @@ def add_parser(commands: Any) -> None:
     match.add_argument("--target", metavar="SPEC", required=True, help="the target to compile for")
     match.add_argument("-v", "--verbose", action="store_true", help="also one line per record: what became of it")
 
-    migrate = common("migrate", "rewrite the targets of tuning logs in TVM 0.27's form", _MIGRATE_EPILOG, _migrate)
+    migrate = common(
+        "migrate",
+        "rewrite the targets of tuning logs in TVM 0.27's form",
+        _MIGRATE_EPILOG,
+        _migrate,
+        # Standard output may carry the migrated log or the diff: the report stays on stderr.
+        json_help="the report (changes, problems, summaries) as JSON lines on stderr instead of text",
+    )
     where = migrate.add_mutually_exclusive_group()
     where.add_argument(
         "-o",
@@ -370,6 +384,8 @@ class _Usage(Exception):
 
 def _destinations(args: argparse.Namespace) -> list[str | None]:
     """Where each FILE's migrated log goes: a path, ``"-"`` (stdout), or ``None`` (nowhere)."""
+    if args.no_backup and not args.in_place:
+        raise _Usage("--no-backup goes with --in-place only: no other way of writing keeps a FILE.bak")
     if args.in_place:
         if "-" in args.files:
             raise _Usage("--in-place cannot replace standard input: give -o OUT")
@@ -395,6 +411,12 @@ def _destinations(args: argparse.Namespace) -> list[str | None]:
     return [os.path.join(out, name) for name in names]
 
 
+# A hunk's header counts its lines and its old lines come before its new ones, so a hunk is held
+# until it ends; past this many bytes it goes to a temporary file (a log whose every line
+# changes is one hunk as long as the log).
+_SPOOL_SIZE = 1 << 20
+
+
 class _Diff:
     """The changed lines of one file as a unified diff with no context lines."""
 
@@ -402,28 +424,47 @@ class _Diff:
         self.name = name
         self.write = write
         self.started = False
-        self.hunk: list[tuple[Record, str]] = []  # consecutive changed lines: the record and its new text
+        self.first = 0  # the hunk's first line
+        self.count = 0  # its lines; 0: no hunk
+        self.newline = True  # whether its last line ends with a line break
+        self.old: tempfile.SpooledTemporaryFile[bytes] = tempfile.SpooledTemporaryFile(_SPOOL_SIZE)
+        self.new: tempfile.SpooledTemporaryFile[bytes] = tempfile.SpooledTemporaryFile(_SPOOL_SIZE)
+
+    def __enter__(self) -> _Diff:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.old.close()
+        self.new.close()
 
     def add(self, record: Record, new: str) -> None:
-        if self.hunk and self.hunk[-1][0].line != record.line - 1:
+        if self.count and self.first + self.count != record.line:
             self.flush()
-        self.hunk.append((record, new))
+        if not self.count:
+            self.first = record.line
+        self.count += 1
+        self.newline = bool(record.newline)
+        # A CRLF line keeps its "\r" on both sides, or patch finds no line to replace.
+        end = record.newline or "\n"
+        self.old.write(f"-{record.text}{end}".encode("utf-8", "surrogateescape"))
+        self.new.write(f"+{new}{end}".encode("utf-8", "surrogateescape"))
 
     def flush(self) -> None:
-        if not self.hunk:
+        if not self.count:
             return
         if not self.started:
             self.write(f"--- {self.name}\n+++ {self.name}\n".encode())
             self.started = True
-        first, n = self.hunk[0][0].line, len(self.hunk)
-        lines = [f"@@ -{first},{n} +{first},{n} @@\n"]
-        for sign, pick in (("-", lambda r, _: r.text), ("+", lambda _, t: t)):
-            for record, new in self.hunk:
-                lines.append(f"{sign}{pick(record, new)}\n")
-            if not self.hunk[-1][0].newline:
-                lines.append("\\ No newline at end of file\n")
-        self.write("".join(lines).encode("utf-8", "surrogateescape"))
-        self.hunk = []
+        self.write(f"@@ -{self.first},{self.count} +{self.first},{self.count} @@\n".encode())
+        for spool in (self.old, self.new):
+            spool.seek(0)
+            while chunk := spool.read(1 << 16):
+                self.write(chunk)
+            spool.seek(0)
+            spool.truncate()
+            if not self.newline:
+                self.write(b"\\ No newline at end of file\n")
+        self.count = 0
 
 
 def _migrate(args: argparse.Namespace) -> int:
@@ -474,8 +515,8 @@ def _migrate(args: argparse.Namespace) -> int:
     def one(path: str, destination: str | None) -> None:
         name = "<stdin>" if path == "-" else path
         summary = MigrateSummary(name)
-        diff = _Diff(name, write_stdout) if args.diff else None
         with contextlib.ExitStack() as stack:
+            diff = stack.enter_context(_Diff(name, write_stdout)) if args.diff else None
             sink: Callable[[bytes], Any] | None = None
             atomic: AtomicFile | None = None
             if destination == "-":

@@ -13,6 +13,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
 from types import TracebackType
 from typing import BinaryIO
 
@@ -29,6 +30,7 @@ class AtomicFile:
     """
 
     def __init__(self, path: str, backup: str | None = None) -> None:
+        self.given = path
         # Write through a symbolic link to the file it names, as an editor saving the file would.
         self.path = os.path.realpath(path)
         self.backup = backup
@@ -41,18 +43,37 @@ class AtomicFile:
             special = not stat.S_ISREG(os.stat(self.path).st_mode)
         except FileNotFoundError:
             special = False
-        if special:
-            self._handle = open(self.path, "wb")
+        with self._naming():
+            if special:
+                self._handle = open(self.path, "wb")
+                return self
+            directory = os.path.dirname(self.path) or "."
+            prefix = f".{os.path.basename(self.path)}."
+            fd, self._temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
+            self._handle = os.fdopen(fd, "wb")
             return self
-        directory = os.path.dirname(self.path) or "."
-        fd, self._temp = tempfile.mkstemp(prefix=f".{os.path.basename(self.path)}.", suffix=".tmp", dir=directory)
-        self._handle = os.fdopen(fd, "wb")
-        return self
 
     def write(self, data: bytes) -> None:
         """Append ``data`` to the new file."""
         assert self._handle is not None, "AtomicFile.write outside its with block"
-        self._handle.write(data)
+        try:
+            self._handle.write(data)
+        except OSError as err:
+            raise self._named(err) from None
+
+    @contextlib.contextmanager
+    def _naming(self) -> Iterator[None]:
+        try:
+            yield
+        except OSError as err:
+            raise self._named(err) from None
+
+    def _named(self, err: OSError) -> OSError:
+        """``err`` naming the path the user gave: the temporary file's name, or none at all (a
+        failed write), would not tell them which file could not be written."""
+        if self.backup is not None and self.backup in (err.filename, err.filename2):
+            return err  # the backup's own name says which file failed
+        return OSError(err.errno, err.strerror, self.given)
 
     def discard(self) -> None:
         """Leave the destination as it is when the block ends."""
@@ -63,14 +84,16 @@ class AtomicFile:
     ) -> None:
         assert self._handle is not None
         if self._temp is None:  # a device or a pipe, written directly
-            self._handle.close()
+            with self._naming():
+                self._handle.close()
             return
         try:
             if kind is None and not self._discarded:
-                self._handle.flush()
-                os.fsync(self._handle.fileno())
-                self._handle.close()
-                self._commit(self._temp)
+                with self._naming():
+                    self._handle.flush()
+                    os.fsync(self._handle.fileno())
+                    self._handle.close()
+                    self._commit(self._temp)
         finally:
             if not self._handle.closed:
                 self._handle.close()

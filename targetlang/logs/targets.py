@@ -1,7 +1,8 @@
 """Reading a record's target as the TVM that wrote the record would have, once per distinct text.
 
 A log repeats the same few targets thousands of times, so every reading (parse, print back,
-resolve) is cached per ``(spec, era)``.
+resolve) is cached per ``(spec, era)``; a generated log may hold a new target on every line, so
+the cache holds a few thousand readings at most and memory stays flat.
 
 The era comes from the record's TVM version (AutoTVM v0.2's ``tvm_version``, the last column of a
 v0.2 pickle row) or, for records that do not say, from the version the caller assumes (``None``:
@@ -24,6 +25,10 @@ __all__ = ["DEFAULT_ERA", "Finding", "Reading", "TargetReader", "autotvm_rewrite
 
 DEFAULT_ERA = "0.22"
 """The era of TVM v0.10 - v0.23, targetlang's own rules."""
+
+# Readings kept at once. Each holds parsed and resolved targets (about 2 KB): 4096 of them are
+# a few MB, and more than a real log's distinct targets, so only a generated log ever reads again.
+_CACHE_SIZE = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +122,11 @@ class TargetReader:
         reading = self._cache.get(key)
         if reading is None:
             reading = self._read(spec, era)
+            if len(self._cache) >= _CACHE_SIZE:
+                self._cache.clear()
             self._cache[key] = reading
+        if len(self._by_version) >= _CACHE_SIZE:
+            self._by_version.clear()
         self._by_version[(spec, tvm_version)] = reading
         return reading
 
