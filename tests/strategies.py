@@ -190,7 +190,8 @@ def composite_configs(draw: st.DrawFn, depth: int = 0, max_depth: int = 4) -> di
         config["passes"] = draw(st.lists(_WORD, max_size=4))
     else:
         spec = REGISTRY.kinds[kind]
-        for name in draw(st.lists(st.sampled_from(["mcpu", "libs", "model", "device"]), unique=True, max_size=2)):
+        names = st.sampled_from(["mcpu", "libs", "model", "device", "mattr", "cl-opt"])
+        for name in draw(st.lists(names, unique=True, max_size=3)):
             if name in spec.attrs:
                 config[name] = draw(_value(spec.attrs[name].type, 2))
     if nest and draw(st.booleans()):

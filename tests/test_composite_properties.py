@@ -41,9 +41,9 @@ def test_json_round_trip(target: targetlang.Target) -> None:
     assert read(json.loads(json.dumps(target.to_json()))) == target
 
 
-def _permuted(config: Any, data: st.DataObject, *, ordered_too: bool) -> Any:
+def _permuted(config: Any, data: st.DataObject) -> Any:
     """The same config with attribute order shuffled and unordered arrays (``libs``, ``labels``,
-    ``exts``) shuffled; ordered arrays too when ``ordered_too``."""
+    ``exts``) shuffled, at every depth."""
     if not isinstance(config, dict):
         return config
     keys = data.draw(st.permutations(list(config)))
@@ -51,11 +51,11 @@ def _permuted(config: Any, data: st.DataObject, *, ordered_too: bool) -> Any:
     for key in keys:
         value = config[key]
         if isinstance(value, list):
-            value = [_permuted(v, data, ordered_too=ordered_too) for v in value]
-            if key in ("libs", "labels", "exts") or ordered_too:
+            value = [_permuted(v, data) for v in value]
+            if key in ("libs", "labels", "exts"):
                 value = data.draw(st.permutations(value))
         else:
-            value = _permuted(value, data, ordered_too=ordered_too)
+            value = _permuted(value, data)
         out[key] = value
     return out
 
@@ -64,21 +64,45 @@ def _permuted(config: Any, data: st.DataObject, *, ordered_too: bool) -> Any:
 @given(composite_configs(), st.data())
 def test_equality_ignores_attribute_order_and_unordered_arrays(config: dict[str, Any], data: st.DataObject) -> None:
     target = read(config)
-    shuffled = read(_permuted(config, data, ordered_too=False))
+    shuffled = read(_permuted(config, data))
     assert shuffled == target
     assert hash(shuffled) == hash(target)
     assert shuffled.canonical() == target.canonical()
     assert shuffled.canonical_jsonish() == target.canonical_jsonish()
 
 
+_ORDERED = ("passes", "devices", "keys", "mattr", "cl-opt")
+
+
+def _ordered_arrays(config: dict[str, Any], path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every ordered array of ``config``, at any depth, whose items are not all equal."""
+    found = []
+    for key, value in config.items():
+        if isinstance(value, dict):
+            found += _ordered_arrays(value, (*path, key))
+        elif isinstance(value, list):
+            if key in _ORDERED and len({json.dumps(v, sort_keys=True) for v in value}) > 1:
+                found.append((*path, key))
+            for i, item in enumerate(value):
+                if isinstance(item, dict):
+                    found += _ordered_arrays(item, (*path, key, i))
+    return found
+
+
 @_SETTINGS
 @given(composite_configs(), st.data())
-def test_equality_respects_ordered_arrays(config: dict[str, Any], data: st.DataObject) -> None:
-    ordered = [k for k in ("passes", "devices", "keys") if len(set(map(json.dumps, config.get(k, [])))) > 1]
-    assume(ordered)
-    key = data.draw(st.sampled_from(ordered))
-    changed = dict(config)
-    changed[key] = list(reversed(config[key]))
-    assume(json.dumps(changed[key]) != json.dumps(config[key]))  # a palindrome stays the same
+def test_equality_respects_ordered_arrays_at_any_depth(config: dict[str, Any], data: st.DataObject) -> None:
+    paths = _ordered_arrays(config)
+    assume(paths)
+    path = data.draw(st.sampled_from(paths))
+    changed = json.loads(json.dumps(config))
+    parent = changed
+    for step in path[:-1]:
+        parent = parent[step]
+    original = parent[path[-1]]
+    permuted = data.draw(st.permutations(original))
+    assume(json.dumps(permuted, sort_keys=True) != json.dumps(original, sort_keys=True))
+    parent[path[-1]] = permuted
     assert read(changed) != read(config)
     assert read(changed).canonical() != read(config).canonical()
+    assert read(changed).canonical_jsonish() != read(config).canonical_jsonish()
