@@ -438,10 +438,25 @@ def test_json_report_goes_to_stderr_as_the_help_says(run: Run) -> None:
     assert json.loads(err.splitlines()[-1])["record"] == "summary"
 
 
-def test_registry_does_not_apply(run: Run) -> None:
-    status, _, err = run("--registry", "x.toml", "logs", "migrate", "--check", str(LOGS / LLVM))
-    assert status == 2
-    assert "--registry does not apply" in err
+def test_registry_gives_user_kinds_to_logs_migrate(run: Run, tmp_path: Path) -> None:
+    registry = str(Path(__file__).resolve().parents[1] / "docs" / "examples" / "composite-registry.toml")
+    log = tmp_path / "user.log"
+    line = (
+        '{"input": ["my-accelerator -cores=8", "dense", [], {}], "config": {}, "result": [[1.0], 0, 1.0, 1.0], '
+        '"version": 0.2}'
+    )
+    log.write_text(line + "\n", encoding="utf-8")
+    # Without the registry the kind is unknown; with it, TVM 0.27 still knows no user kind.
+    status, _, err = run("logs", "migrate", "--check", str(log))
+    assert status == 1 and "unknown target kind 'my-accelerator'" in err
+    status, _, err = run("--registry", registry, "logs", "migrate", "--check", str(log))
+    assert status == 1 and "kind 'my-accelerator': a kind or attribute TVM 0.27 does not know" in err
+    status, out, _ = run("--registry", registry, "logs", "migrate", "--policy", "keep", str(log), "-o", "-")
+    assert status == 0
+    migrated = json.dumps('{"kind": "my-accelerator", "cores": 8}')  # AutoTVM's target is a string
+    assert out == line.replace('"my-accelerator -cores=8"', migrated) + "\n"
+    status, _, err = run("--registry", str(tmp_path / "missing.toml"), "logs", "migrate", "--check", str(log))
+    assert status == 1 and err.startswith("error: ")
 
 
 def test_a_missing_file_is_reported_and_the_others_migrate(run: Run, tmp_path: Path) -> None:

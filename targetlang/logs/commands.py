@@ -471,15 +471,14 @@ def _migrate(args: argparse.Namespace) -> int:
     from .migration import LogMigrator, MigrateSummary, RecordMigration
     from .output import AtomicFile
 
-    if getattr(args, "registry", None):
-        print("error: migrate reads with the kinds of every TVM release; --registry does not apply", file=sys.stderr)
-        return 2
     try:
         destinations = _destinations(args)
     except _Usage as err:
         print(f"targetlang logs migrate: error: {err}", file=sys.stderr)
         return 2
-    migrator = LogMigrator(args.to, args.policy, compress_tags=args.compress_tags, reader=_reader(args, None))
+    migrator = LogMigrator(
+        args.to, args.policy, compress_tags=args.compress_tags, reader=_reader(args, _registry(args))
+    )
     progress = _Progress()
     stdout = getattr(sys.stdout, "buffer", None)
     write_stdout: Callable[[bytes], Any] = (

@@ -137,7 +137,8 @@ class LogMigrator:
 
     ``to`` is the form of target strings (``"json"`` or ``"canonical"``); ``policy`` and
     ``compress_tags`` are :func:`targetlang.migrate`'s; ``reader`` gives the era of each record
-    (from its TVM version, or the version it assumes for records that do not say).
+    (from its TVM version, or the version it assumes for records that do not say) and the
+    registry whose user kinds and tags the targets may use.
     """
 
     def __init__(
@@ -188,6 +189,7 @@ class LogMigrator:
                     policy=self.policy,
                     host=host,
                     compress_tags=self.compress_tags,
+                    registry=self.reader.registry,
                 )
             except TargetError as err:
                 found = err
