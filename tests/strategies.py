@@ -115,17 +115,35 @@ _NICE_TEXT = st.text(alphabet=st.sampled_from(list("abcxyz019_-+.=,' \\é")), ma
 _STRINGS = st.one_of(_NICE_TEXT, _TEXT)
 
 
-def _value(typ: TypeSpec, depth: int) -> st.SearchStrategy[Any]:
+def values_of(
+    typ: TypeSpec,
+    strings: st.SearchStrategy[str],
+    targets: st.SearchStrategy[Any],
+    *,
+    max_size: int = 4,
+    tuples: bool = False,
+) -> st.SearchStrategy[Any]:
+    """Values of attribute type ``typ``: ``strings`` for strings, ``targets`` for nested targets,
+    lists for arrays (tuples too when ``tuples``: the same JSON array), dicts for maps."""
     if typ.name == "string":
-        return _STRINGS
+        return strings
     if typ.name == "int":
         return st.integers(-(2**63), 2**63 - 1)
     if typ.name == "bool":
         return st.booleans()
     if typ.name == "target":
-        return target_configs(depth + 1)
-    assert typ.name == "array" and typ.elem is not None
-    return st.lists(_value(typ.elem, depth), max_size=4)
+        return targets
+    if typ.name == "array":
+        assert typ.elem is not None
+        items = st.lists(values_of(typ.elem, strings, targets, max_size=max_size, tuples=tuples), max_size=max_size)
+        return items | items.map(tuple) if tuples else items
+    assert typ.name == "map" and typ.value is not None
+    inner = values_of(typ.value, strings, targets, max_size=max_size, tuples=tuples)
+    return st.dictionaries(strings, inner, max_size=max_size // 2)
+
+
+def _value(typ: TypeSpec, depth: int) -> st.SearchStrategy[Any]:
+    return values_of(typ, _STRINGS, target_configs(depth + 1))
 
 
 @st.composite

@@ -18,6 +18,7 @@ import targetlang
 from targetlang import KindSchema, Registry, RegistryError, TypeSpec, builtin_registry, parse
 
 from .conftest import Run
+from .strategies import values_of
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -340,20 +341,7 @@ _ATTR_NAMES = ["cores", "b-c", "d_e", "x.y", "opt"]
 
 
 def _values(typ: TypeSpec, targets: list[Any]) -> st.SearchStrategy[Any]:
-    if typ.name == "string":
-        return _TEXT
-    if typ.name == "int":
-        return st.integers(-(2**63), 2**63 - 1)
-    if typ.name == "bool":
-        return st.booleans()
-    if typ.name == "target":
-        return st.sampled_from(targets)
-    if typ.name == "array":
-        assert typ.elem is not None
-        items = st.lists(_values(typ.elem, targets), max_size=3)
-        return items | items.map(tuple)  # a tuple and a list are the same JSON array
-    assert typ.key is not None and typ.value is not None
-    return st.dictionaries(_TEXT, _values(typ.value, targets), max_size=2)
+    return values_of(typ, _TEXT, st.sampled_from(targets) if targets else st.nothing(), max_size=3, tuples=True)
 
 
 @st.composite
