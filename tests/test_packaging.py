@@ -20,6 +20,9 @@ def test_import_and_parse_from_another_directory(tmp_path: Path) -> None:
     printed, grammar, tags = result.stdout.splitlines()
     assert printed == "llvm -mcpu=skylake"
     assert Path(grammar).name == "target.lark" and Path(grammar).is_file()
+    # The grammar that ships is the one in grammar/, whether installed from a wheel or in place.
+    source = Path(__file__).resolve().parents[1] / "grammar" / "target.lark"
+    assert Path(grammar).read_bytes() == source.read_bytes()
     assert tags == "257"
 
 
