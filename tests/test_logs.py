@@ -458,11 +458,44 @@ def check_json(run: Run, *argv: str) -> tuple[int, list[dict[str, Any]]]:
     return status, [json.loads(line) for line in out.splitlines()]
 
 
-def test_check_arm_log_target_is_an_unknown_attribute(run: Run, logs_dir: Path) -> None:
+def test_check_arm_log_reads_in_the_era_of_its_format(run: Run, logs_dir: Path) -> None:
+    # Log format v0.1 records say no TVM version, but only TVM v0.6 and older wrote (and read)
+    # them: its rules read -target as the triple.
     status, out = check_json(run, ARM)
+    assert status == 0
+    assert out == [
+        {
+            "record": "summary",
+            "file": ARM,
+            "lines": 316,
+            "records": 314,
+            "comments": 2,
+            "formats": {"autotvm-v0.1": 314},
+            "distinct_targets": 7,
+            "failed": 0,
+            "problems": {},
+        }
+    ]
+
+
+def later_arm_log(directory: Path) -> tuple[Path, list[int]]:
+    """The arm log's targets in AutoTVM v0.2 records that say no TVM version, and the lines of
+    the records whose target spells -target."""
+    records = [json.loads(line) for line in (LOGS / ARM).read_text().splitlines() if line.startswith("{")]
+    log = directory / "arm_v0.2.log"
+    lines = [
+        json.dumps({"input": [r["i"][0], r["i"][1], [], {}], "config": {}, "result": r["r"], "version": 0.2})
+        for r in records
+    ]
+    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return log, [n for n, r in enumerate(records, 1) if "-target=" in r["i"][0]]
+
+
+def test_check_target_option_of_a_later_record_is_an_unknown_attribute(run: Run, tmp_path: Path) -> None:
+    log, lines = later_arm_log(tmp_path)
+    status, out = check_json(run, str(log))
     assert status == 1
     problems, summary = out[:-1], out[-1]
-    lines = [n for n, text in enumerate((LOGS / ARM).read_text().splitlines(), 1) if "-target=" in text]
     assert len(lines) == 283
     assert [p["line"] for p in problems] == lines
     for problem in problems:
@@ -479,11 +512,11 @@ def test_check_arm_log_target_is_an_unknown_attribute(run: Run, logs_dir: Path) 
         )
     assert summary == {
         "record": "summary",
-        "file": ARM,
-        "lines": 316,
+        "file": str(log),
+        "lines": 314,
         "records": 314,
-        "comments": 2,
-        "formats": {"autotvm-v0.1": 314},
+        "comments": 0,
+        "formats": {"autotvm-v0.2": 314},
         "distinct_targets": 7,
         "failed": 283,
         "problems": {"parse: UnknownAttributeError": 283},
@@ -531,25 +564,26 @@ def test_check_v08_auto_scheduler_log_needs_the_v08_registry(run: Run, logs_dir:
     assert check_json(run, "--tvm-version", "0.10", AS_V08)[0] == 1
 
 
-def test_check_human_output_shows_each_caret_once(run: Run, logs_dir: Path) -> None:
-    status, out, err = run("logs", "check", ARM, AS_V08, LLVM)
+def test_check_human_output_shows_each_caret_once(run: Run, logs_dir: Path, tmp_path: Path) -> None:
+    log, _ = later_arm_log(tmp_path)
+    status, out, err = run("logs", "check", str(log), AS_V08, LLVM)
     assert status == 1
     lines = err.splitlines()
     assert lines[:3] == [
-        f"{ARM}:3: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'target' since TVM v0.7: it is "
-        "TVM <= v0.6's 'mtriple', which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote",
+        f"{log}:1: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'target' since TVM v0.7: it "
+        "is TVM <= v0.6's 'mtriple', which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote",
         "  llvm -device=arm_cpu -model=pynq -target=armv7a-linux-eabi",
         "                                    ^^^^^^",
     ]
-    assert lines[3].startswith(f"{ARM}:4: target: parse: UnknownAttributeError:")
+    assert lines[3].startswith(f"{log}:2: target: parse: UnknownAttributeError:")
     assert len(lines) == 283 + 6 * 2 + 3  # a caret excerpt for each of the 6 specs, and for -link-params
     assert out.splitlines() == [
-        f"{ARM}: 314 records (314 autotvm-v0.1), 2 comment lines, 7 distinct targets; 283 failed "
+        f"{log}: 314 records (314 autotvm-v0.2), 0 comment lines, 7 distinct targets; 283 failed "
         "(283 parse: UnknownAttributeError)",
         f"{AS_V08}: 1 record (1 auto_scheduler), 1 comment line, 1 distinct target; 1 failed "
         "(1 parse: UnknownAttributeError)",
         f"{LLVM}: 35 records (35 autotvm-v0.2), 2 comment lines, 1 distinct target; 0 failed",
-        "total: 350 records (314 autotvm-v0.1, 35 autotvm-v0.2, 1 auto_scheduler), 5 comment lines, 9 distinct "
+        "total: 350 records (349 autotvm-v0.2, 1 auto_scheduler), 3 comment lines, 9 distinct "
         "targets; 284 failed (284 parse: UnknownAttributeError)",
     ]
 
@@ -610,9 +644,9 @@ def test_check_caches_each_distinct_target(logs_dir: Path, monkeypatch: pytest.M
         return real(spec, **kwargs)
 
     monkeypatch.setattr(targetlang, "parse", counting)
-    assert main(["logs", "check", "--json", ARM, VTA]) == 1
-    # 11 distinct specs read once each in their era, and the 6 that fail once more with v0.8's kinds.
-    assert len(calls) == len(set(calls)) == 17
+    assert main(["logs", "check", "--json", ARM, VTA, AS_V08]) == 1
+    # 12 distinct specs read once each in their era, and the one that fails once more with v0.8's kinds.
+    assert len(calls) == len(set(calls)) == 13
 
 
 def test_check_holds_a_bounded_cache_and_still_counts_every_distinct_target(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -686,13 +720,15 @@ def test_stats_json_over_all_logs(run: Run, logs_dir: Path) -> None:
     assert sum(row["records"] for row in rows) == 505  # no host: auto_scheduler's are all ""
     arm = {row["spec"]: row for row in rows if row["formats"] == {"autotvm-v0.1": row["records"]}}
     pynq = arm["llvm -device=arm_cpu -model=pynq -target=armv7a-linux-eabi"]
+    # AutoTVM's log format v0.1 was written by TVM v0.6 or older, which read -target itself.
     assert (pynq["kind"], pynq["model"], pynq["keys"], pynq["check"], pynq["read_after_rewrite"]) == (
         "llvm",
         "pynq",
         ["arm_cpu", "cpu"],
-        "UnknownAttributeError",
-        True,
+        "ok",
+        False,  # read as written, without AutoTVM's textual rewrite
     )
+    assert pynq["eras"] == {"0.6": 58}
     meta = next(row for row in rows if row["kind"] == "metal")
     assert (meta["records"], meta["keys"], meta["check"]) == (22, ["metal", "gpu"], "ok")
 

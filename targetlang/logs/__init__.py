@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .formats import Format
     from .match import Matcher, Query, RecordMatch
     from .migration import FieldMigration, LogMigrator, MigrateSummary, RecordMigration
-    from .records import Field, Record, encode_value, parse_line, read_file, read_lines, splice
+    from .records import Field, Record, encode_value, parse_line, read_file, read_lines, splice, writer_version
     from .stats import Stats, TargetStats
     from .targets import Reading, TargetReader, autotvm_rewrite
 
@@ -53,6 +53,7 @@ _HOME = {
     "read_file": "records",
     "read_lines": "records",
     "splice": "records",
+    "writer_version": "records",
 }
 
 __all__ = [
@@ -79,6 +80,7 @@ __all__ = [
     "read_file",
     "read_lines",
     "splice",
+    "writer_version",
 ]
 
 

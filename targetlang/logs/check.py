@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .formats import Format
-from .records import Record
+from .records import Record, writer_version
 from .report import counts, plural
 from .targets import Finding, Reading, TargetReader
 
@@ -153,7 +153,7 @@ class Checker:
             if not target.spec and target.name == "host":
                 continue  # auto_scheduler writes "" for "no host"
             summary.targets.add(target.spec)
-            reading = self.reader.read(target.spec, record.tvm_version)
+            reading = self.reader.read(target.spec, writer_version(record))
             for finding in reading.findings:
                 problems.append(self._problem(record, target.name, target.spec, reading.era, finding, reading))
         if problems:
@@ -163,7 +163,7 @@ class Checker:
 
     def _problem(self, record: Record, name: str, spec: str, era: str, finding: Finding, reading: Reading) -> Problem:
         message, detail = finding.message, finding.detail
-        if reading.reads_as_v08 and record.tvm_version is None and self.reader.assume is None:
+        if reading.reads_as_v08 and writer_version(record) is None and self.reader.assume is None:
             # Neither the record nor the user says which TVM wrote it; say which one would have read it.
             hint = "; TVM v0.8 - v0.9 read this target: give --tvm-version if one of them wrote this log"
             first, newline, excerpt = detail.partition("\n")

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..target import Target
 from .formats import Format
-from .records import Record
+from .records import Record, writer_version
 from .report import counts, plural, table
 from .targets import TargetReader, autotvm_rewrite
 
@@ -133,7 +133,7 @@ class Matcher:
             reason = f"measured with error_no {error_no}: the dispatcher does not load it"
             self._keep(record, spec, workload, math.inf, "skipped", reason)
             return
-        reading = self.reader.read(autotvm_rewrite(spec), record.tvm_version)
+        reading = self.reader.read(autotvm_rewrite(spec), writer_version(record))
         if reading.resolved is None:
             first = reading.findings[0]
             reason = f"its target does not read: {first.error}: {first.message}"

@@ -30,7 +30,7 @@ from ..migration import Change, Migration, Policy, migrate
 from ..parsing import parse
 from .check import FileSummary, Problem
 from .formats import Format
-from .records import Field, Record, encode_value, json_text, splice
+from .records import Field, Record, encode_value, json_text, splice, writer_version
 from .report import counts, plural
 from .targets import DEFAULT_ERA, TargetReader
 
@@ -165,7 +165,7 @@ class LogMigrator:
             return RecordMigration(record, record.text, (), problem)
         if not record.fields:
             return RecordMigration(record, record.text)
-        era = self.reader.era(record.tvm_version)
+        era = self.reader.era(writer_version(record))
         host = record.host or None  # auto_scheduler's "" is no host
         results = [self._field(record, f, era, host if f.name == "target" else None) for f in record.fields]
         if any(result.problem is not None for result in results):

@@ -18,7 +18,17 @@ from typing import Any, NamedTuple
 from .formats import Format, Layout, Path, classify, classify_columns
 from .spans import COMPACT, PYTHON, STYLES, Style, locate
 
-__all__ = ["Field", "Record", "encode_value", "json_text", "parse_line", "read_file", "read_lines", "splice"]
+__all__ = [
+    "Field",
+    "Record",
+    "encode_value",
+    "json_text",
+    "parse_line",
+    "read_file",
+    "read_lines",
+    "splice",
+    "writer_version",
+]
 
 
 class Field(NamedTuple):
@@ -76,6 +86,17 @@ class Record(NamedTuple):
         """The spec of the record's separately stored host (auto_scheduler), or ``None``."""
         field = self.field("host")
         return field.spec if field is not None else None
+
+
+def writer_version(record: Record) -> str | None:
+    """The TVM version that wrote ``record``: the one it records, else the one its format implies
+    (AutoTVM's log format v0.1: TVM v0.6 or older, since v0.7 on skipped such records), else
+    ``None``."""
+    if record.tvm_version is not None:
+        return record.tvm_version
+    if record.log_version == "0.1" and record.format.is_autotvm:
+        return "0.6"
+    return None
 
 
 def parse_line(text: str, newline: str = "\n", *, file: str = "<string>", line: int = 1) -> Record:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .formats import Format
-from .records import Record
+from .records import Record, writer_version
 from .report import by_count, counts, plural, table
 from .targets import Reading, TargetReader, autotvm_rewrite
 
@@ -88,15 +88,15 @@ class Stats:
                 continue  # auto_scheduler's "no host"
             entry = self.targets.get((target.name, target.spec))
             if entry is None:
-                reading = self.reader.read(target.spec, record.tvm_version)
+                reading = self.reader.read(target.spec, writer_version(record))
                 seen_as = reading
                 if reading.target is None and record.format in _JSON_AUTOTVM:
                     rewritten = autotvm_rewrite(target.spec)
                     if rewritten != target.spec:
-                        seen_as = self.reader.read(rewritten, record.tvm_version)
+                        seen_as = self.reader.read(rewritten, writer_version(record))
                 entry = TargetStats(target.name, target.spec, len(self.targets), reading, seen_as)
                 self.targets[(target.name, target.spec)] = entry
-            era = self.reader.era(record.tvm_version)
+            era = self.reader.era(writer_version(record))
             version = record.tvm_version or "-"
             entry.records += 1
             entry.formats[record.format.value] += 1
