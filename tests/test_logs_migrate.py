@@ -519,3 +519,19 @@ def test_a_record_migrates_whole_or_not_at_all() -> None:
     assert result.text == line
     assert [f.written for f in result.fields] == [False, False]
     assert [p.field for p in result.problems] == ["target"]
+
+
+def test_a_warning_about_a_record_kept_as_written_is_reported(run: Run, tmp_path: Path) -> None:
+    # meta-schedule writes TVM's export, "tag": "" included: a from_device it holds is worth a
+    # warning, but no reason to rewrite the object.
+    log = tmp_path / "database_tuning_record.json"
+    line = '[0,[[],[0.1],{"kind":"llvm","from_device":0,"tag":""},[]]]'
+    log.write_text(line + "\n", encoding="utf-8")
+    status, out, err = run("logs", "migrate", str(log), "-o", "-")
+    assert (status, out) == (0, line + "\n")
+    assert err.splitlines() == [
+        f"{log}:1: target: warning: from-device: from_device queries the device when TVM builds the target; kept as is",
+        '  {"kind":"llvm","from_device":0,"tag":""}',
+        "                 ^^^^^^^^^^^^^^^",
+        f"{log}: 1 record, 0 changed, 1 unchanged, 0 kept as written",
+    ]

@@ -491,9 +491,10 @@ def _migrate(args: argparse.Namespace) -> int:
     def report(result: RecordMigration) -> None:
         record = result.record
         for item in result.fields:
-            if not item.written:
-                continue  # no change made; a problem that kept it is reported below
-            for change in item.changes:
+            # A field kept as written made no change: a problem that kept it is reported below,
+            # but a warning about what it holds (from_device, a kept attribute) still stands.
+            changes = item.changes if item.written else () if item.problem else item.warnings
+            for change in changes:
                 seen = (item.field.spec, change.rule, change.message)
                 if seen in shown:
                     continue  # a log repeats its targets: each change is shown once

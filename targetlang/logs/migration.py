@@ -60,6 +60,11 @@ class FieldMigration:
         """Whether the field gets new text (its changes were made)."""
         return self.text is not None
 
+    @property
+    def warnings(self) -> tuple[Change, ...]:
+        """The changes that are warnings: they hold whether or not the field gets new text."""
+        return tuple(change for change in self.changes if change.severity == "warning")
+
 
 @dataclass(frozen=True, slots=True)
 class RecordMigration:
@@ -288,7 +293,16 @@ def _same_json(spec: str, result: Migration) -> bool:
         decoded = json.loads(spec)
     except ValueError:  # JSON-ish text, which TVM does not read: written anew
         return False
-    return not result.changes or bool(decoded == result.json)
+    return not result.changes or _without_empty_tags(decoded) == result.json
+
+
+def _without_empty_tags(value: Any) -> Any:
+    # TVM's export writes "tag": "" at every level, which means no tag, as its absence does.
+    if isinstance(value, dict):
+        return {k: _without_empty_tags(v) for k, v in value.items() if (k, v) != ("tag", "")}
+    if isinstance(value, list):
+        return [_without_empty_tags(v) for v in value]
+    return value
 
 
 def splice_text(record: Record, target: Field, value: str | dict[str, Any]) -> str:
