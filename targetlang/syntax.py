@@ -289,7 +289,18 @@ def _get_parser() -> lark.Lark:
     if _parser is None:
         with _lock:
             if _parser is None:
-                _parser = lark.Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Build())
+                # Where interegular happens to be installed, lark checks every pair of terminals
+                # for collisions on each build: 300 ms of a first parse. tests/test_grammar.py
+                # builds the grammar with strict=True, which makes that check an error; at run
+                # time it would only repeat it.
+                import lark.lexer
+
+                checks = lark.lexer.has_interegular
+                lark.lexer.has_interegular = False
+                try:
+                    _parser = lark.Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Build())
+                finally:
+                    lark.lexer.has_interegular = checks
     return _parser
 
 
