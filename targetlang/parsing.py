@@ -408,6 +408,8 @@ def _from_config(
                 return value
             if isinstance(value, str):
                 try:
+                    if not value.isascii():  # a JSON "\ud800" escape decodes to a lone surrogate
+                        check_encodable(value)
                     return _parse_text(value, registry, depth + 1, chain)
                 except TargetError as err:
                     if not isinstance(at, JsonScalar):

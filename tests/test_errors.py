@@ -292,3 +292,11 @@ def test_error_quotes_a_long_value_cut_in_the_middle() -> None:
     assert message("llvm " + value).split("\n")[0] == (
         f"expected an option starting with '-', found '{'x' * 60}…{'y' * 0}{'z' * 19}'"
     )
+
+
+def test_error_lone_surrogate_in_a_nested_target_string() -> None:
+    # JSON's "\ud800" escape decodes to a lone surrogate, which no UTF-8 text (nor TVM) can hold.
+    text = '{"kind": "cuda", "host": "llvm -mcpu=\\ud800"}'
+    with pytest.raises(targetlang.UnencodableTextError) as info:
+        targetlang.parse(text)
+    assert info.value.start == text.index("\\ud800")  # the caret stands on the escape
