@@ -30,7 +30,7 @@ from .errors import (
 )
 from .registry import Registry, builtin_registry, modern_tag, removed_attribute
 from .schema import KindSchema
-from .syntax import JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
+from .syntax import MAX_JSON_DEPTH, JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
 from .values import from_json, from_text
 
@@ -142,7 +142,9 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             text=text,
             text_form="tag",
         )
-    syntax = parse_syntax(text)
+    # A target nests in a target one JSON level deep, two inside an array (devices): deep
+    # targets that max_depth allows are never cut short by the JSON limit.
+    syntax = parse_syntax(text, max(MAX_JSON_DEPTH, 2 * _LIMIT.get() + 4))
     if isinstance(syntax, LegacySyntax):
         return _read_legacy(syntax, text, registry, depth, chain)
     return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)

@@ -7,6 +7,7 @@ whitespace. Either prints back to its source exactly. Meaning is given one layer
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
 import threading
@@ -138,14 +139,19 @@ _TRIVIA_START = re.compile(r"[ \t\n\r#]|//")
 _SQ_ESCAPE = re.compile(r"""\\(.)|(")""", re.S)
 
 MAX_JSON_DEPTH = 100
-"""How deeply JSON arrays and objects may nest; deeper text is a NestingTooDeepError, never a
-RecursionError (the parser itself keeps an explicit stack; later stages recurse)."""
+"""How deeply JSON arrays and objects may nest by default (``parse_syntax``'s ``json_depth``);
+deeper text is a NestingTooDeepError, never a RecursionError (the parser itself keeps an
+explicit stack; later stages recurse)."""
+
+# The limit of the parse under way, read by the node builders inside the shared parser.
+_JSON_DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("targetlang_json_depth", default=MAX_JSON_DEPTH)
 
 
 def _depth(children: Any) -> int:
     depth = 1 + max((getattr(c, "depth", 0) for c in children), default=0)
-    if depth > MAX_JSON_DEPTH:
-        raise NestingTooDeepError(f"JSON nests more than {MAX_JSON_DEPTH} levels deep")
+    limit = _JSON_DEPTH.get()
+    if depth > limit:
+        raise NestingTooDeepError(f"JSON nests more than {limit} levels deep")
     return depth
 
 
@@ -310,10 +316,22 @@ def build_strict_parser() -> lark.Lark:
     return lark.Lark(grammar_text(), parser="lalr", lexer="contextual", strict=True)
 
 
-def parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
-    """Cut ``text`` into its lossless syntax; raise a :class:`TargetSyntaxError` if it has none."""
+def parse_syntax(text: str, json_depth: int = MAX_JSON_DEPTH) -> LegacySyntax | JsonSyntax:
+    """Cut ``text`` into its lossless syntax; raise a :class:`TargetSyntaxError` if it has none.
+
+    JSON text may nest arrays and objects ``json_depth`` levels deep.
+    """
     if not text.strip(" "):
         raise TargetSyntaxError("cannot parse an empty target string", text, 0, len(text))
+    token = _JSON_DEPTH.set(json_depth) if json_depth != MAX_JSON_DEPTH and text[0] == "{" else None
+    try:
+        return _parse_syntax(text)
+    finally:
+        if token is not None:
+            _JSON_DEPTH.reset(token)
+
+
+def _parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
     try:
         tree = _get_parser().parse(text)
     except lark.exceptions.UnexpectedInput as exc:

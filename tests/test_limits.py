@@ -285,3 +285,15 @@ def test_numbers_of_thousands_of_digits_are_a_target_error(spec: str, era: str |
 
 def test_a_long_string_of_digits_is_still_a_string() -> None:
     assert targetlang.parse("llvm -mcpu=" + _HUGE)["mcpu"] == _HUGE
+
+
+def test_a_raised_max_depth_raises_the_json_limit_with_it() -> None:
+    # canonical() writes a deep host chain as one JSON text: more than 100 JSON levels once
+    # max_depth allows more than 100 targets, and it must still read back.
+    config: dict[str, object] = {"kind": "llvm"}
+    for _ in range(150):
+        config = {"kind": "llvm", "host": config}
+    target = targetlang.parse(config, max_depth=200)
+    assert targetlang.parse(target.canonical(), max_depth=200) == target
+    with pytest.raises(targetlang.NestingTooDeepError):
+        targetlang.parse(target.canonical())
