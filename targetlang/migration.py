@@ -142,15 +142,20 @@ def _modern() -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
     return {name: frozenset(k["options"]) for name, k in kinds.items()}, tags
 
 
+def _target_key(text: str, option: tuple[int, int]) -> tuple[int, int]:
+    """Where the key ``target`` of the option at ``option`` in ``text`` stands, past its dashes."""
+    written = text[option[0] : option[1]]
+    start = option[0] + len(written) - len(written.lstrip("-"))
+    return (start, start + len("target"))
+
+
 def _report_e0_target_option(target: Target, changes: list[Change]) -> None:
     """TVM <= v0.6 spelled the triple ``-target``; its reader gives ``mtriple`` already."""
     span = target.source_span("mtriple")
     if span is None:
         return
-    option = str(target)[span[0] : span[1]]
-    if option.lstrip("-").startswith("target"):
-        start = span[0] + len(option) - len(option.lstrip("-"))
-        changes.append(Change("target-to-mtriple", "-target renamed to -mtriple", (start, start + 6)))
+    if str(target)[span[0] : span[1]].lstrip("-").startswith("target"):
+        changes.append(Change("target-to-mtriple", "-target renamed to -mtriple", _target_key(str(target), span)))
 
 
 def _span(target: Target, name: str) -> tuple[int, int] | None:
@@ -210,9 +215,8 @@ class _Rules:
                 return None
         if "target" in config:
             option = span("target")
-            if option is not None:  # the caret goes under the key, past the dashes
-                dashes = len(str(target)[option[0] : option[1]]) - len(str(target)[option[0] : option[1]].lstrip("-"))
-                option = (option[0] + dashes, option[0] + dashes + len("target"))
+            if option is not None:  # the caret goes under the key
+                option = _target_key(str(target), option)
             if "mtriple" in config:
                 del config["target"]
                 message = "both -target and -mtriple are given: -target is the old spelling of -mtriple"
