@@ -6,7 +6,7 @@ Run from the repository root::
     python benchmarks/bench_logs.py --write              # and rewrite their section of docs/performance.md
     python benchmarks/bench_logs.py --records 100000     # a smaller generated log, for a quick look
 
-Two inputs: every log of ``../shared/corpus/logs``, and a generated log of ``--records`` lines
+Two inputs: every log of ``tests/data/corpus/logs``, and a generated log of ``--records`` lines
 made of the real record lines of those logs in turn (meta-schedule's workload lines, which hold
 no target, left out), each AutoTVM and auto_scheduler target
 replaced by one of 64 real target strings of the corpus (a tuning log repeats a few targets).
@@ -36,8 +36,8 @@ from targetlang.logs import Checker, Format, TargetReader, encode_value, read_fi
 from targetlang.logs.check import CheckSummary
 
 _ROOT = Path(__file__).resolve().parents[1]
-_LOGS = _ROOT.parent / "shared" / "corpus" / "logs"
-_STRINGS = _ROOT.parent / "shared" / "corpus" / "strings.jsonl"
+_LOGS = _ROOT / "tests" / "data" / "corpus" / "logs"
+_STRINGS = _ROOT / "tests" / "data" / "corpus" / "strings.jsonl"
 _GOAL = 1.5  # logs check within this factor of json.loads alone
 _SMALL = 100_000
 

@@ -34,7 +34,7 @@ import targetlang
 from targetlang import parsing
 
 _ROOT = Path(__file__).resolve().parents[1]
-_CORPUS = _ROOT.parent / "shared" / "corpus" / "strings.jsonl"
+_CORPUS = _ROOT / "tests" / "data" / "corpus" / "strings.jsonl"
 
 # The goals the project set itself; the doc marks each met or not met from the measured numbers.
 _COLD_VS_TVM_GOAL = 3.0
@@ -267,7 +267,7 @@ def report(
         "",
         "### Method",
         "",
-        f"The corpus is the `legacy-string` texts of `shared/corpus/strings.jsonl` that `targetlang.parse` accepts "
+        f"The corpus is the `legacy-string` texts of `tests/data/corpus/strings.jsonl` that `targetlang.parse` accepts "
         f"({rows[0].targets} texts; {corpus_rejected} rejected texts are left out). Each figure is the median of "
         f"{repeat} repeats of {number} whole corpus passes each, divided by "
         "the number of targets. The cold parse clears `targetlang.parsing._parse_cached` before each text (the "

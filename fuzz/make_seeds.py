@@ -2,9 +2,9 @@
 
     python fuzz/make_seeds.py OUT_DIR [--generated N]
 
-OUT_DIR gets one subdirectory per target. Seeds come from ``../shared`` beside the checkout
-(the corpus of real target strings, the conformance inputs, the real tuning logs) when it is
-there, and from ``grammar/target.lark`` itself: N texts drawn by hypothesis's ``from_lark``
+OUT_DIR gets one subdirectory per target. Seeds come from ``tests/data`` (the corpus of real
+target strings, the conformance inputs, the real tuning logs; its SOURCES.md names their origins)
+and from ``grammar/target.lark`` itself: N texts drawn by hypothesis's ``from_lark``
 strategy (the same one the property tests use), so the fuzzer starts from inputs of the right
 structure as well as from real ones, and mutates both byte by byte.
 """
@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+DATA = ROOT / "tests" / "data"
 TARGETS = ("parse_text", "parse_dict", "printers", "migrate", "log_line")
 
 
@@ -34,10 +34,10 @@ def _write(directory: Path, items: Iterable[bytes]) -> int:
 
 def real_texts() -> list[str]:
     texts: list[str] = []
-    corpus = SHARED / "corpus" / "strings.jsonl"
+    corpus = DATA / "corpus" / "strings.jsonl"
     if corpus.exists():
         texts += [json.loads(line)["text"] for line in corpus.read_text(encoding="utf-8").splitlines() if line]
-    cases = SHARED / "conformance" / "tvm-cases.jsonl"
+    cases = DATA / "conformance" / "tvm-cases.jsonl"
     if cases.exists():
         for line in cases.read_text(encoding="utf-8").splitlines():
             given = json.loads(line).get("input") if line else None
@@ -66,7 +66,7 @@ def grammar_texts(count: int) -> list[str]:
 
 def log_lines(limit: int = 40) -> list[bytes]:
     lines: list[bytes] = []
-    for path in sorted((SHARED / "corpus" / "logs").rglob("*")):
+    for path in sorted((DATA / "corpus" / "logs").rglob("*")):
         if path.is_file() and path.suffix in (".log", ".json"):
             with open(path, "rb") as handle:
                 for number, line in enumerate(handle):
@@ -82,8 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--generated", type=int, default=300, help="grammar-made texts (default: %(default)s)")
     args = parser.parse_args(argv)
-    if not SHARED.is_dir():
-        print(f"make_seeds: no {SHARED}: no real targets or logs among the seeds", file=sys.stderr)
+    if not DATA.is_dir():
+        print(f"make_seeds: no {DATA}: no real targets or logs among the seeds", file=sys.stderr)
     texts = real_texts() + grammar_texts(args.generated)
     encoded = [t.encode("utf-8", "surrogateescape") for t in texts]
     dicts = [t.encode() for t in texts if t.lstrip().startswith("{")]

@@ -9,7 +9,7 @@
 #
 # Targets: parse_text parse_dict printers migrate log_line. Needs atheris (pip install '.[fuzz]').
 # Each target starts from fuzz/corpus/TARGET (kept small: the inputs that earned coverage) and from
-# seeds written by fuzz/make_seeds.py (real texts from ../shared and texts drawn from the grammar).
+# seeds written by fuzz/make_seeds.py (real texts from tests/data and texts drawn from the grammar).
 # A crash is written to fuzz/artifacts/ and makes the exit status 1; make it a regression test in
 # tests/test_fuzz_regressions.py. Logs go to fuzz/logs/TARGET.log.
 set -euo pipefail

@@ -1,4 +1,4 @@
-"""Shared test helpers: where the reference data (../shared beside the checkout) lives."""
+"""Shared test helpers: the test data (tests/data, see its SOURCES.md) and the ``run`` fixture."""
 
 from __future__ import annotations
 
@@ -13,20 +13,20 @@ import pytest
 
 from targetlang.cli import main
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+DATA = Path(__file__).resolve().parent / "data"
 
 
-def shared_path(*parts: str) -> Path:
-    """A path under ../shared; fails loudly when the reference data is missing."""
-    path = SHARED.joinpath(*parts)
+def data_path(*parts: str) -> Path:
+    """A path under tests/data; fails loudly when the file is missing."""
+    path = DATA.joinpath(*parts)
     if not path.exists():
-        raise FileNotFoundError(f"reference data missing: {path} (check out shared/ beside the repository)")
+        raise FileNotFoundError(f"test data missing: {path}")
     return path
 
 
 def read_jsonl(*parts: str) -> list[dict[str, Any]]:
-    """The records of a JSON-lines file under ../shared."""
-    with shared_path(*parts).open(encoding="utf-8") as handle:
+    """The records of a JSON-lines file under tests/data."""
+    with data_path(*parts).open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 

@@ -1,4 +1,4 @@
-"""Conformance with TVM's own tests: every case of shared/conformance/tvm-cases.jsonl (spec section 13).
+"""Conformance with TVM's own tests: every case of tests/data/conformance/tvm-cases.jsonl (spec section 13).
 
 Each case records what one TVM test asserted. A case is replayed according to its ``api`` (how
 the TVM test built the target; absent means plain ``Target(input)``), and its ``expect`` /

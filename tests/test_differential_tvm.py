@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,10 +21,12 @@ tvm = pytest.importorskip("tvm")
 
 import targetlang  # noqa: E402 -- after importorskip, so a missing TVM skips before any other work
 
-from .conftest import read_jsonl, shared_path  # noqa: E402
+from .conftest import data_path, read_jsonl  # noqa: E402
 
-_KINDS_027 = shared_path("spec", "kinds-v0.27.json")
-_KINDS_022 = shared_path("spec", "kinds-v0.22.json")
+# The kind schemas as TVM 0.27 and 0.22 registered them: the package ships them unchanged.
+_SPEC = Path(targetlang.__file__).resolve().parent / "data"
+_KINDS_027 = _SPEC / "kinds-v0.27.json"
+_KINDS_022 = _SPEC / "kinds-v0.22.json"
 
 # 0.23's registry is 0.22's plus opencl.texture_depth_limit (default 2048), which 0.27 also has;
 # it is the closest schema targetlang models, and it changes nothing for the other kinds, so it is
@@ -279,7 +282,7 @@ def test_most_corpus_strings_migrate() -> None:
     assert len(_MIGRATED) >= 300, len(_MIGRATED)
 
 
-_LOGS = shared_path("corpus", "logs")
+_LOGS = data_path("corpus", "logs")
 
 
 @pytest.mark.parametrize("name", sorted(str(p.relative_to(_LOGS)) for p in _LOGS.rglob("*.*") if p.suffix != ".md"))

@@ -16,7 +16,7 @@ import targetlang
 from targetlang import TargetError, builtin_registry
 from targetlang.eras import ERAS, era_for_version, era_registry, parse_in_era
 
-from .conftest import read_jsonl, shared_path
+from .conftest import data_path, read_jsonl
 
 # ----------------------------------------------------------------------------- eras and versions
 
@@ -99,7 +99,7 @@ def test_era_registries() -> None:
 
 # ----------------------------------------------------------------------------- the real old logs
 
-LOGS = shared_path("corpus", "logs")
+LOGS = data_path("corpus", "logs")
 SOURCES = (LOGS / "SOURCES.md").read_text(encoding="utf-8")
 
 

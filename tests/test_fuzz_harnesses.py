@@ -15,10 +15,12 @@ FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
 sys.path.insert(0, str(FUZZ))
 
 import common  # noqa: E402 -- from fuzz/, on the path just above
+import make_seeds  # noqa: E402
 import targets  # noqa: E402
 
+from .conftest import read_jsonl  # noqa: E402
+
 NAMES = ["parse_text", "parse_dict", "printers", "migrate", "log_line"]
-LOGS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "logs"
 
 
 def stored(name: str) -> Iterator[bytes]:
@@ -78,3 +80,13 @@ def test_only_target_errors_escape_from_odd_inputs() -> None:
     ):
         for name in NAMES:
             getattr(targets, name)(data)
+
+
+def test_seeds_are_the_real_texts_and_log_lines_of_tests_data(tmp_path: Path) -> None:
+    assert make_seeds.main([str(tmp_path), "--generated", "1"]) == 0
+    seeds = {name: {p.read_bytes() for p in (tmp_path / name).iterdir()} for name in NAMES}
+    corpus = {r["text"].encode("utf-8", "surrogateescape") for r in read_jsonl("corpus", "strings.jsonl")}
+    assert corpus <= seeds["parse_text"] and corpus <= seeds["printers"]
+    assert len(seeds["log_line"]) > 100
+    for data in sorted(seeds["log_line"]):
+        targets.log_line(data)

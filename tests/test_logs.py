@@ -24,11 +24,11 @@ from targetlang.logs import targets as targets_module
 from targetlang.logs.check import Checker, CheckSummary
 from targetlang.logs.spans import scan, walk
 
-from .conftest import Run, shared_path
+from .conftest import Run, data_path
 from .strategies import grammar_texts, target_configs, targets
 from .test_cli import replay, transcript
 
-LOGS = shared_path("corpus", "logs")
+LOGS = data_path("corpus", "logs")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "logs.md"
 ARM = "autotvm/tophub_arm_cpu_v0.01.log"
 LLVM = "autotvm/tophub_llvm_v0.04.log"
@@ -44,7 +44,7 @@ ERA_07 = "0.7"  # the era a record of TVM 0.7.dev0 is read in
 
 @pytest.fixture
 def logs_dir(monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Run in the shared logs directory, so that names in outputs are short."""
+    """Run in the test logs directory, so that names in outputs are short."""
     monkeypatch.chdir(LOGS)
     return LOGS
 
