@@ -263,6 +263,7 @@ def _hexagon_version(cpu_ver: Any) -> str:
 
 
 def _is_real(value: object) -> bool:
+    # A plain bool, so the value stays Any: typeshed's numbers.Real supports neither int() nor <.
     return isinstance(value, numbers.Real)
 
 
@@ -278,14 +279,10 @@ def _decimal(name: str, value: Any) -> str:
 
 def _hexagon_features(version: str, arch: int, config: Mapping[str, Any]) -> list[str]:
     hvx = config["hvx"]
-    if not _is_real(hvx):
+    # Any length of 0 or less turns HVX off, as in TVM.
+    if not _is_real(hvx) or (hvx > 0 and hvx not in _HVX_LENGTHS):
         raise ValueError(f"hvx is the HVX vector length in bytes, one of {list(_HVX_LENGTHS)}, not {hvx!r}")
-    if hvx > 0:
-        if hvx not in _HVX_LENGTHS:
-            raise ValueError(f"hvx is the HVX vector length in bytes, one of {list(_HVX_LENGTHS)}, not {hvx!r}")
-        features = [f"+hvx{version}", f"+hvx-length{hvx}b"]
-    else:
-        features = ["-hvx"]
+    features = [f"+hvx{version}", f"+hvx-length{hvx}b"] if hvx > 0 else ["-hvx"]
     if arch >= 68:  # the float features exist from v68 on; earlier versions get neither sign
         for keyword, feature in _HEXAGON_FEATURES:
             value = config[keyword]
