@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
+from .fix._command import add_parser as _add_fix_parser
 from .logs.commands import add_parser as _add_logs_parser
 from .logs.commands import tvm_version_argument
 
@@ -505,6 +506,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     check.set_defaults(run=_check)
     _add_logs_parser(commands)
+    _add_fix_parser(commands)
     return parser
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "MissingDashError",
     "NestingTooDeepError",
     "RegistryError",
+    "SourceSyntaxError",
     "TagCycleError",
     "TargetError",
     "TargetSyntaxError",
@@ -235,3 +236,8 @@ class RegistryError(TargetError):
 
 class UnprintableTargetError(TargetError):
     """The target cannot be written in the requested form (TVM's printer could not either)."""
+
+
+class SourceSyntaxError(TargetSyntaxError):
+    """A source file that ``targetlang fix`` was given does not parse (as Python, for a ``.py``
+    file); the position is where its parser stopped."""

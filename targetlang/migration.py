@@ -22,7 +22,7 @@ from .resolution import Environment
 from .schema import AttrSpec
 from .target import Target
 
-__all__ = ["POLICIES", "RULES", "Change", "Migration", "migrate"]
+__all__ = ["POLICIES", "RULES", "Change", "Migration", "equal_tags", "migrate"]
 
 Policy = Literal["error", "drop", "keep"]
 POLICIES: tuple[Policy, ...] = ("error", "drop", "keep")
@@ -263,6 +263,23 @@ class _Rules:
         return config if ok else None
 
 
+def _tag_config(tag: Mapping[str, Any]) -> dict[str, Any]:
+    """A 0.27 tag's configuration as it compares with a resolved target's JSON: without the
+    ``feature.*`` entries TVM computes and the empty ``tag``."""
+    return {k: v for k, v in tag.items() if k != "tag" and not k.startswith("feature.")}
+
+
+def equal_tags(config: Mapping[str, Any], env: Environment | None = None) -> tuple[str, ...]:
+    """The TVM 0.27 tags whose expansion equals ``config`` (a modern config) exactly, once both
+    are resolved; none when ``config`` does not read."""
+    try:
+        resolved = parse(dict(config)).resolve(env or Environment()).to_json()
+    except TargetError:
+        return ()
+    resolved.pop("tag", None)
+    return tuple(name for name, tag in _modern()[1].items() if _tag_config(tag) == resolved)
+
+
 def _compress(config: dict[str, Any], changes: list[Change], env: Environment) -> dict[str, Any]:
     """``{"tag": name}`` (plus overrides) when the resolved config equals a 0.27 tag's."""
     _, tags = _modern()
@@ -273,7 +290,7 @@ def _compress(config: dict[str, Any], changes: list[Change], env: Environment) -
     mine = {k: v for k, v in resolved.items() if k != "tag"}
     best: tuple[int, str, dict[str, Any]] | None = None
     for name, tag in tags.items():
-        theirs = {k: v for k, v in tag.items() if k != "tag" and not k.startswith("feature.")}
+        theirs = _tag_config(tag)
         if theirs.get("kind") != mine.get("kind") or set(theirs) - set(mine) or "host" in theirs:
             continue
         overrides = {k: v for k, v in mine.items() if theirs.get(k) != v}
@@ -283,7 +300,7 @@ def _compress(config: dict[str, Any], changes: list[Change], env: Environment) -
         return config
     _, name, overrides = best
     compressed = {"tag": name, **overrides}
-    expanded = {**{k: v for k, v in tags[name].items() if not k.startswith("feature.") and k != "tag"}, **overrides}
+    expanded = {**_tag_config(tags[name]), **overrides}
     if expanded != mine:
         return config
     note = f"equals tag {show(name)}" + (f" with {', '.join(map(show, overrides))} overridden" if overrides else "")

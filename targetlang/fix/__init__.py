@@ -1,0 +1,100 @@
+"""``targetlang fix``: rewrite the legacy targets of whole source trees into what TVM 0.27 reads.
+
+>>> from targetlang.fix import fix_source
+>>> result = fix_source('tgt = Target("cuda -arch=sm_80")\\n', path="a.py")
+>>> print(result.text, end="")
+tgt = Target({"kind": "cuda", "arch": "sm_80"})
+>>> [finding.rule for finding in result.findings]
+['target-string']
+
+Python is rewritten through LibCST (``pip install 'targetlang[fix]'``), keeping every other byte.
+Other text files (shell scripts, Markdown, reStructuredText, configuration) are only reported,
+except the Python code blocks of documents with ``docs=True``. The rules are
+:data:`RULES`; ``docs/fix.md`` describes each.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Collection
+from pathlib import PurePath
+
+from ..registry import Registry
+from ._findings import Finding, FixResult
+from ._rules import RULES, Rule, Safety
+
+__all__ = ["PYTHON_SUFFIXES", "RULES", "TEXT_SUFFIXES", "Finding", "FixResult", "Rule", "Safety", "fix_source"]
+
+PYTHON_SUFFIXES = frozenset({".py", ".pyi"})
+TEXT_SUFFIXES = frozenset({".sh", ".bash", ".md", ".rst", ".txt", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini"})
+_DOC_SUFFIXES = frozenset({".md", ".rst"})
+
+_INSTALL_HINT = "targetlang fix rewrites Python with LibCST: pip install 'targetlang[fix]'"
+
+
+def _selector(select: Collection[str] | None, ignore: Collection[str]) -> Callable[[str], bool]:
+    for rule in [*(select or ()), *ignore]:
+        if rule not in RULES:
+            raise ValueError(f"unknown rule {rule!r}; the rules are {', '.join(RULES)}")
+    chosen = frozenset(RULES if select is None else select) - frozenset(ignore)
+    return chosen.__contains__
+
+
+def fix_source(
+    text: str,
+    *,
+    path: str | None = None,
+    registry: Registry | None = None,
+    unsafe: bool = False,
+    select: Collection[str] | None = None,
+    ignore: Collection[str] = (),
+    prefer_tags: bool = False,
+    docs: bool = False,
+) -> FixResult:
+    """Find the legacy targets in ``text`` and fix what can be fixed.
+
+    ``path`` says what the text is by its suffix (one of :data:`TEXT_SUFFIXES`, else Python)
+    and names it in the findings. Safe fixes are applied, unsafe ones too with ``unsafe``; report-only findings never.
+    ``select``/``ignore`` take rule ids of :data:`RULES`. ``registry`` adds user kinds (a fork's
+    ``hip``); ``prefer_tags`` writes a TVM 0.27 tag where one is provably equal and names the
+    target's own model. The Python code blocks of Markdown and reStructuredText are reported,
+    and fixed with ``docs``.
+    Raises :class:`~targetlang.SourceSyntaxError` for Python that does not parse, and
+    ``ImportError`` (saying how to install it) when LibCST is missing.
+    """
+    selected = _selector(select, ignore)
+    name = path if path is not None else "<string>"
+    suffix = PurePath(path).suffix.lower() if path is not None else ".py"
+    if suffix not in TEXT_SUFFIXES:
+        fixed, findings = _python_fixer()(
+            text, path=name, registry=registry, unsafe=unsafe, selected=selected, prefer_tags=prefer_tags
+        )
+        return FixResult(text, fixed, tuple(findings))
+    from ._text import fix_text
+
+    fix_block = None
+    if suffix in _DOC_SUFFIXES:
+        python = _python_fixer()
+
+        def fix_block(block: str, line: int) -> tuple[str, list[Finding]]:
+            fixed, found = python(
+                block, path=name, registry=registry, unsafe=unsafe, selected=selected, prefer_tags=prefer_tags,
+                first_line=line,
+            )
+            if docs:
+                return fixed, found
+            # reported, not applied: a document's code is changed only when asked (--docs)
+            return block, [dataclasses.replace(f, applied=False, message=f"{f.message} (--docs fixes it)") for f in found]
+
+    fixed, findings = fix_text(text, path=name, registry=registry, selected=selected, fix_block=fix_block)
+    return FixResult(text, fixed, tuple(findings))
+
+
+def _python_fixer() -> Callable[..., tuple[str, list[Finding]]]:
+    try:
+        from ._python import fix_python
+    except ImportError as err:
+        if getattr(err, "name", None) != "libcst" and "libcst" not in str(err):
+            raise
+        raise ImportError(_INSTALL_HINT) from None
+    return fix_python

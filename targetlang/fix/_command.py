@@ -1,0 +1,346 @@
+"""The ``targetlang fix`` command: find files, fix them on every core, show or write the result.
+
+It behaves as ruff and pyupgrade users expect: by default a unified diff of what would change
+and the findings left to do by hand, exit status 1 when anything would change or is left;
+``--write`` applies the fixes (each file replaced atomically), ``--check`` prints the findings
+and a summary only, ``--json`` every finding as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import TargetError
+from ..registry import Registry
+from . import PYTHON_SUFFIXES, RULES, TEXT_SUFFIXES, Finding, fix_source
+
+__all__ = ["add_parser"]
+
+_EPILOG = """\
+Rules (--select/--ignore take these ids; docs/fix.md has before/after examples of each):
+{rules}
+
+examples:
+  $ targetlang fix src/                 # show the diff and what is left; exit 1 if anything is
+  $ targetlang fix --write src/ docs/   # apply the safe fixes in place
+  $ targetlang fix --write --unsafe-fixes --select target-string,target-helper src/
+  $ targetlang fix --check --json . > findings.json
+  $ echo 'Target("llvm -mcpu=skylake")' | targetlang fix -
+  Target({{"kind": "llvm", "mcpu": "skylake"}})
+
+Safe fixes keep the meaning exactly; unsafe ones are right when a guess holds (a value that
+reads as a target where nothing says it is one, a receiver named 'target', a helper argument
+known only at run time), and are applied with --unsafe-fixes only. Report-only findings
+(shell scripts, documents, targets TVM 0.27 cannot express) are listed with a suggestion.
+
+Exit status: 0 nothing to change or left to do; 1 something would change or is left (after
+--write: something is left); 2 usage error or LibCST missing (pip install 'targetlang[fix]').
+"""
+
+# Directories nobody wants rewritten: version control, environments, caches, build output.
+_SKIPPED_DIRS = frozenset(
+    {".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", "node_modules", "build", "dist",
+     "site-packages", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".eggs"}
+)
+_PARALLEL_FROM = 16  # files; below this a process pool costs more than it saves
+
+
+@dataclass(frozen=True)
+class _Job:
+    registry_file: str | None
+    unsafe: bool
+    select: tuple[str, ...] | None
+    ignore: tuple[str, ...]
+    prefer_tags: bool
+    docs: bool
+
+
+@dataclass
+class _Outcome:
+    path: str
+    source: str = ""
+    text: str = ""
+    findings: list[Finding] = field(default_factory=list)
+    error: str | None = None
+    stamp: tuple[int, int, int] | None = None
+
+
+_REGISTRIES: dict[str | None, Registry | None] = {}
+
+
+def _registry(path: str | None) -> Registry | None:
+    if path not in _REGISTRIES:
+        from ..registry_files import load_registry
+
+        _REGISTRIES[path] = None if path is None else load_registry(path)
+    return _REGISTRIES[path]
+
+
+def _stamp(path: str) -> tuple[int, int, int]:
+    info = os.stat(path)
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _fix_file(path: str, job: _Job) -> _Outcome:
+    """One file, in whichever process: read, fix, return (the writing is the parent's)."""
+    outcome = _Outcome(path)
+    try:
+        outcome.stamp = _stamp(path)
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as err:
+        outcome.error = f"cannot read {path}: {err.strerror or err}"
+        return outcome
+    try:
+        outcome.source = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        outcome.error = f"{path} is not UTF-8 text ({err.reason} at byte {err.start}); left alone"
+        return outcome
+    return _fix_text(outcome, job)
+
+
+def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
+    try:
+        result = fix_source(
+            outcome.source,
+            path=outcome.path,
+            registry=_registry(job.registry_file),
+            unsafe=job.unsafe,
+            select=job.select,
+            ignore=job.ignore,
+            prefer_tags=job.prefer_tags,
+            docs=job.docs,
+        )
+    except TargetError as err:
+        outcome.error = str(err).split("\n", 1)[0]
+        if err.source:
+            line = err.source.count("\n", 0, err.start) + 1
+            outcome.error = f"{outcome.path}:{line}: {outcome.error.removeprefix(outcome.path + ': ')}"
+        return outcome
+    outcome.text = result.text
+    outcome.findings = list(result.findings)
+    return outcome
+
+
+def _walk(paths: Sequence[str]) -> Iterator[str]:
+    """The files to look at: each file given, and below each directory given the files with a
+    suffix fix reads, in sorted order; symbolic links met on the way are not followed."""
+    suffixes = PYTHON_SUFFIXES | TEXT_SUFFIXES
+    for given in paths:
+        if not os.path.isdir(given):
+            yield given
+            continue
+        for root, dirs, files in os.walk(given):
+            dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not os.path.islink(os.path.join(root, d)))
+            for name in sorted(files):
+                full = os.path.join(root, name)
+                if os.path.splitext(name)[1].lower() in suffixes and not os.path.islink(full):
+                    yield full
+
+
+def _run_all(files: list[str], job: _Job, jobs: int) -> Iterator[_Outcome]:
+    """Every file's outcome, in the order of ``files``, whatever the number of processes."""
+    if jobs <= 1 or len(files) < _PARALLEL_FROM:
+        for path in files:
+            yield _fix_file(path, job)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_fix_file, files, [job] * len(files), chunksize=8)
+
+
+def _progress(outcomes: Iterable[_Outcome], total: int, quiet: bool) -> Iterator[_Outcome]:
+    """Progress on standard error for long runs at a terminal (tqdm's bar when installed, as
+    for the ``logs`` commands; else a count)."""
+    if quiet or total < 50 or sys.stderr is None or not sys.stderr.isatty():
+        yield from outcomes
+        return
+    from ..logs.commands import _tqdm
+
+    tqdm = _tqdm()
+    if tqdm is not None:
+        yield from tqdm(outcomes, total=total, unit="file", desc="fix", file=sys.stderr, leave=False)
+        return
+    for done, outcome in enumerate(outcomes, 1):
+        if done % 25 == 0 or done == total:
+            print(f"\rfix: {done}/{total} files", end="" if done < total else "\n", file=sys.stderr)
+        yield outcome
+
+
+def _diff(outcome: _Outcome) -> str:
+    lines = difflib.unified_diff(
+        outcome.source.splitlines(keepends=True),
+        outcome.text.splitlines(keepends=True),
+        f"a/{outcome.path}",
+        f"b/{outcome.path}",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _write(outcome: _Outcome) -> str | None:
+    """Replace the file atomically; an error message if it cannot be, or changed meanwhile."""
+    from ..logs.output import AtomicFile
+
+    try:
+        if outcome.stamp is not None and _stamp(outcome.path) != outcome.stamp:
+            return f"{outcome.path} changed while it was being fixed; not written (run again)"
+        with AtomicFile(outcome.path) as out:
+            out.write(outcome.text.encode("utf-8"))
+    except OSError as err:
+        return f"cannot write {outcome.path}: {err.strerror or err}"
+    return None
+
+
+def _rules(value: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in value.split(",") if name.strip())
+    unknown = [name for name in names if name not in RULES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown rule {unknown[0]!r} (the rules: {', '.join(RULES)})")
+    return names
+
+
+def _summary(found: list[Finding], changed: int, files: int, write: bool) -> str:
+    applied = sum(f.applied for f in found)
+    unsafe = sum(f.safety == "unsafe" and not f.applied for f in found)
+    by_hand = sum(f.safety == "report-only" for f in found)
+    verb = "fixed" if write else "fixable"
+    what = "changed" if write else "would change"
+    parts = [f"{len(found)} finding{'s' if len(found) != 1 else ''} in {files} file{'s' if files != 1 else ''}",
+             f"{applied} {verb}"]
+    if unsafe:
+        parts.append(f"{unsafe} more with --unsafe-fixes")
+    if by_hand:
+        parts.append(f"{by_hand} to do by hand")
+    return f"{', '.join(parts)}; {changed} file{'s' if changed != 1 else ''} {what}"
+
+
+def _run(args: argparse.Namespace) -> int:
+    job = _Job(args.registry, args.unsafe_fixes, args.select, args.ignore or (), args.prefer_tags, args.docs)
+    if args.registry is not None:
+        _registry(args.registry)  # a bad registry file fails here, once, before any work
+    try:
+        from ._python import fix_python  # noqa: F401  (LibCST present?)
+    except ImportError:
+        print("error: targetlang fix rewrites Python with LibCST: pip install 'targetlang[fix]'", file=sys.stderr)
+        return 2
+    if args.paths == ["-"]:
+        return _run_stdin(args, job)
+    if "-" in args.paths:
+        print("error: '-' (standard input) cannot be mixed with paths", file=sys.stderr)
+        return 2
+    missing = [path for path in args.paths if not os.path.exists(path)]
+    if missing:
+        print(f"error: no such file or directory: {missing[0]}", file=sys.stderr)
+        return 2
+    files = list(_walk(args.paths))
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    found: list[Finding] = []
+    changed = failed = 0
+    out = sys.stdout
+    for outcome in _progress(_run_all(files, job, jobs), len(files), args.quiet or args.json):
+        if outcome.error is not None:
+            failed += 1
+            print(f"error: {outcome.error}", file=sys.stderr)
+            continue
+        found += outcome.findings
+        if outcome.text != outcome.source:
+            changed += 1
+            if args.write:
+                problem = _write(outcome)
+                if problem is not None:
+                    failed += 1
+                    print(f"error: {problem}", file=sys.stderr)
+            elif not args.check and not args.json:
+                out.write(_diff(outcome))
+        if not args.json and not args.quiet:
+            for finding in outcome.findings:
+                if not finding.applied or args.check:
+                    print(_shown(finding), file=sys.stderr if not args.check else out)
+    if args.json:
+        json.dump([finding.to_json() for finding in found], out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    if not args.quiet:
+        sys.stdout.flush()  # the diff before the summary, where both go to one terminal
+        print(_summary(found, changed, len(files), args.write), file=sys.stderr)
+    left = any(not f.applied for f in found)
+    if failed:
+        return 1
+    return 1 if left or (changed and not args.write) else 0
+
+
+def _shown(finding: Finding) -> str:
+    line = finding.describe()
+    if finding.after is not None and not finding.applied:
+        line += f"\n  {'write' if finding.safety != 'unsafe' else 'fix (unsafe)'}: {finding.after}"
+    return line
+
+
+def _run_stdin(args: argparse.Namespace, job: _Job) -> int:
+    outcome = _Outcome(args.stdin_filename or "<stdin>")
+    outcome.source = sys.stdin.buffer.read().decode("utf-8") if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    _fix_text(outcome, job)
+    if outcome.error is not None:
+        print(f"error: {outcome.error}", file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump([finding.to_json() for finding in outcome.findings], sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    elif not args.check:
+        sys.stdout.write(outcome.text)
+    if not args.quiet:
+        sys.stdout.flush()
+        for finding in outcome.findings:
+            if not finding.applied:
+                print(_shown(finding), file=sys.stderr)
+        print(_summary(outcome.findings, int(outcome.text != outcome.source), 1, True), file=sys.stderr)
+    return 1 if any(not f.applied for f in outcome.findings) else 0
+
+
+def add_parser(commands: Any) -> None:
+    """Add ``fix`` to the ``targetlang`` command's subparsers."""
+    summary = "rewrite the legacy targets of source trees (Python, shell, docs) into what TVM 0.27 reads"
+    rules = "\n".join(f"  {rule.id:<16} {rule.safety:<12} {rule.summary}" for rule in RULES.values())
+    parser = commands.add_parser(
+        "fix",
+        help=summary,
+        description=summary,
+        epilog=_EPILOG.format(rules=rules),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "paths", metavar="PATH", nargs="+", help="files and directories (recursively); '-' reads standard input"
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="apply the fixes, replacing each file atomically")
+    mode.add_argument("--check", action="store_true", help="print the findings and the summary only, no diff")
+    parser.add_argument("--json", action="store_true", help="print every finding as JSON on standard output")
+    parser.add_argument("--unsafe-fixes", action="store_true", help="apply the unsafe fixes too")
+    parser.add_argument("--select", metavar="RULES", type=_rules, help="only these rules (comma-separated ids)")
+    parser.add_argument("--ignore", metavar="RULES", type=_rules, help="not these rules (comma-separated ids)")
+    parser.add_argument(
+        "--prefer-tags",
+        action="store_true",
+        help="write a TVM 0.27 tag where its expansion equals the target and it names the target's model",
+    )
+    parser.add_argument(
+        "--docs", action="store_true", help="fix the Python code blocks of Markdown and reStructuredText files too"
+    )
+    parser.add_argument(
+        "--stdin-filename", metavar="NAME", help="with '-': the name (and so the language) of standard input"
+    )
+    parser.add_argument(
+        "--jobs", "-j", metavar="N", type=int, help="processes to use (default: one per core; 1: no pool)"
+    )
+    parser.add_argument("--quiet", "-q", action="store_true", help="print no findings and no summary")
+    parser.add_argument(
+        "--registry", metavar="FILE", default=argparse.SUPPRESS,
+        help="a registry file of user kinds and tags (a fork's own kinds)",
+    )
+    parser.set_defaults(run=_run)

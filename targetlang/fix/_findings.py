@@ -1,0 +1,66 @@
+"""What ``targetlang fix`` found in a text, and the text it made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._rules import Safety
+
+__all__ = ["Finding", "FixResult"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One legacy construct found in a text.
+
+    ``line`` and ``column`` (both from 1) locate ``before``, the exact source text found.
+    ``after`` is what replaces it (for a report-only finding: the suggestion, or ``None`` when
+    there is none); ``applied`` says whether the returned text has it. ``changes`` are the ids of
+    the migration rules (``targetlang.migration.RULES``) that the conversion applied, as
+    ``targetlang migrate`` reports them.
+    """
+
+    path: str
+    line: int
+    column: int
+    rule: str
+    message: str
+    before: str
+    after: str | None
+    safety: Safety
+    applied: bool = False
+    changes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as a JSON object (what ``targetlang fix --json`` prints)."""
+        return {
+            "file": self.path,
+            "line": self.line,
+            "column": self.column,
+            "rule": self.rule,
+            "safety": self.safety,
+            "message": self.message,
+            "before": self.before,
+            "after": self.after,
+            "applied": self.applied,
+            "migration_rules": list(self.changes),
+        }
+
+    def describe(self) -> str:
+        """``path:line:column: rule [safety] message``, one line."""
+        return f"{self.path}:{self.line}:{self.column}: {self.rule} [{self.safety}] {self.message}"
+
+
+@dataclass(frozen=True)
+class FixResult:
+    """``text`` is ``source`` with the applied fixes; ``findings`` lists every finding in order."""
+
+    source: str
+    text: str
+    findings: tuple[Finding, ...] = field(default=())
+
+    @property
+    def changed(self) -> bool:
+        """The text differs from the source."""
+        return self.text != self.source

@@ -1,0 +1,728 @@
+"""The Python side of ``targetlang fix``: LibCST finds legacy targets and rewrites them in place.
+
+Two passes over one tree. :class:`_Survey` reads the whole module first: which strings stand
+where a target goes (and how sure that is), which calls are removed helpers, and which names
+evidently hold a ``Target`` in each scope. :class:`_Rewriter` then replaces those nodes, bottom
+up, keeping every other byte of the source: comments, layout and quote style stay as they were.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from ..errors import SourceSyntaxError
+from ..registry import Registry
+from ._constants import evaluate
+from ._convert import Conversion, convert, known_kind, options_of
+from ._findings import Finding
+from ._literal import PLACEHOLDER, placeholder, render
+from ._properties import REMOVED_PROPERTIES
+from ._rules import Safety
+
+__all__ = ["fix_python"]
+
+_HELPER_MODULES = ("tvm.target", "tvm.target.target")
+_CANON = {
+    "canon_target": "one",
+    "canon_target_and_host": "pair",
+    "canon_multi_target": "many",
+    "canon_multi_target_and_host": "many",
+    "canon_target_map_and_host": "many",
+}
+# The keyword arguments that take a target in TVM's APIs (build, compile, tune, VDevice, ...).
+_TARGET_KEYWORDS = frozenset({"target", "target_host", "host"})
+# Names that say a value is a target, where no call says so.
+_TARGETISH = re.compile(r"target|tgt|host", re.IGNORECASE)
+_GUESSED_RECEIVERS = frozenset({"target", "tgt", "tvm_target", "target_host", "host"})
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = _dotted(node.value)
+        return None if head is None else f"{head}.{node.attr.value}"
+    return None
+
+
+@dataclass
+class _Scope:
+    bindings: dict[str, str] = field(default_factory=dict)  # name -> "target" or "other"
+    function: str = ""
+
+
+@dataclass(frozen=True)
+class _Context:
+    """A place where a target may stand: ``strict`` (an argument TVM reads as a target) or not
+    (a constant or an element, trusted as far as ``name`` says it is a target)."""
+
+    strict: bool
+    name: str = ""
+
+
+def _helper_names() -> frozenset[str]:
+    from ..helpers import HELPERS
+
+    return frozenset(HELPERS)
+
+
+class _Survey(cst.CSTVisitor):
+    """What the rewriter needs to know about the module before it changes anything."""
+
+    def __init__(self) -> None:
+        self.aliases: dict[str, str] = {}
+        self.contexts: dict[int, _Context] = {}
+        self.helpers: dict[int, str] = {}  # call -> helper name ("create" included)
+        self.canon: dict[int, str] = {}  # call -> canon_* name
+        self.pairs: dict[int, tuple[str, str]] = {}  # call -> the two names it is unpacked into
+        self.properties: dict[int, Safety] = {}  # attribute -> safety of replacing it
+        self.scopes: list[_Scope] = [_Scope()]
+        self.helper_names = _helper_names()
+
+    # -- names
+
+    def qualified(self, node: cst.BaseExpression) -> str | None:
+        name = _dotted(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        full = self.aliases.get(head, head)
+        return f"{full}.{rest}" if rest else full
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            name = _dotted(alias.name) or ""
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.aliases[alias.asname.name.value] = name
+            else:
+                head = name.split(".")[0]
+                self.aliases[head] = head
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            return
+        module = _dotted(node.module) or ""
+        for alias in node.names:
+            name = _dotted(alias.name) or ""
+            local = name
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            self.aliases[local] = f"{module}.{name}"
+
+    # -- scopes and what their names hold
+
+    def _bind(self, name: str, holds_target: bool) -> None:
+        bindings = self.scopes[-1].bindings
+        if holds_target and bindings.get(name, "target") == "target":
+            bindings[name] = "target"
+        else:
+            bindings[name] = "other"
+
+    def _bind_target(self, target: cst.BaseExpression, holds_target: bool) -> None:
+        if isinstance(target, cst.Name):
+            self._bind(target.value, holds_target)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind_target(element.value, False)
+
+    def _makes_target(self, value: cst.BaseExpression) -> bool:
+        if not isinstance(value, cst.Call):
+            return False
+        name = self.qualified(value.func) or ""
+        last = name.rsplit(".", 1)[-1]
+        return last == "Target" or name.endswith("Target.current") or id(value) in self.helpers
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.append(_Scope(function=node.name.value))
+        for param in [*node.params.params, *node.params.kwonly_params, *node.params.posonly_params]:
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            named = self.qualified(annotation) if annotation is not None else None
+            if isinstance(annotation, cst.SimpleString):
+                named = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else None
+            is_target = named is not None and named.rsplit(".", 1)[-1] == "Target"
+            self._bind(param.name.value, is_target)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self.scopes.append(_Scope(function=self.scopes[-1].function))
+        for param in node.params.params:
+            self._bind(param.name.value, False)
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self.scopes.pop()
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind_target(node.target, False)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self._bind_target(node.asname.name, False)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind_target(node.target, False)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind_target(node.target, self._makes_target(node.value))
+
+    # -- where targets stand
+
+    def _mark(self, node: cst.BaseExpression, context: _Context) -> None:
+        if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            for element in node.elements:
+                if not isinstance(element, cst.StarredElement):
+                    self._mark(element.value, context)
+            return
+        current = self.contexts.get(id(node))
+        if current is None or (context.strict and not current.strict):
+            self.contexts[id(node)] = context
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        holds = self._makes_target(node.value)
+        names = []
+        for target in node.targets:
+            self._bind_target(target.target, holds)
+            names.append(_dotted(target.target) or "")
+        self._mark(node.value, _Context(False, names[0].rsplit(".", 1)[-1] if names else ""))
+        call = node.value
+        if isinstance(call, cst.Call) and len(node.targets) == 1:
+            unpacked = node.targets[0].target
+            if isinstance(unpacked, cst.Tuple) and len(unpacked.elements) == 2:
+                first, second = (element.value for element in unpacked.elements)
+                if isinstance(first, cst.Name) and isinstance(second, cst.Name):
+                    self.pairs[id(call)] = (first.value, second.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._bind_target(node.target, self._makes_target(node.value))
+            self._mark(node.value, _Context(False, (_dotted(node.target) or "").rsplit(".", 1)[-1]))
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self._mark(node.value, _Context(False, self.scopes[-1].function))
+
+    def visit_List(self, node: cst.List) -> None:
+        self._mark(node, _Context(False))
+
+    def visit_Tuple(self, node: cst.Tuple) -> None:
+        self._mark(node, _Context(False))
+
+    def visit_Set(self, node: cst.Set) -> None:
+        self._mark(node, _Context(False))
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        key = node.key.evaluated_value if isinstance(node.key, cst.SimpleString) else None
+        name = key if isinstance(key, str) else ""
+        self._mark(node.value, _Context(name in _TARGET_KEYWORDS, name))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = self.qualified(node.func) or ""
+        module, _, last = name.rpartition(".")
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        strict = _Context(True)
+        if last == "Target":
+            for value in positional[:2]:
+                self._mark(value, strict)
+        elif module in _HELPER_MODULES and (last in self.helper_names or last == "create"):
+            self.helpers[id(node)] = last
+            if last == "create":
+                for value in positional[:1]:
+                    self._mark(value, strict)
+        elif last in _CANON and module.rsplit(".", 1)[-1] == "Target":
+            self.canon[id(node)] = last
+            for value in positional[:2]:
+                self._mark(value, strict)
+        elif last in ("VDevice", "vdevice", "target") and (last != "target" or module.endswith(("tir", "T"))):
+            for value in positional[:1]:
+                self._mark(value, strict)
+        elif last == "parametrize_targets":
+            for value in positional:
+                self._mark(value, strict)
+        elif last in ("param", "parameter", "parameters"):
+            for value in positional:
+                self._mark(value, _Context(False, last))
+        elif last == "parametrize" and len(positional) >= 2:
+            names = positional[0].evaluated_value if isinstance(positional[0], cst.SimpleString) else None
+            if isinstance(names, str) and _TARGETISH.search(names):
+                self._mark(positional[1], _Context(False, names))
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value in _TARGET_KEYWORDS:
+                self._mark(arg.value, strict)
+
+    # -- removed properties
+
+    def _receiver(self, node: cst.BaseExpression) -> Safety | None:
+        if isinstance(node, cst.Call):
+            return "safe" if self._makes_target(node) else None
+        if isinstance(node, cst.Name):
+            for scope in reversed(self.scopes):
+                status = scope.bindings.get(node.value)
+                if status == "target":
+                    return "safe"
+                if status is not None:
+                    break
+            return "unsafe" if node.value in _GUESSED_RECEIVERS else None
+        if isinstance(node, cst.Attribute) and node.attr.value in _GUESSED_RECEIVERS:
+            return "unsafe"
+        return None
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value not in REMOVED_PROPERTIES:
+            return
+        safety = self._receiver(node.value)
+        if safety is not None:
+            self.properties[id(node)] = safety
+
+
+@dataclass(frozen=True)
+class _Options:
+    path: str
+    registry: Registry | None
+    unsafe: bool
+    selected: Callable[[str], bool]
+    prefer_tags: bool
+
+
+def _value_of(node: cst.BaseExpression) -> Any:
+    """The value of a literal expression; raises ValueError when it is not one."""
+    return evaluate(node)
+
+
+class _Rewriter(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, module: cst.Module, survey: _Survey, options: _Options) -> None:
+        super().__init__()
+        self.module = module
+        self.survey = survey
+        self.options = options
+        self.findings: list[Finding] = []
+        self.need_target_import = False
+
+    # -- bookkeeping
+
+    def _code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def _report(
+        self,
+        original: cst.CSTNode,
+        rule: str,
+        message: str,
+        after: str | None,
+        safety: Safety,
+        changes: Sequence[str] = (),
+    ) -> bool:
+        """Record a finding; whether to apply it."""
+        position = self.get_metadata(PositionProvider, original).start
+        apply = (
+            after is not None
+            and self.options.selected(rule)
+            and (safety == "safe" or (safety == "unsafe" and self.options.unsafe))
+        )
+        if not self.options.selected(rule):
+            return False
+        self.findings.append(
+            Finding(
+                self.options.path,
+                position.line,
+                position.column + 1,
+                rule,
+                message,
+                self._code(original),
+                after,
+                safety,
+                apply,
+                tuple(changes),
+            )
+        )
+        return apply
+
+    @staticmethod
+    def _parens(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:
+        if old.lpar and not new.lpar:
+            return new.with_changes(lpar=old.lpar, rpar=old.rpar)
+        return new
+
+    # -- target text
+
+    def _written(self, conversion: Conversion, quote: str, exprs: Sequence[str] = ()) -> str | None:
+        if conversion.tag is not None:
+            return quote + conversion.tag + quote
+        return render(conversion.config, quote, exprs)
+
+    def _target_text(
+        self, original: cst.BaseExpression, updated: cst.BaseExpression, text: str, exprs: Sequence[str], rule: str
+    ) -> cst.BaseExpression:
+        context = self.survey.contexts[id(original)]
+        words = options_of(text)
+        if words is None or PLACEHOLDER.search(words[0]):
+            return updated
+        if not known_kind(words[0], self.options.registry) and not context.strict:
+            return updated
+        conversion = self._convert(text)
+        if conversion.config is None and not context.strict:
+            # a string that merely starts like a target: only where a target must stand is it one
+            if conversion.changes == ():
+                return updated
+        quote = _quote_of(original)
+        written = self._written(conversion, quote, exprs) if conversion.config is not None else None
+        safety: Safety = conversion.safety if written is not None else "report-only"
+        if safety == "safe" and not context.strict and not _TARGETISH.search(context.name):
+            safety = "unsafe"  # a value that reads as a target, where nothing says it is one
+        if exprs:
+            safety = "report-only"  # what the expressions hold at run time is unknown here
+        message = conversion.message
+        if exprs and written is not None:
+            message += "; built from non-literal parts: write the dict instead"
+        if not self._report(original, rule, message, written, safety, conversion.rule_ids):
+            return updated
+        assert written is not None
+        return self._parens(cst.parse_expression(written), updated)
+
+    def _convert(self, text: str, hint: str | None = None) -> Conversion:
+        return convert(text, self.options.registry, hint, self.options.prefer_tags)
+
+    def leave_SimpleString(
+        self, original_node: cst.SimpleString, updated_node: cst.SimpleString
+    ) -> cst.BaseExpression:
+        if id(original_node) not in self.survey.contexts:
+            return updated_node
+        value = original_node.evaluated_value
+        if not isinstance(value, str):
+            return updated_node
+        return self._target_text(original_node, updated_node, value, (), "target-string")
+
+    def leave_ConcatenatedString(
+        self, original_node: cst.ConcatenatedString, updated_node: cst.ConcatenatedString
+    ) -> cst.BaseExpression:
+        if id(original_node) not in self.survey.contexts:
+            return updated_node
+        built = _compose(original_node, self._code)
+        if built is None:
+            return updated_node
+        text, exprs = built
+        return self._target_text(original_node, updated_node, text, exprs, _string_rule(original_node, exprs))
+
+    def leave_FormattedString(
+        self, original_node: cst.FormattedString, updated_node: cst.FormattedString
+    ) -> cst.BaseExpression:
+        return self._dynamic(original_node, updated_node)
+
+    def leave_BinaryOperation(
+        self, original_node: cst.BinaryOperation, updated_node: cst.BinaryOperation
+    ) -> cst.BaseExpression:
+        return self._dynamic(original_node, updated_node)
+
+    def _dynamic(self, original: cst.BaseExpression, updated: cst.BaseExpression) -> cst.BaseExpression:
+        if id(original) not in self.survey.contexts:
+            return updated
+        built = _compose(original, self._code)
+        if built is None:
+            return updated
+        text, exprs = built
+        return self._target_text(original, updated, text, exprs, "dynamic-target")
+
+    # -- calls: helpers, canon_*, str.format
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        key = id(original_node)
+        if key in self.survey.contexts and _is_format(original_node):
+            return self._dynamic(original_node, updated_node)
+        if key in self.survey.helpers:
+            return self._helper(original_node, updated_node, self.survey.helpers[key])
+        if key in self.survey.canon and key not in self.survey.pairs:
+            return self._canon(original_node, updated_node, self.survey.canon[key])
+        return updated_node
+
+    def _constructor(self, func: cst.BaseExpression, suffix: str) -> str:
+        """The code that names ``Target`` where ``func`` (a helper or ``Target.canon_*``) was."""
+        name = self._code(func)
+        if suffix and name.endswith("." + suffix):
+            return name[: -len(suffix) - 1]
+        if "." in name:
+            return name.rsplit(".", 1)[0] + ".Target"
+        if self.survey.aliases.get("Target", "").rsplit(".", 1)[-1] != "Target":
+            self.need_target_import = True
+        return "Target"
+
+    def _helper(self, original: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression:
+        from ..helpers import helper_string
+
+        constructor = self._constructor(original.func, "")
+        if name == "create":
+            rule, message = "canon-target", "tvm.target.create() is Target()"
+            if not self._report(original, rule, message, f"{constructor}(...)", "safe"):
+                return updated
+            return updated.with_changes(func=cst.parse_expression(constructor))
+        exprs: list[str] = []
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        for arg in original.args:
+            if arg.star:
+                message = f"{name}() called with {arg.star}: the target it builds is known only at run time"
+                self._report(original, "target-helper", message, None, "report-only")
+                return updated
+            try:
+                value = _value_of(arg.value)
+            except ValueError:
+                value = placeholder(len(exprs))
+                exprs.append(self._code(arg.value))
+            if arg.keyword is None:
+                args.append(value)
+            else:
+                kwargs[arg.keyword.value] = value
+        try:
+            text = helper_string(name, *args, **kwargs)
+        except (TypeError, ValueError) as err:
+            self._report(original, "target-helper", f"{name}(): {err}", None, "report-only")
+            return updated
+        hint = next((a for a in [*args[:1], kwargs.get("model"), kwargs.get("cpu_ver")] if isinstance(a, str)), None)
+        conversion = self._convert(text, None if exprs else hint)
+        written = self._written(conversion, '"', exprs) if conversion.config is not None else None
+        used = all(placeholder(i) in text for i in range(len(exprs)))
+        if written is not None and not used:
+            written = None  # an argument that did not reach the target text: cannot write it
+        safety: Safety = "report-only" if written is None else ("unsafe" if exprs else conversion.safety)
+        message = f"{name}() built {text!r}; " + conversion.message
+        after = None if written is None else f"{constructor}({written})"
+        if not self._report(original, "target-helper", message, after, safety, conversion.rule_ids):
+            return updated
+        assert after is not None
+        return self._parens(cst.parse_expression(after), updated)
+
+    def _canon(self, original: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression:
+        constructor = self._constructor(original.func, name)
+        if _CANON[name] != "one":
+            message = f"{name}() returns {'a pair' if _CANON[name] == 'pair' else 'a list or map'} of targets: " \
+                "build each with Target(target, host=host)"
+            self._report(original, "canon-target", message, None, "report-only")
+            return updated
+        args = [arg for arg in updated.args if arg.keyword is None]
+        if len(args) != 1 or args[0].star:
+            self._report(original, "canon-target", f"{name}() with unusual arguments", None, "report-only")
+            return updated
+        literal = isinstance(original.args[0].value, (cst.SimpleString, cst.ConcatenatedString, cst.Dict))
+        if isinstance(original.args[0].value, cst.Name) and original.args[0].value.value == "None":
+            self._report(original, "canon-target", f"{name}(None) is None", None, "report-only")
+            return updated
+        safety: Safety = "safe" if literal else "unsafe"
+        message = f"{name}(x) is Target(x)" + ("" if literal else " unless x is None (canon_target returned None)")
+        new = updated.with_changes(func=cst.parse_expression(constructor), args=[args[0].with_changes(comma=None)])
+        if not self._report(original, "canon-target", message, self._code(new), safety):
+            return updated
+        return new
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        if len(original_node.body) != 1 or not isinstance(original_node.body[0], cst.Assign):
+            return updated_node
+        call = original_node.body[0].value
+        if id(call) not in self.survey.pairs or self.survey.canon.get(id(call)) != "canon_target_and_host":
+            return updated_node
+        first, second = self.survey.pairs[id(call)]
+        assign = updated_node.body[0]
+        assert isinstance(assign, cst.Assign) and isinstance(assign.value, cst.Call)
+        new_call = assign.value
+        constructor = self._constructor(new_call.func, "canon_target_and_host")
+        positional = [arg for arg in new_call.args if arg.keyword is None]
+        keyword = [arg for arg in new_call.args if arg.keyword is not None and arg.keyword.value == "target_host"]
+        host = positional[1].value if len(positional) > 1 else (keyword[0].value if keyword else None)
+        target = self._code(positional[0].value) if positional else None
+        if target is None:
+            return updated_node
+        host_code = None if host is None or (isinstance(host, cst.Name) and host.value == "None") else self._code(host)
+        built = f"{constructor}({target}" + (f", host={host_code})" if host_code else ")")
+        lines = f"{first} = {built}\n{second} = {first}.host\n"
+        message = "canon_target_and_host(t, h) is (Target(t, host=h), its host), unless t is None"
+        if not self._report(call, "canon-target", message, lines.rstrip("\n"), "unsafe"):
+            return updated_node
+        statements = cst.parse_module(lines).body
+        head = statements[0].with_changes(leading_lines=updated_node.leading_lines)
+        return cst.FlattenSentinel([head, *statements[1:]])
+
+    # -- removed properties
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+        safety = self.survey.properties.get(id(original_node))
+        if safety is None:
+            return updated_node
+        prop = REMOVED_PROPERTIES[original_node.attr.value]
+        receiver = self._code(updated_node.value)
+        if not isinstance(updated_node.value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+            receiver = f"({receiver})"
+        after = prop.replacement.format(t=receiver)
+        message = f"Target.{prop.name} was removed in TVM 0.24; {prop.note}".rstrip("; ")
+        if safety == "unsafe":
+            message += " (the receiver is taken for a Target by its name)"
+        if not self._report(original_node, "target-property", message, after, safety):
+            return updated_node
+        return self._parens(cst.parse_expression(after), updated_node)
+
+
+def _quote_of(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.SimpleString):
+        return node.quote[0]
+    if isinstance(node, cst.FormattedString):
+        return node.end[0]
+    if isinstance(node, cst.ConcatenatedString):
+        return _quote_of(node.left)
+    if isinstance(node, cst.BinaryOperation):
+        return _quote_of(node.left)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return _quote_of(node.func.value)
+    return '"'
+
+
+def _string_rule(node: cst.BaseExpression, exprs: Sequence[str]) -> str:
+    return "dynamic-target" if exprs else "target-string"
+
+
+def _is_format(node: cst.Call) -> bool:
+    func = node.func
+    return isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, cst.SimpleString)
+
+
+def _compose(node: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> tuple[str, list[str]] | None:
+    """The text ``node`` builds, with a placeholder for each part that is not a literal, and the
+    code of those parts; ``None`` when it is no string building this module understands."""
+    exprs: list[str] = []
+
+    def part(value: cst.BaseExpression) -> str | None:
+        try:
+            literal = evaluate(value)
+        except ValueError:
+            exprs.append(code(value))
+            return placeholder(len(exprs) - 1)
+        return literal if isinstance(literal, str) else str(literal)
+
+    def walk(value: cst.BaseExpression) -> str | None:
+        if isinstance(value, cst.SimpleString):
+            text = value.evaluated_value
+            return text if isinstance(text, str) else None
+        if isinstance(value, cst.ConcatenatedString):
+            left, right = walk(value.left), walk(value.right)
+            return None if left is None or right is None else left + right
+        if isinstance(value, cst.FormattedString):
+            return _formatted(value, part)
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+            left, right = walk(value.left), part(value.right) if not _stringish(value.right) else walk(value.right)
+            if not _stringish(value.left):
+                left = part(value.left)
+            return None if left is None or right is None else left + right
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Modulo):
+            template = walk(value.left) if isinstance(value.left, cst.SimpleString) else None
+            if template is None:
+                return None
+            items = value.right.elements if isinstance(value.right, cst.Tuple) else None
+            values = [part(e.value) for e in items] if items is not None else [part(value.right)]
+            try:
+                return template % tuple(values)
+            except (TypeError, ValueError, KeyError):
+                return None
+        if isinstance(value, cst.Call) and _is_format(value):
+            assert isinstance(value.func, cst.Attribute)
+            template = walk(value.func.value)
+            if template is None or any(arg.star for arg in value.args):
+                return None
+            positional = [part(arg.value) for arg in value.args if arg.keyword is None]
+            named = {arg.keyword.value: part(arg.value) for arg in value.args if arg.keyword is not None}
+            try:
+                return template.format(*positional, **named)
+            except (IndexError, KeyError, ValueError, AttributeError):
+                return None
+        return None
+
+    text = walk(node)
+    return None if text is None else (text, exprs)
+
+
+def _stringish(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
+        isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo))
+    ) or (isinstance(node, cst.Call) and _is_format(node))
+
+
+def _formatted(node: cst.FormattedString, part: Callable[[cst.BaseExpression], str | None]) -> str | None:
+    prefix = node.start[:-1].lower().replace("f", "")
+    quote = node.end
+    out = []
+    for piece in node.parts:
+        if isinstance(piece, cst.FormattedStringText):
+            try:
+                text = ast.literal_eval(prefix + quote + piece.value + quote)
+            except (SyntaxError, ValueError):
+                return None
+            out.append(str(text).replace("{{", "{").replace("}}", "}"))
+            continue
+        if not isinstance(piece, cst.FormattedStringExpression):
+            return None
+        if piece.conversion is not None or piece.format_spec or piece.equal is not None:
+            return None  # a conversion or a format spec: what it prints is not the value itself
+        value = part(piece.expression)
+        if value is None:
+            return None
+        out.append(value)
+    return "".join(out)
+
+
+def fix_python(
+    text: str,
+    *,
+    path: str = "<string>",
+    registry: Registry | None = None,
+    unsafe: bool = False,
+    selected: Callable[[str], bool] = lambda rule: True,
+    prefer_tags: bool = False,
+    first_line: int = 1,
+) -> tuple[str, list[Finding]]:
+    """``text`` (Python source) with its legacy targets fixed, and the findings; their line
+    numbers count from ``first_line`` (a code block inside a document)."""
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as err:
+        raise _syntax_error(text, path, err) from None
+    wrapper = MetadataWrapper(module)
+    survey = _Survey()
+    wrapper.visit(survey)
+    rewriter = _Rewriter(wrapper.module, survey, _Options(path, registry, unsafe, selected, prefer_tags))
+    fixed = wrapper.visit(rewriter)
+    if rewriter.need_target_import:
+        fixed = _import_target(fixed)
+    findings = sorted(rewriter.findings, key=lambda f: (f.line, f.column))
+    if first_line != 1:
+        findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
+    return fixed.code, findings
+
+
+def _syntax_error(text: str, path: str, err: cst.ParserSyntaxError) -> SourceSyntaxError:
+    """Python's own account of the error where it has one: LibCST's position is often a line late."""
+    line, column, message = err.raw_line, err.raw_column, err.message
+    try:
+        ast.parse(text)
+    except SyntaxError as python:
+        line, column, message = python.lineno or line, (python.offset or 1) - 1, python.msg
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    lines = text.splitlines(keepends=True)
+    offset = min(len(text), sum(len(piece) for piece in lines[: max(0, line - 1)]) + column)
+    return SourceSyntaxError(f"{path}: cannot parse Python: {message}", text, offset, offset)
+
+
+def _import_target(module: cst.Module) -> cst.Module:
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor
+
+    context = CodemodContext()
+    AddImportsVisitor.add_needed_import(context, "tvm.target", "Target")
+    return AddImportsVisitor(context).transform_module(module)

@@ -1,0 +1,41 @@
+"""The rules of ``targetlang fix``: one object per rule, the table every other part reads.
+
+A rule has a stable id (what ``--select``, ``--ignore`` and the JSON report name), the safety of
+the fixes it makes when nothing lowers it, and a one-line summary. The section of ``docs/fix.md``
+for a rule is titled by its id; a test checks that every rule has one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["RULES", "Rule", "Safety"]
+
+Safety = Literal["safe", "unsafe", "report-only"]
+"""``safe``: applied by ``--write``; ``unsafe``: applied with ``--unsafe-fixes`` too;
+``report-only``: reported with a suggestion, never applied."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: ``id``, the ``safety`` of its fixes at best, and a ``summary``."""
+
+    id: str
+    safety: Safety
+    summary: str
+
+
+RULES: dict[str, Rule] = {
+    rule.id: rule
+    for rule in (
+        Rule("target-string", "safe", "a legacy target string in a target position, rewritten to a dict literal"),
+        Rule("target-helper", "safe", "a helper TVM 0.24 removed (tvm.target.cuda(), arm_cpu(), ...), rewritten "
+             "to the target it built"),
+        Rule("canon-target", "safe", "Target.canon_target*() and tvm.target.create(), rewritten to Target(...)"),
+        Rule("target-property", "safe", "a Target property TVM 0.24 removed (t.arch, t.model, ...), rewritten to "
+             "what it read"),
+        Rule("dynamic-target", "safe", "a legacy target built by an f-string, %, + or .format()"),
+        Rule("text-target", "report-only", "a legacy target in a shell script, document or configuration file"),
+    )
+}

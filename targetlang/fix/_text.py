@@ -1,0 +1,155 @@
+"""Legacy targets in files that are not Python: shell scripts, documents, configuration.
+
+Only target positions are looked at: ``--target``/``--target_host``/``--target-host`` options,
+``TVM_TEST_TARGETS=``, and ``target =`` / ``target:`` settings. What is found is reported with
+the JSON to write there, quoted for where it stands (report-only: the quoting rules of a
+document or a config format are the author's). The Python code blocks of Markdown and
+reStructuredText are given to the Python fixer instead when ``fix_block`` is passed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from collections.abc import Callable, Iterator
+
+from ..errors import SourceSyntaxError
+from ..registry import Registry
+from ._convert import convert, known_kind, options_of
+from ._findings import Finding
+
+__all__ = ["fix_text"]
+
+_POSITION = re.compile(
+    r"(?P<key>--target(?:[_-]host)?|\bTVM_TEST_TARGETS|(?<![\w.-])target(?:_host)?)"
+    r"(?P<sep>\s*[=:]\s*|(?<=t)[ \t]+)"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'#,;)]+)"
+)
+_MD_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+)[ \t]*(?P<lang>[\w+-]*)[^\n]*\n", re.MULTILINE)
+_RST_BLOCK = re.compile(
+    r"^(?P<indent>[ \t]*)\.\. (?:code-block|code|sourcecode)::[ \t]*(?P<lang>\w+)[^\n]*\n", re.MULTILINE
+)
+_PYTHON = frozenset({"python", "py", "python3", "ipython", "pycon"})
+
+FixBlock = Callable[[str, int], tuple[str, list[Finding]]]
+
+
+def _shell_quote(text: str) -> str:
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def _quoted_like(value: str, text: str, shell: bool) -> str:
+    """``text`` written where ``value`` (as found, with its quotes) stood."""
+    if shell:
+        return _shell_quote(text)
+    if value[:1] == "'" and "'" not in text:
+        return f"'{text}'"
+    if value[:1] == '"':
+        return "'" + text + "'" if "'" not in text else json.dumps(text)
+    return text
+
+
+def _python_blocks(text: str, suffix: str) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, indent)`` of each Python code block's body in a document."""
+    if suffix == ".md":
+        position = 0
+        while (match := _MD_FENCE.search(text, position)) is not None:
+            fence = match["fence"]
+            close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.MULTILINE)
+            closing = close.search(text, match.end())
+            stop = closing.start() if closing is not None else len(text)
+            if match["lang"].lower() in _PYTHON:
+                yield match.end(), stop, ""
+            position = closing.end() if closing is not None else len(text)
+    else:
+        for match in _RST_BLOCK.finditer(text):
+            if match["lang"].lower() not in _PYTHON:
+                continue
+            start = end = match.end()
+            base = len(match["indent"].expandtabs())
+            for line in text[start:].splitlines(keepends=True):
+                if line.strip() and len(line) - len(line.lstrip()) <= base:
+                    break
+                end += len(line)
+            body = text[start:end]
+            indent = re.match(r"\n*([ \t]*)", body)
+            yield start, end, indent[1] if indent else ""
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def fix_text(
+    text: str,
+    *,
+    path: str,
+    registry: Registry | None,
+    selected: Callable[[str], bool],
+    fix_block: FixBlock | None = None,
+) -> tuple[str, list[Finding]]:
+    """``text`` with its Python blocks fixed (when ``fix_block``), and every finding."""
+    findings: list[Finding] = []
+    suffix = path[path.rfind(".") :].lower() if "." in path else ""
+    shell = suffix in (".sh", ".bash", ".md", ".rst", ".txt")
+    skipped: list[tuple[int, int]] = []
+    pieces: list[str] = []
+    done = 0
+    if fix_block is not None and suffix in (".md", ".rst"):
+        for start, end, indent in _python_blocks(text, suffix):
+            block = text[start:end]
+            try:
+                fixed, found = fix_block(textwrap.dedent(block), _line_col(text, start)[0])
+            except SourceSyntaxError:
+                continue  # a console session or a fragment: read as text below
+            skipped.append((start, end))
+            findings.extend(found)
+            if fixed != textwrap.dedent(block):
+                pieces += [text[done:start], textwrap.indent(fixed, indent, lambda line: bool(line.strip()))]
+                done = end
+    pieces.append(text[done:])
+    if selected("text-target"):
+        for match in _POSITION.finditer(text):
+            if any(start <= match.start() < end for start, end in skipped):
+                continue
+            findings.extend(_reported(text, match, path, registry, shell))
+    findings.sort(key=lambda f: (f.line, f.column))
+    return "".join(pieces), findings
+
+
+def _reported(text: str, match: re.Match[str], path: str, registry: Registry | None, shell: bool) -> list[Finding]:
+    value = match["value"]
+    inner = value[1:-1] if value[:1] in "\"'" else value
+    many = match["key"] == "TVM_TEST_TARGETS"
+    targets = inner.split(";") if many else [inner]
+    written: list[str] = []
+    messages: list[str] = []
+    rules: list[str] = []
+    legacy = False
+    for target in targets:
+        words = options_of(target)
+        if words is None or not known_kind(words[0], registry):
+            written.append(target)
+            continue
+        legacy = True
+        conversion = convert(target, registry)
+        rules += conversion.rule_ids
+        messages.append(conversion.message)
+        if conversion.config is None:
+            return [_finding(text, match, path, conversion.message, None, tuple(rules))]
+        written.append(json.dumps(conversion.config) if conversion.tag is None else conversion.tag)
+    if not legacy:
+        return []
+    joined = ";".join(written)
+    after = f"{match['key']}{match['sep']}{_quoted_like(value, joined, shell or many or match['key'].startswith('--'))}"
+    message = "; ".join(dict.fromkeys(messages)) + " (write the JSON; TVM >= 0.24 reads no other form)"
+    return [_finding(text, match, path, message, after, tuple(dict.fromkeys(rules)))]
+
+
+def _finding(
+    text: str, match: re.Match[str], path: str, message: str, after: str | None, rules: tuple[str, ...]
+) -> Finding:
+    line, column = _line_col(text, match.start())
+    return Finding(path, line, column, "text-target", message, match[0], after, "report-only", False, rules)

@@ -1,0 +1,325 @@
+"""targetlang fix on Python source: one row per case, the source before and after by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from targetlang import SourceSyntaxError
+from targetlang.fix import RULES, fix_source
+
+# (id, source, fixed with safe fixes, the rules found in order)
+SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
+    (
+        "constructor",
+        'tgt = Target("cuda -arch=sm_80")\n',
+        'tgt = Target({"kind": "cuda", "arch": "sm_80"})\n',
+        ["target-string"],
+    ),
+    (
+        "typed values and quote style kept",
+        "t = tvm.target.Target('llvm -mcpu=cortex-a72 -mattr=+neon -num-cores=4')  # pi\n",
+        "t = tvm.target.Target({'kind': 'llvm', 'mcpu': 'cortex-a72', 'mattr': ['+neon'], 'num-cores': 4})  # pi\n",
+        ["target-string"],
+    ),
+    (
+        "bool attribute",
+        'Target("vulkan -supports_float16=1")\n',
+        'Target({"kind": "vulkan", "supports_float16": True})\n',
+        ["target-string"],
+    ),
+    (
+        "nested host",
+        "Target(\"cuda -host='llvm -mtriple=aarch64-linux-gnu'\")\n",
+        'Target({"kind": "cuda", "host": {"kind": "llvm", "mtriple": "aarch64-linux-gnu"}})\n',
+        ["target-string"],
+    ),
+    (
+        "second argument and host keyword",
+        'a = Target("cuda", "llvm -mcpu=skylake")\nb = Target("cuda", host="llvm -mcpu=skylake")\n',
+        'a = Target("cuda", {"kind": "llvm", "mcpu": "skylake"})\n'
+        'b = Target("cuda", host={"kind": "llvm", "mcpu": "skylake"})\n',
+        ["target-string", "target-string"],
+    ),
+    (
+        "target keyword of any call",
+        'lib = tvm.compile(mod, target="llvm -mtriple=x86_64-linux-gnu")\n',
+        'lib = tvm.compile(mod, target={"kind": "llvm", "mtriple": "x86_64-linux-gnu"})\n',
+        ["target-string"],
+    ),
+    (
+        "vdevice and parametrize_targets",
+        'I.vdevice("llvm -mcpu=skylake", 0, "global")\n@tvm.testing.parametrize_targets("llvm -num-cores=2", "cuda")\n'
+        "def test(): pass\n",
+        'I.vdevice({"kind": "llvm", "mcpu": "skylake"}, 0, "global")\n'
+        '@tvm.testing.parametrize_targets({"kind": "llvm", "num-cores": 2}, "cuda")\n'
+        "def test(): pass\n",
+        ["target-string", "target-string"],
+    ),
+    (
+        "named constant",
+        "SM80_TARGET = 'cuda -arch=sm_80'  # keep\n",
+        "SM80_TARGET = {'kind': 'cuda', 'arch': 'sm_80'}  # keep\n",
+        ["target-string"],
+    ),
+    (
+        "list elements of a target list",
+        'TARGETS = ["llvm -mcpu=skylake", "cuda", "nvidia/jetson-nano"]\n',
+        'TARGETS = [{"kind": "llvm", "mcpu": "skylake"}, "cuda", "nvidia/jetson-nano"]\n',
+        ["target-string"],
+    ),
+    (
+        "renames reported with migrate's rule ids",
+        'Target("llvm -target=aarch64-linux-gnu -libs=mkldnn")\n',
+        'Target({"kind": "llvm", "mtriple": "aarch64-linux-gnu", "libs": ["dnnl"]})\n',
+        ["target-string"],
+    ),
+    (
+        "literal f-string and %",
+        "Target(f\"llvm -mcpu={'skylake'}\")\nTarget('llvm -mcpu=%s' % 'skylake')\n",
+        "Target({\"kind\": \"llvm\", \"mcpu\": \"skylake\"})\nTarget({'kind': 'llvm', 'mcpu': 'skylake'})\n",
+        ["dynamic-target", "dynamic-target"],
+    ),
+    (
+        "implicit concatenation",
+        'Target(\n    "llvm -mtriple=aarch64-linux-gnu "\n    "-mattr=+neon"\n)\n',
+        'Target(\n    {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mattr": ["+neon"]}\n)\n',
+        ["target-string"],
+    ),
+    (
+        "helper to the tag of the same product",
+        "t = tvm.target.arm_cpu('rasp3b')\n",
+        't = tvm.target.Target("arm/rasp3b")\n',
+        ["target-helper"],
+    ),
+    (
+        "helper to a dict",
+        'x = tvm.target.cuda(arch="sm_80")\n',
+        'x = tvm.target.Target({"kind": "cuda", "arch": "sm_80", "model": "unknown"})\n',
+        ["target-helper"],
+    ),
+    (
+        "helper imported by name gets Target imported",
+        "from tvm.target import arm_cpu\n\nt = arm_cpu('rasp3b')\n",
+        'from tvm.target import Target, arm_cpu\n\nt = Target("arm/rasp3b")\n',
+        ["target-helper"],
+    ),
+    (
+        "create",
+        'tvm.target.create("llvm -mcpu=skylake")\n',
+        'tvm.target.Target({"kind": "llvm", "mcpu": "skylake"})\n',
+        ["canon-target", "target-string"],
+    ),
+    (
+        "canon_target of a literal",
+        'Target.canon_target("llvm -num-cores=4")\n',
+        'Target({"kind": "llvm", "num-cores": 4})\n',
+        ["canon-target", "target-string"],
+    ),
+    (
+        "property of an evident Target",
+        'def f():\n    t = Target("cuda")\n    return t.arch, t.libs\n',
+        'def f():\n    t = Target("cuda")\n    return str(t.attrs.get("arch", "")), list(t.attrs.get("libs", []))\n',
+        ["target-property", "target-property"],
+    ),
+    (
+        "property of an annotated parameter",
+        "def f(target: tvm.target.Target):\n    return target.mcpu\n",
+        'def f(target: tvm.target.Target):\n    return str(target.attrs.get("mcpu", ""))\n',
+        ["target-property"],
+    ),
+    (
+        "bare kinds, tags and JSON stay",
+        'Target("llvm")\nTarget("nvidia/jetson-nano")\nTarget(\'{"kind": "cuda"}\')\nTarget({"kind": "cuda"})\n',
+        'Target("llvm")\nTarget("nvidia/jetson-nano")\nTarget(\'{"kind": "cuda"}\')\nTarget({"kind": "cuda"})\n',
+        [],
+    ),
+    (
+        "strings that are not targets stay",
+        '"""cuda -arch=sm_80 in a docstring"""\nprint("llvm -mcpu=skylake")\nassert s == "llvm -mcpu=x"\n'
+        'cmd = "c -Wall -O2"\n',
+        '"""cuda -arch=sm_80 in a docstring"""\nprint("llvm -mcpu=skylake")\nassert s == "llvm -mcpu=x"\n'
+        'cmd = "c -Wall -O2"\n',
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "expected", "rules"), [c[1:] for c in SAFE_CASES], ids=[c[0] for c in SAFE_CASES])
+def test_safe_fix(source: str, expected: str, rules: list[str]) -> None:
+    result = fix_source(source, path="case.py")
+    assert result.text == expected
+    assert [f.rule for f in result.findings] == rules
+    assert fix_source(result.text, path="case.py").text == result.text  # a second run changes nothing
+
+
+# (id, source, fixed with --unsafe-fixes, the finding's safety without it)
+UNSAFE_CASES: list[tuple[str, str, str]] = [
+    (
+        "a value that reads as a target, named for something else",
+        'expected = "llvm -mcpu=skylake"\n',
+        'expected = {"kind": "llvm", "mcpu": "skylake"}\n',
+    ),
+    (
+        "receiver guessed by its name",
+        "def f(target):\n    return target.arch\n",
+        'def f(target):\n    return str(target.attrs.get("arch", ""))\n',
+    ),
+    (
+        "canon_target of a variable",
+        "t = Target.canon_target(spec)\n",
+        "t = Target(spec)\n",
+    ),
+    (
+        "canon_target_and_host unpacked",
+        "    \ntarget, host = Target.canon_target_and_host(target, target_host)\n",
+        "    \ntarget = Target(target, host=target_host)\nhost = target.host\n",
+    ),
+    (
+        "helper with a non-literal argument",
+        "t = tvm.target.arm_cpu(model)\n",
+        "t = tvm.target.Target({\"kind\": \"llvm\", \"keys\": [\"arm_cpu\", \"cpu\"], \"device\": \"arm_cpu\", "
+        '"model": model})\n',
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), [c[1:] for c in UNSAFE_CASES], ids=[c[0] for c in UNSAFE_CASES])
+def test_unsafe_fix(source: str, expected: str) -> None:
+    safe = fix_source(source, path="case.py")
+    assert safe.text == source
+    assert [f.safety for f in safe.findings] == ["unsafe"]
+    assert not safe.findings[0].applied
+    fixed = fix_source(source, path="case.py", unsafe=True)
+    assert fixed.text == expected
+    assert fixed.findings[0].applied
+
+
+# (id, source, rule, migration rules, words of the message, suggestion or None)
+REPORT_CASES: list[tuple[str, str, str, tuple[str, ...], str, str | None]] = [
+    (
+        "removed attribute",
+        'Target("llvm -system-lib")\n',
+        "target-string",
+        ("removed-attribute",),
+        "system-lib",
+        None,
+    ),
+    (
+        "f-string with a variable",
+        'Target(f"llvm -mcpu={cpu} -num-cores=4")\n',
+        "dynamic-target",
+        (),
+        "non-literal",
+        '{"kind": "llvm", "mcpu": cpu, "num-cores": 4}',
+    ),
+    (
+        "format with a variable inside a value",
+        'Target("cuda -arch=sm_{}".format(sm))\n',
+        "dynamic-target",
+        (),
+        "non-literal",
+        '{"kind": "cuda", "arch": f"sm_{sm}"}',
+    ),
+    (
+        "an unknown kind where a target must stand",
+        'Target("hip -mcpu=gfx900")\n',
+        "target-string",
+        (),
+        "unknown target kind 'hip'",
+        None,
+    ),
+    (
+        "canon_multi_target",
+        "Target.canon_multi_target(targets)\n",
+        "canon-target",
+        (),
+        "list or map",
+        None,
+    ),
+    (
+        "helper called with **kwargs",
+        "tvm.target.hexagon(cpu_ver, **kwargs)\n",
+        "target-helper",
+        (),
+        "run time",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "rule", "migration", "words", "suggestion"),
+    [c[1:] for c in REPORT_CASES],
+    ids=[c[0] for c in REPORT_CASES],
+)
+def test_report_only(source: str, rule: str, migration: tuple[str, ...], words: str, suggestion: str | None) -> None:
+    result = fix_source(source, path="case.py", unsafe=True)
+    assert result.text == source
+    [finding] = result.findings
+    assert (finding.rule, finding.safety, finding.applied) == (rule, "report-only", False)
+    assert finding.changes == migration
+    assert words in finding.message
+    assert finding.after == suggestion
+
+
+def test_registry_adds_user_kinds() -> None:
+    from targetlang import Registry, builtin_registry
+    from targetlang.schema import KindSchema
+
+    base = builtin_registry()
+    hip = KindSchema(**{**base.kinds["rocm"].__dict__, "name": "hip"})
+    registry = Registry([*base.kinds.values(), hip], base.tags, base.version)
+    result = fix_source('Target("hip -mcpu=gfx900")\n', path="a.py", registry=registry, unsafe=True)
+    [finding] = result.findings
+    assert "unknown-in-0.27" in finding.changes
+
+
+def test_finding_positions_and_json() -> None:
+    source = 'import tvm\n\nx = [\n    "llvm -mcpu=a",\n    tvm.target.Target("cuda -arch=sm_80"),\n]\n'
+    result = fix_source(source, path="pkg/m.py")
+    assert [(f.line, f.column) for f in result.findings] == [(4, 5), (5, 23)]
+    assert result.findings[1].to_json() == {
+        "file": "pkg/m.py",
+        "line": 5,
+        "column": 23,
+        "rule": "target-string",
+        "safety": "safe",
+        "message": "legacy target string",
+        "before": '"cuda -arch=sm_80"',
+        "after": '{"kind": "cuda", "arch": "sm_80"}',
+        "applied": True,
+        "migration_rules": [],
+    }
+
+
+def test_select_and_ignore() -> None:
+    source = 'Target("cuda -arch=sm_80")\nt = Target("cuda")\nt.arch\n'
+    only = fix_source(source, path="a.py", select=["target-property"])
+    assert only.text == 'Target("cuda -arch=sm_80")\nt = Target("cuda")\nstr(t.attrs.get("arch", ""))\n'
+    assert [f.rule for f in only.findings] == ["target-property"]
+    without = fix_source(source, path="a.py", ignore=["target-property"])
+    assert without.text == 'Target({"kind": "cuda", "arch": "sm_80"})\nt = Target("cuda")\nt.arch\n'
+    with pytest.raises(ValueError, match="unknown rule 'nope'"):
+        fix_source(source, select=["nope"])
+
+
+def test_prefer_tags_needs_the_same_product() -> None:
+    rasp = '"llvm -device=arm_cpu -model=bcm2837 -mtriple=armv7l-linux-gnueabihf -mattr=+neon"'
+    text = f"Target({rasp})\n"
+    as_dict = fix_source(text, path="a.py").text
+    assert as_dict.startswith('Target({"kind": "llvm"')
+    # the model bcm2837 is not in the name of the tag arm/rasp3b: a config stays a config
+    assert fix_source(text, path="a.py", prefer_tags=True).text == as_dict
+
+
+def test_python_that_does_not_parse() -> None:
+    with pytest.raises(SourceSyntaxError) as info:
+        fix_source("x = 1\ndef f(:\n", path="bad.py")
+    assert (info.value.line, info.value.column) == (2, 7)
+    assert "bad.py" in str(info.value)
+
+
+def test_every_rule_has_a_safety() -> None:
+    assert set(RULES) == {
+        "target-string", "target-helper", "canon-target", "target-property", "dynamic-target", "text-target"
+    }
