@@ -15,8 +15,8 @@ except the Python code blocks of documents with ``docs=True``. The rules are
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from pathlib import PurePath
 
 from ..registry import Registry
@@ -84,7 +84,7 @@ def fix_source(
             if docs:
                 return fixed, found
             # reported, not applied: a document's code is changed only when asked (--docs)
-            return block, [dataclasses.replace(f, applied=False, message=f"{f.message} (--docs fixes it)") for f in found]
+            return block, [replace(f, applied=False, message=f"{f.message} (--docs fixes it)") for f in found]
 
     fixed, findings = fix_text(text, path=name, registry=registry, selected=selected, fix_block=fix_block)
     return FixResult(text, fixed, tuple(findings))
