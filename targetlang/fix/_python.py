@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -482,7 +483,9 @@ class _Rewriter(cst.CSTTransformer):
             else:
                 kwargs[arg.keyword.value] = value
         try:
-            text = helper_string(name, *args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the helpers' deprecation notes are for callers at run time
+                text = helper_string(name, *args, **kwargs)
         except (TypeError, ValueError) as err:
             self._report(original, "target-helper", f"{name}(): {err}", None, "report-only")
             return updated
