@@ -314,9 +314,14 @@ def test_prefer_tags_needs_the_same_product() -> None:
 
 def test_python_that_does_not_parse() -> None:
     with pytest.raises(SourceSyntaxError) as info:
-        fix_source("x = 1\ndef f(:\n", path="bad.py")
+        fix_source("x = Target('llvm -mcpu=a')\ndef f(:\n", path="bad.py")
     assert (info.value.line, info.value.column) == (2, 7)
     assert "bad.py" in str(info.value)
+
+
+def test_a_file_with_nothing_to_look_for_is_not_parsed() -> None:
+    # most files of a tree: returned as they are without a parse, so no syntax error either
+    assert fix_source("def f(:\n", path="bad.py").findings == ()
 
 
 def test_every_rule_has_a_safety() -> None:

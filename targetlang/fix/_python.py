@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import re
 import warnings
 from collections.abc import Callable, Sequence
@@ -88,6 +89,11 @@ class _Survey(cst.CSTVisitor):
         self.scopes: list[_Scope] = [_Scope()]
         self.helper_names = _helper_names()
 
+    def work(self) -> bool:
+        """Whether anything may need the rewriter: a string where a target may stand that looks
+        like a legacy target, a removed helper or ``canon_*`` call, a removed property."""
+        return bool(self.contexts or self.helpers or self.canon or self.properties)
+
     # -- names
 
     def qualified(self, node: cst.BaseExpression) -> str | None:
@@ -134,12 +140,17 @@ class _Survey(cst.CSTVisitor):
             for element in target.elements:
                 self._bind_target(element.value, False)
 
+    def _helper(self, call: cst.Call) -> str | None:
+        """The name of the removed helper ``call`` calls (``create`` included), if it is one."""
+        module, _, last = (self.qualified(call.func) or "").rpartition(".")
+        return last if module in _HELPER_MODULES and (last in self.helper_names or last == "create") else None
+
     def _makes_target(self, value: cst.BaseExpression) -> bool:
         if not isinstance(value, cst.Call):
             return False
         name = self.qualified(value.func) or ""
         last = name.rsplit(".", 1)[-1]
-        return last == "Target" or name.endswith("Target.current") or id(value) in self.helpers
+        return last == "Target" or name.endswith("Target.current") or self._helper(value) is not None
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.scopes.append(_Scope(function=node.name.value))
@@ -182,6 +193,8 @@ class _Survey(cst.CSTVisitor):
             for element in node.elements:
                 if not isinstance(element, cst.StarredElement):
                     self._mark(element.value, context)
+            return
+        if not _candidate(node):
             return
         current = self.contexts.get(id(node))
         if current is None or (context.strict and not current.strict):
@@ -233,7 +246,7 @@ class _Survey(cst.CSTVisitor):
         if last == "Target":
             for value in positional[:2]:
                 self._mark(value, strict)
-        elif module in _HELPER_MODULES and (last in self.helper_names or last == "create"):
+        elif self._helper(node) is not None:
             self.helpers[id(node)] = last
             if last == "create":
                 for value in positional[:1]:
@@ -573,6 +586,45 @@ class _Rewriter(cst.CSTTransformer):
         return self._parens(cst.parse_expression(after), updated_node)
 
 
+# A legacy target with options: a word, white space, a dash, in the text of one string node.
+_LEGACY_SHAPE = re.compile(r"""^[rRuUfF]*(?:'|"|\'\'\'|\"\"\")\s*[\w{]""")
+_OPTION = re.compile(r"\s-")
+_LEGACY_TEXT = re.compile(r"\s*[\w{]\S*\s+-")
+
+
+def _worth_parsing(text: str) -> bool:
+    """Whether ``text`` has anything the rules look for at all: most files of a tree have not,
+    and reading them with LibCST is most of the time a run takes."""
+    return bool(_prefilter().search(text))
+
+
+@functools.cache
+def _prefilter() -> re.Pattern[str]:
+    helpers = "|".join(sorted(_helper_names() | {"create"}))
+    properties = "|".join(sorted(REMOVED_PROPERTIES))
+    return re.compile(
+        rf"""["']\s*[\w{{][^"'\n]*?\s-|\b(?:{helpers})\s*\(|canon_|\.(?:{properties})\b"""
+    )
+
+
+def _candidate(node: cst.BaseExpression) -> bool:
+    """Cheaply: ``node`` may build a legacy target with options (the rewriter decides)."""
+    if isinstance(node, cst.SimpleString):
+        return bool(_LEGACY_SHAPE.match(node.value) and _OPTION.search(node.value))
+    if isinstance(node, cst.ConcatenatedString):
+        value = node.evaluated_value
+        if isinstance(value, str):
+            return bool(_LEGACY_TEXT.match(value))
+        return _candidate(node.left) or _candidate(node.right)
+    if isinstance(node, cst.FormattedString):
+        return any(isinstance(p, cst.FormattedStringText) and _OPTION.search(p.value) for p in node.parts)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
+        return _candidate(node.left) or _candidate(node.right)
+    if isinstance(node, cst.Call):
+        return _is_format(node) and isinstance(node.func, cst.Attribute) and _candidate(node.func.value)
+    return False
+
+
 def _quote_of(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.SimpleString):
         return node.quote[0]
@@ -691,13 +743,18 @@ def fix_python(
 ) -> tuple[str, list[Finding]]:
     """``text`` (Python source) with its legacy targets fixed, and the findings; their line
     numbers count from ``first_line`` (a code block inside a document)."""
+    if not _worth_parsing(text):
+        return text, []
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as err:
         raise _syntax_error(text, path, err) from None
-    wrapper = MetadataWrapper(module)
     survey = _Survey()
-    wrapper.visit(survey)
+    module.visit(survey)
+    if not survey.work():
+        return text, []
+    # The survey's node ids must name the nodes the rewriter meets: no copy of the tree.
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     rewriter = _Rewriter(wrapper.module, survey, _Options(path, registry, unsafe, selected, prefer_tags))
     fixed = wrapper.visit(rewriter)
     if rewriter.need_target_import:
