@@ -500,7 +500,9 @@ class _Rewriter(cst.CSTTransformer):
                 warnings.simplefilter("ignore")  # the helpers' deprecation notes are for callers at run time
                 text = helper_string(name, *args, **kwargs)
         except (TypeError, ValueError) as err:
-            self._report(original, "target-helper", f"{name}(): {err}", None, "report-only")
+            # an argument known only at run time is shown as the code that gives it
+            problem = PLACEHOLDER.sub(lambda m: exprs[int(m[1])], str(err)).replace(f"_{name}()", f"{name}()")
+            self._report(original, "target-helper", f"{name}(): {problem}", None, "report-only")
             return updated
         hint = next((a for a in [*args[:1], kwargs.get("model"), kwargs.get("cpu_ver")] if isinstance(a, str)), None)
         conversion = self._convert(text, None if exprs else hint)
