@@ -501,7 +501,9 @@ class _Rewriter(cst.CSTTransformer):
                 text = helper_string(name, *args, **kwargs)
         except (TypeError, ValueError) as err:
             # an argument known only at run time is shown as the code that gives it
-            problem = PLACEHOLDER.sub(lambda m: exprs[int(m[1])], str(err)).replace(f"_{name}()", f"{name}()")
+            problem = str(err).replace(f"_{name}()", f"{name}()")
+            for index, code in enumerate(exprs):
+                problem = problem.replace(repr(placeholder(index)), code).replace(placeholder(index), code)
             self._report(original, "target-helper", f"{name}(): {problem}", None, "report-only")
             return updated
         hint = next((a for a in [*args[:1], kwargs.get("model"), kwargs.get("cpu_ver")] if isinstance(a, str)), None)
