@@ -7,6 +7,8 @@ import pytest
 from targetlang import SourceSyntaxError
 from targetlang.fix import RULES, fix_source
 
+from .conftest import Run
+
 # (id, source, fixed with safe fixes, the rules found in order)
 SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
     (
@@ -328,3 +330,24 @@ def test_every_rule_has_a_safety() -> None:
     assert set(RULES) == {
         "target-string", "target-helper", "canon-target", "target-property", "dynamic-target", "text-target"
     }
+
+
+def test_package_docstring_examples() -> None:
+    import doctest
+
+    import targetlang.fix
+
+    result = doctest.testmod(targetlang.fix)
+    assert result.failed == 0 and result.attempted >= 3
+
+
+def test_readme_fix_example(run: Run) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Fixing whole source trees", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    lines = block.splitlines()
+    command = lines[1].removeprefix("$ ")
+    source = command.split("echo '", 1)[1].split("' |", 1)[0] + "\n"
+    status, out, err = run("fix", "-", stdin=source.encode())
+    assert (status, out, err) == (0, lines[2] + "\n", lines[3] + "\n")
