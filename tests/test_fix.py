@@ -82,6 +82,24 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
         ["dynamic-target", "dynamic-target"],
     ),
     (
+        "a join of literals",
+        'tvm.testing.parametrize_targets(" ".join(["vulkan", "-supports_int8=1"]))\n',
+        'tvm.testing.parametrize_targets({"kind": "vulkan", "supports_int8": True})\n',
+        ["dynamic-target"],
+    ),
+    (
+        "a property inside an f-string",
+        'def f(target: Target):\n    return f"arch {target.arch}"\n',
+        "def f(target: Target):\n    return f\"arch {str(target.attrs.get('arch', ''))}\"\n",
+        ["target-property"],
+    ),
+    (
+        "a parameter's default",
+        'def f(target="llvm -num-cores=4"): pass\n',
+        'def f(target={"kind": "llvm", "num-cores": 4}): pass\n',
+        ["target-string"],
+    ),
+    (
         "implicit concatenation",
         'Target(\n    "llvm -mtriple=aarch64-linux-gnu "\n    "-mattr=+neon"\n)\n',
         'Target(\n    {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mattr": ["+neon"]}\n)\n',
@@ -137,9 +155,9 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
     ),
     (
         "strings that are not targets stay",
-        '"""cuda -arch=sm_80 in a docstring"""\nprint("llvm -mcpu=skylake")\nassert s == "llvm -mcpu=x"\n'
+        '"""cuda -arch=sm_80 in a docstring"""\n# Target("llvm -mcpu=skylake")\nassert s == "llvm -mcpu=x"\n'
         'cmd = "c -Wall -O2"\n',
-        '"""cuda -arch=sm_80 in a docstring"""\nprint("llvm -mcpu=skylake")\nassert s == "llvm -mcpu=x"\n'
+        '"""cuda -arch=sm_80 in a docstring"""\n# Target("llvm -mcpu=skylake")\nassert s == "llvm -mcpu=x"\n'
         'cmd = "c -Wall -O2"\n',
         [],
     ),
@@ -165,6 +183,11 @@ UNSAFE_CASES: list[tuple[str, str, str]] = [
         "receiver guessed by its name",
         "def f(target):\n    return target.arch\n",
         'def f(target):\n    return str(target.attrs.get("arch", ""))\n',
+    ),
+    (
+        "an argument of any call that reads as a target",
+        'fp16_to_fp32("llvm -mcpu=skylake-avx512", 15)\n',
+        'fp16_to_fp32({"kind": "llvm", "mcpu": "skylake-avx512"}, 15)\n',
     ),
     (
         "canon_target of a variable",

@@ -161,6 +161,8 @@ class _Survey(cst.CSTVisitor):
                 named = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else None
             is_target = named is not None and named.rsplit(".", 1)[-1] == "Target"
             self._bind(param.name.value, is_target)
+            if param.default is not None:  # def f(target="llvm -num-cores=4")
+                self._mark(param.default, _Context(param.name.value in _TARGET_KEYWORDS, param.name.value))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.scopes.pop()
@@ -271,6 +273,9 @@ class _Survey(cst.CSTVisitor):
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value in _TARGET_KEYWORDS:
                 self._mark(arg.value, strict)
+            elif not arg.star:
+                # any other argument: a target only as far as its name (or the callee's) says
+                self._mark(arg.value, _Context(False, arg.keyword.value if arg.keyword is not None else last))
 
     # -- removed properties
 
@@ -321,6 +326,7 @@ class _Rewriter(cst.CSTTransformer):
         self.options = options
         self.findings: list[Finding] = []
         self.need_target_import = False
+        self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
 
     # -- bookkeeping
 
@@ -427,9 +433,13 @@ class _Rewriter(cst.CSTTransformer):
         text, exprs = built
         return self._target_text(original_node, updated_node, text, exprs, _string_rule(original_node, exprs))
 
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        self.fstring_quotes.append(node.end[0])
+
     def leave_FormattedString(
         self, original_node: cst.FormattedString, updated_node: cst.FormattedString
     ) -> cst.BaseExpression:
+        self.fstring_quotes.pop()
         return self._dynamic(original_node, updated_node)
 
     def leave_BinaryOperation(
@@ -582,6 +592,8 @@ class _Rewriter(cst.CSTTransformer):
         if not isinstance(updated_node.value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
             receiver = f"({receiver})"
         after = prop.replacement.format(t=receiver)
+        if self.fstring_quotes and '"' in self.fstring_quotes:
+            after = after.replace('"', "'")  # inside f"...{...}": no double quote before Python 3.12
         message = f"Target.{prop.name} was removed in TVM 0.24; {prop.note}".rstrip("; ")
         if safety == "unsafe":
             message += " (the receiver is taken for a Target by its name)"
@@ -607,7 +619,7 @@ def _prefilter() -> re.Pattern[str]:
     helpers = "|".join(sorted(_helper_names() | {"create"}))
     properties = "|".join(sorted(REMOVED_PROPERTIES))
     return re.compile(
-        rf"""["']\s*[\w{{][^"'\n]*?\s-|\b(?:{helpers})\s*\(|canon_|\.(?:{properties})\b"""
+        rf"""["']\s*[\w{{][^"'\n]*?\s-|["']\.join\(\s*[\[(]|\b(?:{helpers})\s*\(|canon_|\.(?:{properties})\b"""
     )
 
 
@@ -624,8 +636,10 @@ def _candidate(node: cst.BaseExpression) -> bool:
         return any(isinstance(p, cst.FormattedStringText) and _OPTION.search(p.value) for p in node.parts)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
         return _candidate(node.left) or _candidate(node.right)
-    if isinstance(node, cst.Call):
-        return _is_format(node) and isinstance(node.func, cst.Attribute) and _candidate(node.func.value)
+    if isinstance(node, cst.Call) and _is_format(node) and isinstance(node.func, cst.Attribute):
+        if node.func.attr.value == "join":
+            return bool(node.args) and isinstance(node.args[0].value, (cst.List, cst.Tuple))
+        return _candidate(node.func.value)
     return False
 
 
@@ -648,8 +662,13 @@ def _string_rule(node: cst.BaseExpression, exprs: Sequence[str]) -> str:
 
 
 def _is_format(node: cst.Call) -> bool:
+    """``"...".format(...)`` or ``" ".join([...])``: a method of a string literal that builds text."""
     func = node.func
-    return isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, cst.SimpleString)
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value in ("format", "join")
+        and isinstance(func.value, cst.SimpleString)
+    )
 
 
 def _compose(node: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> tuple[str, list[str]] | None:
@@ -692,6 +711,12 @@ def _compose(node: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> tu
         if isinstance(value, cst.Call) and _is_format(value):
             assert isinstance(value.func, cst.Attribute)
             template = walk(value.func.value)
+            if value.func.attr.value == "join":
+                joined = value.args[0].value if len(value.args) == 1 and not value.args[0].star else None
+                if template is None or not isinstance(joined, (cst.List, cst.Tuple)):
+                    return None
+                words = [part(e.value) if not _stringish(e.value) else walk(e.value) for e in joined.elements]
+                return None if any(w is None for w in words) else template.join(w for w in words if w is not None)
             if template is None or any(arg.star for arg in value.args):
                 return None
             positional = [part(arg.value) for arg in value.args if arg.keyword is None]

@@ -1,0 +1,107 @@
+"""targetlang fix on the files TVM's maintainers migrated by hand (apache/tvm 2030db36e4, 283fd19683).
+
+The parent commit's version of each file (``tests/data/fix/<commit>/*.before``) is fixed with
+``--unsafe-fixes``; the result must compile, hold no legacy target literal where a target stands
+(but those reported for a hand), and write, target by target, what ``targetlang.migrate`` makes of
+the legacy text. ``pairs.jsonl`` records, from TVM 0.27's ``export()`` of both sides
+(``tests/fixproof/record_tvm027.py``, ``compare.py``), whether that equals the maintainers'
+hand-written target; every pair that is not equal is a row of ``FINDINGS.md``.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from targetlang.fix import FixResult, fix_source
+from targetlang.fix._convert import known_kind, options_of
+
+from .fixproof.targets_in_source import targets_in_source
+
+DATA = Path(__file__).resolve().parent / "data" / "fix"
+BEFORE = sorted(p for p in DATA.glob("*/*.py.before"))
+PAIRS: list[dict[str, Any]] = [json.loads(line) for line in (DATA / "pairs.jsonl").read_text().splitlines()]
+_CODE_ROLES_EXCLUDED = {"comment", "docstring", "text"}
+
+
+@functools.cache
+def fixed(name: str) -> FixResult:
+    path = DATA / name
+    return fix_source(path.read_text(encoding="utf-8"), path=name.removesuffix(".before"), unsafe=True)
+
+
+def _name(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def test_the_data_is_there() -> None:
+    assert len(BEFORE) >= 90
+    assert len(PAIRS) >= 400
+
+
+@pytest.mark.parametrize("name", [_name(p) for p in BEFORE])
+def test_fixed_file_compiles_and_keeps_no_legacy_target(name: str) -> None:
+    result = fixed(name)
+    compile(result.text, name, "exec")
+    by_hand = {f.line for f in result.findings if not f.applied}
+    for site in targets_in_source(result.text):
+        value = site.value
+        if site.role in _CODE_ROLES_EXCLUDED or not isinstance(value, str):
+            continue
+        words = options_of(value)
+        if words is not None and known_kind(words[0], None):
+            assert site.line in by_hand, f"{name}:{site.line}: legacy target left unreported: {value!r}"
+    again = fix_source(result.text, path=name.removesuffix(".before"), unsafe=True)
+    assert again.text == result.text
+
+
+def _code_pairs() -> list[dict[str, Any]]:
+    chosen = []
+    for pair in PAIRS:
+        before = pair.get("before")
+        if not before or before.get("role") in _CODE_ROLES_EXCLUDED or pair["class"] in ("unpaired", "unchanged"):
+            continue
+        try:
+            value = ast.literal_eval(before["expr"])
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(value, str) and options_of(value) is not None:
+            chosen.append(pair)
+    return chosen
+
+
+CODE_PAIRS = _code_pairs()
+
+
+def test_many_literal_pairs() -> None:
+    assert len(CODE_PAIRS) >= 200
+
+
+@pytest.mark.parametrize("pair", CODE_PAIRS, ids=[f"{p['file']}:{p['before']['line']}" for p in CODE_PAIRS])
+def test_written_target_is_the_migrated_one(pair: dict[str, Any]) -> None:
+    result = fixed(pair["file"] + ".py.before" if not pair["file"].endswith(".py") else pair["file"] + ".before")
+    line, column = pair["before"]["line"], pair["before"]["column"] + 1
+    found = [f for f in result.findings if (f.line, f.column) == (line, column)]
+    assert found, f"no finding at {line}:{column}"
+    finding = found[0]
+    if finding.after is None:
+        assert finding.safety == "report-only"
+        return
+    written = ast.literal_eval(finding.after)
+    if isinstance(written, str):  # a tag
+        assert pair["class"] in ("equal", "equal-but-tag")
+        return
+    assert written == pair["ours"]
+
+
+def test_every_difference_from_the_maintainers_is_documented() -> None:
+    findings = (DATA / "FINDINGS.md").read_text(encoding="utf-8")
+    for pair in PAIRS:
+        if pair["class"] in ("differ", "maintainers-rejected", "differ-model-only", "equal-but-tag"):
+            where = f"{pair['file']}:{pair['before']['line'] if pair.get('before') else '?'}"
+            assert where in findings, where
