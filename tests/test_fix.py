@@ -120,7 +120,14 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
     (
         "helper imported by name gets Target imported",
         "from tvm.target import arm_cpu\n\nt = arm_cpu('rasp3b')\n",
-        'from tvm.target import Target, arm_cpu\n\nt = Target("arm/rasp3b")\n',
+        'from tvm.target import Target\n\nt = Target("arm/rasp3b")\n',
+        ["target-helper"],
+    ),
+    (
+        "a helper import still used elsewhere stays",
+        "from tvm.target import cuda\n\nt = cuda(arch='sm_80')\nf = cuda\n",
+        'from tvm.target import Target, cuda\n\nt = Target({"kind": "cuda", "arch": "sm_80", "model": "unknown"})\n'
+        "f = cuda\n",
         ["target-helper"],
     ),
     (

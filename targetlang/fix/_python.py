@@ -326,6 +326,7 @@ class _Rewriter(cst.CSTTransformer):
         self.options = options
         self.findings: list[Finding] = []
         self.need_target_import = False
+        self.replaced_imports: set[tuple[str, str, str | None]] = set()  # (module, name, alias)
         self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
 
     # -- bookkeeping
@@ -477,6 +478,10 @@ class _Rewriter(cst.CSTTransformer):
             return name.rsplit(".", 1)[0] + ".Target"
         if self.survey.aliases.get("Target", "").rsplit(".", 1)[-1] != "Target":
             self.need_target_import = True
+        if isinstance(func, cst.Name):  # imported by name: the import may be left unused
+            module, _, name = self.survey.aliases.get(func.value, "").rpartition(".")
+            if module:
+                self.replaced_imports.add((module, name, func.value if func.value != name else None))
         return "Target"
 
     def _helper(self, original: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression:
@@ -786,8 +791,8 @@ def fix_python(
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     rewriter = _Rewriter(wrapper.module, survey, _Options(path, registry, unsafe, selected, prefer_tags))
     fixed = wrapper.visit(rewriter)
-    if rewriter.need_target_import:
-        fixed = _import_target(fixed)
+    if rewriter.need_target_import or rewriter.replaced_imports:
+        fixed = _imports(fixed, rewriter.need_target_import, rewriter.replaced_imports)
     findings = sorted(rewriter.findings, key=lambda f: (f.line, f.column))
     if first_line != 1:
         findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
@@ -808,10 +813,16 @@ def _syntax_error(text: str, path: str, err: cst.ParserSyntaxError) -> SourceSyn
     return SourceSyntaxError(f"{path}: cannot parse Python: {message}", text, offset, offset)
 
 
-def _import_target(module: cst.Module) -> cst.Module:
+def _imports(module: cst.Module, add_target: bool, unused: set[tuple[str, str, str | None]]) -> cst.Module:
+    """``from tvm.target import Target`` added when a rewrite needs it, and the imports of the
+    helpers replaced removed where nothing else uses them (as a linter would then ask)."""
     from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import AddImportsVisitor
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
     context = CodemodContext()
-    AddImportsVisitor.add_needed_import(context, "tvm.target", "Target")
-    return AddImportsVisitor(context).transform_module(module)
+    if add_target:
+        AddImportsVisitor.add_needed_import(context, "tvm.target", "Target")
+        module = AddImportsVisitor(context).transform_module(module)
+    if unused:
+        module = RemoveImportsVisitor(context, sorted(unused, key=str)).transform_module(module)
+    return module
