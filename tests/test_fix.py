@@ -381,3 +381,26 @@ def test_readme_fix_example(run: Run) -> None:
     source = command.split("echo '", 1)[1].split("' |", 1)[0] + "\n"
     status, out, err = run("fix", "-", stdin=source.encode())
     assert (status, out, err) == (0, lines[2] + "\n", lines[3] + "\n")
+
+
+DEEP_SOURCES = [
+    ("brackets", "x = " + "[" * 1000 + '"llvm -mcpu=a"' + "]" * 1000 + "\n"),
+    ("binary chain", "x = Target(" + " + ".join(['"llvm -mcpu=a"'] * 3000) + ")\n"),
+    ("implicit concatenation", "x = Target(" + " ".join(['"llvm -mcpu=a"'] * 5000) + ")\n"),
+    ("attribute chain", 'Target("cuda")\nt = ' + ".".join(["a"] * 5000) + ".arch\n"),
+    ("calls", "x = " + "Target(" * 5000 + '"llvm -mcpu=a"' + ")" * 5000 + "\n"),
+]
+
+
+@pytest.mark.parametrize("source", [s for _, s in DEEP_SOURCES], ids=[n for n, _ in DEEP_SOURCES])
+def test_deep_source_is_a_nesting_error_not_a_crash(source: str) -> None:
+    from targetlang import NestingTooDeepError
+
+    with pytest.raises(NestingTooDeepError) as info:
+        fix_source(source, path="deep.py")
+    assert "deep.py" in str(info.value) and 0 < info.value.start < len(source)
+
+
+def test_nesting_of_real_code_is_read() -> None:
+    source = "x = Target(" + " ".join(['"llvm -mcpu=a "'] * 100) + ")\n" + "y = " + "[" * 40 + "1" + "]" * 40 + "\n"
+    assert len(fix_source(source, path="ok.py").findings) == 1

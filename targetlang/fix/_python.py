@@ -11,7 +11,9 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import io
 import re
+import tokenize
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +22,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ..errors import SourceSyntaxError
+from ..errors import NestingTooDeepError, SourceSyntaxError
 from ..registry import Registry
 from ._constants import evaluate
 from ._convert import Conversion, convert, known_kind, options_of
@@ -779,6 +781,7 @@ def fix_python(
     numbers count from ``first_line`` (a code block inside a document)."""
     if not _worth_parsing(text):
         return text, []
+    _check_nesting(text, path)
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as err:
@@ -797,6 +800,41 @@ def fix_python(
     if first_line != 1:
         findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
     return fixed.code, findings
+
+
+# LibCST parses and visits recursively: a tree this deep would exhaust Python's stack (a
+# RecursionError, or a crash of the native parser). The cost counts, per open bracket, a few
+# frames, and per link of a chain on one level (a + b + ..., a.b.c..., "a" "b" ...) about one.
+_MAX_NESTING_COST = 250
+_BRACKET_COST = 5
+_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+_RESETS = frozenset({",", ":", "=", ";", ":=", "->"})
+
+
+def _check_nesting(text: str, path: str) -> None:
+    """Raise :class:`NestingTooDeepError` for source nested deeper than LibCST can take."""
+    chains = [0]
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.OP and token.string in _OPEN:
+                chains.append(0)
+            elif token.type == tokenize.OP and token.string in _CLOSE:
+                if len(chains) > 1:
+                    chains.pop()
+            elif token.type == tokenize.NEWLINE or (token.type == tokenize.OP and token.string in _RESETS):
+                chains[-1] = 0
+            elif token.type in (tokenize.OP, tokenize.STRING):
+                chains[-1] += 1
+            else:
+                continue
+            cost = _BRACKET_COST * (len(chains) - 1) + sum(chains)
+            if cost > _MAX_NESTING_COST:
+                lines = text.splitlines(keepends=True)
+                offset = sum(len(line) for line in lines[: token.start[0] - 1]) + token.start[1]
+                message = f"{path}: Python nested too deeply for targetlang fix (brackets and chains of operators)"
+                raise NestingTooDeepError(message, text, offset, offset + len(token.string))
+    except (tokenize.TokenError, SyntaxError):
+        return  # not Python: the parser says where
 
 
 def _syntax_error(text: str, path: str, err: cst.ParserSyntaxError) -> SourceSyntaxError:
