@@ -21,6 +21,7 @@ __all__ = [
     "NestingTooDeepError",
     "RegistryError",
     "SourceSyntaxError",
+    "SourceTooLargeError",
     "TagCycleError",
     "TargetError",
     "TargetSyntaxError",
@@ -241,3 +242,8 @@ class UnprintableTargetError(TargetError):
 class SourceSyntaxError(TargetSyntaxError):
     """A source file that ``targetlang fix`` was given does not parse (as Python, for a ``.py``
     file); the position is where its parser stopped."""
+
+
+class SourceTooLargeError(TargetError):
+    """A source file larger than ``targetlang fix`` rewrites (its tree would take hundreds of
+    bytes of memory per byte of source); the position is where the limit falls."""

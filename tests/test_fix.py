@@ -404,3 +404,13 @@ def test_deep_source_is_a_nesting_error_not_a_crash(source: str) -> None:
 def test_nesting_of_real_code_is_read() -> None:
     source = "x = Target(" + " ".join(['"llvm -mcpu=a "'] * 100) + ")\n" + "y = " + "[" * 40 + "1" + "]" * 40 + "\n"
     assert len(fix_source(source, path="ok.py").findings) == 1
+
+
+def test_huge_python_is_an_error_before_any_work() -> None:
+    from targetlang import SourceTooLargeError
+    from targetlang.fix._python import MAX_PYTHON_CHARS
+
+    source = 'x = Target("llvm -mcpu=a")\n' + "y = 1\n" * (MAX_PYTHON_CHARS // 6 + 1)
+    with pytest.raises(SourceTooLargeError) as info:
+        fix_source(source, path="big.py")
+    assert "big.py" in str(info.value) and info.value.start == MAX_PYTHON_CHARS

@@ -22,7 +22,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ..errors import NestingTooDeepError, SourceSyntaxError
+from ..errors import NestingTooDeepError, SourceSyntaxError, SourceTooLargeError
 from ..registry import Registry
 from ._constants import evaluate
 from ._convert import Conversion, convert, known_kind, options_of
@@ -31,7 +31,7 @@ from ._literal import PLACEHOLDER, placeholder, render
 from ._properties import REMOVED_PROPERTIES
 from ._rules import Safety
 
-__all__ = ["fix_python"]
+__all__ = ["MAX_PYTHON_CHARS", "fix_python"]
 
 _HELPER_MODULES = ("tvm.target", "tvm.target.target")
 _CANON = {
@@ -781,6 +781,9 @@ def fix_python(
     numbers count from ``first_line`` (a code block inside a document)."""
     if not _worth_parsing(text):
         return text, []
+    if len(text) > MAX_PYTHON_CHARS:
+        message = f"{path}: {len(text)} characters of Python is more than targetlang fix rewrites ({MAX_PYTHON_CHARS})"
+        raise SourceTooLargeError(message, text, MAX_PYTHON_CHARS, len(text))
     _check_nesting(text, path)
     try:
         module = cst.parse_module(text)
@@ -801,6 +804,10 @@ def fix_python(
         findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
     return fixed.code, findings
 
+
+# LibCST's tree takes about 450 bytes of memory and 27 µs per character of source: past this a
+# file would take half a gigabyte. TVM's largest Python file has 170,000 characters.
+MAX_PYTHON_CHARS = 1 << 20
 
 # LibCST parses and visits recursively: a tree this deep would exhaust Python's stack (a
 # RecursionError, or a crash of the native parser). The cost counts, per open bracket, a few
