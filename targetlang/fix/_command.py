@@ -108,9 +108,12 @@ def _fix_file(path: str, job: _Job) -> _Outcome:
 
 
 def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
+    # A byte order mark is no part of the text: fixed without it (columns count from the first
+    # character) and written back as it was.
+    bom = "\ufeff" if outcome.source.startswith("\ufeff") else ""
     try:
         result = fix_source(
-            outcome.source,
+            outcome.source[len(bom) :],
             path=outcome.path,
             registry=_registry(job.registry_file),
             unsafe=job.unsafe,
@@ -125,7 +128,11 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
             line = err.source.count("\n", 0, err.start) + 1
             outcome.error = f"{outcome.path}:{line}: {outcome.error.removeprefix(outcome.path + ': ')}"
         return outcome
-    outcome.text = result.text
+    except Exception as err:  # a bug met in one file: said plainly, and the other files are still fixed
+        detail = str(err).split("\n", 1)[0]
+        outcome.error = f"{outcome.path}: internal error (a bug in targetlang): {type(err).__name__}: {detail}"
+        return outcome
+    outcome.text = bom + result.text
     outcome.findings = list(result.findings)
     return outcome
 
@@ -138,10 +145,11 @@ def _walk(paths: Sequence[str]) -> Iterator[str]:
         if not os.path.isdir(given):
             yield given
             continue
+        here = os.path.normpath(given) == "."  # files below '.' are shown as 'src/a.py', not './src/a.py'
         for root, dirs, files in os.walk(given):
             dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not os.path.islink(os.path.join(root, d)))
             for name in sorted(files):
-                full = os.path.join(root, name)
+                full = os.path.relpath(os.path.join(root, name)) if here else os.path.join(root, name)
                 if os.path.splitext(name)[1].lower() in suffixes and not os.path.islink(full):
                     yield full
 
@@ -209,11 +217,14 @@ def _rules(value: str) -> tuple[str, ...]:
 def _summary(found: list[Finding], changed: int, files: int, write: bool) -> str:
     applied = sum(f.applied for f in found)
     unsafe = sum(f.safety == "unsafe" and not f.applied for f in found)
+    docs = sum(f.safety == "safe" and not f.applied for f in found)  # only a document's Python, without --docs
     by_hand = sum(f.safety == "report-only" for f in found)
     verb = "fixed" if write else "fixable"
     what = "changed" if write else "would change"
     parts = [f"{len(found)} finding{'s' if len(found) != 1 else ''} in {files} file{'s' if files != 1 else ''}",
              f"{applied} {verb}"]
+    if docs:
+        parts.append(f"{docs} more with --docs")
     if unsafe:
         parts.append(f"{unsafe} more with --unsafe-fixes")
     if by_hand:
@@ -278,28 +289,45 @@ def _run(args: argparse.Namespace) -> int:
 def _shown(finding: Finding) -> str:
     line = finding.describe()
     if finding.after is not None and not finding.applied:
-        line += f"\n  {'write' if finding.safety != 'unsafe' else 'fix (unsafe)'}: {finding.after}"
+        after = finding.after.replace("\n", "\n    ")  # a fix of two statements: both lines indented
+        line += f"\n  {'write' if finding.safety != 'unsafe' else 'fix (unsafe)'}: {after}"
     return line
 
 
 def _run_stdin(args: argparse.Namespace, job: _Job) -> int:
+    """Standard input: the fixed text on standard output (as a formatter would), the findings
+    left and the summary on standard error; ``--check`` and ``--json`` print what they print
+    for a file."""
     outcome = _Outcome(args.stdin_filename or "<stdin>")
-    outcome.source = sys.stdin.buffer.read().decode("utf-8") if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    try:
+        outcome.source = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        print(f"error: {outcome.path} is not UTF-8 text ({err.reason} at byte {err.start})", file=sys.stderr)
+        return 1
     _fix_text(outcome, job)
     if outcome.error is not None:
         print(f"error: {outcome.error}", file=sys.stderr)
         return 1
+    changed = outcome.text != outcome.source
     if args.json:
         json.dump([finding.to_json() for finding in outcome.findings], sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
-    elif not args.check:
+    elif args.check:
+        if not args.quiet:
+            for finding in outcome.findings:
+                print(_shown(finding))
+    else:
         sys.stdout.write(outcome.text)
     if not args.quiet:
         sys.stdout.flush()
-        for finding in outcome.findings:
-            if not finding.applied:
-                print(_shown(finding), file=sys.stderr)
-        print(_summary(outcome.findings, int(outcome.text != outcome.source), 1, True), file=sys.stderr)
+        if not args.json and not args.check:
+            for finding in outcome.findings:
+                if not finding.applied:
+                    print(_shown(finding), file=sys.stderr)
+        print(_summary(outcome.findings, int(changed), 1, not (args.check or args.json)), file=sys.stderr)
+    if args.check or args.json:  # no text is printed: what would change is as much left to do as the rest
+        return 1 if outcome.findings or changed else 0
     return 1 if any(not f.applied for f in outcome.findings) else 0
 
 

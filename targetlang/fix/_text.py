@@ -31,6 +31,14 @@ _RST_BLOCK = re.compile(
     r"^(?P<indent>[ \t]*)\.\. (?:code-block|code|sourcecode)::[ \t]*(?P<lang>\w+)[^\n]*\n", re.MULTILINE
 )
 _PYTHON = frozenset({"python", "py", "python3", "ipython", "pycon"})
+# Configuration formats whose values may stand unquoted with spaces in them (a YAML plain
+# scalar, an INI value): there an unquoted value is the rest of its line, less a comment.
+_BARE_VALUES = {
+    ".yaml": re.compile(r"\s+#"),
+    ".yml": re.compile(r"\s+#"),
+    ".cfg": re.compile(r"\s+[#;]"),
+    ".ini": re.compile(r"\s+[#;]"),
+}
 
 FixBlock = Callable[[str, int], tuple[str, list[Finding]]]
 
@@ -39,10 +47,12 @@ def _shell_quote(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
-def _quoted_like(value: str, text: str, shell: bool) -> str:
+def _quoted_like(value: str, text: str, shell: bool, yaml: bool = False) -> str:
     """``text`` written where ``value`` (as found, with its quotes) stood."""
     if shell:
         return _shell_quote(text)
+    if yaml and value[:1] not in "\"'":
+        return "'" + text.replace("'", "''") + "'"  # unquoted, YAML would read the JSON as a mapping
     if value[:1] == "'" and "'" not in text:
         return f"'{text}'"
     if value[:1] == '"':
@@ -114,13 +124,29 @@ def fix_text(
         for match in _POSITION.finditer(text):
             if any(start <= match.start() < end for start, end in skipped):
                 continue
-            findings.extend(_reported(text, match, path, registry, shell))
+            findings.extend(_reported(text, match, path, registry, shell, suffix))
     findings.sort(key=lambda f: (f.line, f.column))
     return "".join(pieces), findings
 
 
-def _reported(text: str, match: re.Match[str], path: str, registry: Registry | None, shell: bool) -> list[Finding]:
+def _value(text: str, match: re.Match[str], suffix: str) -> str:
+    """The value of a setting as it stands in ``text``: as matched, or for an unquoted value of a
+    configuration format that allows spaces in one, the rest of the line less a comment."""
     value = match["value"]
+    comment = _BARE_VALUES.get(suffix)
+    if comment is None or value[:1] in "\"'" or match["key"].startswith("--"):
+        return value
+    line_end = text.find("\n", match.start("value"))
+    rest = text[match.start("value") : len(text) if line_end < 0 else line_end]
+    cut = comment.search(rest)
+    return (rest if cut is None else rest[: cut.start()]).rstrip()
+
+
+def _reported(
+    text: str, match: re.Match[str], path: str, registry: Registry | None, shell: bool, suffix: str = ""
+) -> list[Finding]:
+    value = _value(text, match, suffix)
+    before = text[match.start() : match.start("value") + len(value)]
     inner = value[1:-1] if value[:1] in "\"'" else value
     many = match["key"] == "TVM_TEST_TARGETS"
     targets = inner.split(";") if many else [inner]
@@ -138,18 +164,19 @@ def _reported(text: str, match: re.Match[str], path: str, registry: Registry | N
         rules += conversion.rule_ids
         messages.append(conversion.message)
         if conversion.config is None:
-            return [_finding(text, match, path, conversion.message, None, tuple(rules))]
+            return [_finding(text, match.start(), before, path, conversion.message, None, tuple(rules))]
         written.append(json.dumps(conversion.config) if conversion.tag is None else conversion.tag)
     if not legacy:
         return []
     joined = ";".join(written)
-    after = f"{match['key']}{match['sep']}{_quoted_like(value, joined, shell or many or match['key'].startswith('--'))}"
+    quoted = _quoted_like(value, joined, shell or many or match["key"].startswith("--"), suffix in (".yaml", ".yml"))
+    after = f"{match['key']}{match['sep']}{quoted}"
     message = "; ".join(dict.fromkeys(messages)) + " (write the JSON; TVM >= 0.24 reads no other form)"
-    return [_finding(text, match, path, message, after, tuple(dict.fromkeys(rules)))]
+    return [_finding(text, match.start(), before, path, message, after, tuple(dict.fromkeys(rules)))]
 
 
 def _finding(
-    text: str, match: re.Match[str], path: str, message: str, after: str | None, rules: tuple[str, ...]
+    text: str, start: int, before: str, path: str, message: str, after: str | None, rules: tuple[str, ...]
 ) -> Finding:
-    line, column = _line_col(text, match.start())
-    return Finding(path, line, column, "text-target", message, match[0], after, "report-only", False, rules)
+    line, column = _line_col(text, start)
+    return Finding(path, line, column, "text-target", message, before, after, "report-only", False, rules)
