@@ -1,0 +1,235 @@
+"""docs/fix.md runs as written: its before/after examples, its reports, its console sessions.
+
+The page's fenced blocks are read by their info strings:
+
+* ``<lang> before`` starts an example; the ``after``/``report`` blocks that follow it in the same
+  section (up to the next ``before``) belong to it.
+* ``python after`` is what ``fix_source(before)`` gives; ``python after unsafe`` what it gives
+  with ``unsafe=True`` (and not without).
+* ``text report`` is exactly what ``targetlang fix --check FILE`` prints on standard output,
+  ``FILE`` (the path of its first line) holding the ``before`` block.
+* ``console`` is a shell session run with ``targetlang.cli.main`` in an empty directory:
+  ``$ cat FILE`` writes the lines shown to ``FILE``, ``$ echo TEXT | targetlang ...`` feeds
+  ``TEXT`` to standard input, ``$ echo $?`` checks the last status, and every ``targetlang``
+  command must print exactly the lines shown (standard output, then standard error, as a
+  terminal shows a run of one file).
+* ``pycon`` is a doctest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import doctest
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from targetlang.fix import RULES, fix_source
+from targetlang.fix._properties import REMOVED_PROPERTIES
+
+from .conftest import Run
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "fix.md"
+
+_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A fenced block: the section it is in (the ``## `` heading), its info words, its text."""
+
+    section: str
+    info: tuple[str, ...]
+    text: str
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"docs/fix.md:{self.line} ({self.section})"
+
+
+@dataclass
+class Example:
+    before: Block
+    results: list[Block] = field(default_factory=list)
+
+
+def blocks(text: str) -> list[Block]:
+    """Every fenced block of a Markdown text, a longer fence holding shorter ones."""
+    found: list[Block] = []
+    section = ""
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.startswith("## "):
+            section = line[3:].strip()
+        opening = _FENCE.match(line)
+        if opening is None:
+            index += 1
+            continue
+        fence = opening["fence"]
+        body: list[str] = []
+        index += 1
+        while index < len(lines) and not (
+            lines[index].startswith(fence[0] * len(fence)) and not lines[index].strip(fence[0]).strip()
+        ):
+            body.append(lines[index])
+            index += 1
+        found.append(Block(section, tuple(opening["info"].split()), "".join(b + "\n" for b in body), index - len(body)))
+        index += 1
+    return found
+
+
+BLOCKS = blocks(DOC.read_text(encoding="utf-8"))
+
+
+def examples() -> list[Example]:
+    found: list[Example] = []
+    current: Example | None = None
+    for block in BLOCKS:
+        if block.info[1:2] == ("before",):
+            current = Example(block)
+            found.append(current)
+        elif block.info[1:2] in (("after",), ("report",)):
+            assert current is not None and current.before.section == block.section, f"{block.where}: no before"
+            current.results.append(block)
+        else:
+            current = None
+    return found
+
+
+EXAMPLES = examples()
+PAIRS = [(example.before, block) for example in EXAMPLES for block in example.results]
+PYTHON_PAIRS = [(before, block) for before, block in PAIRS if block.info[:2] == ("python", "after")]
+REPORTS = [(before, block) for before, block in PAIRS if block.info[1] == "report"]
+CONSOLES = [block for block in BLOCKS if block.info == ("console",)]
+
+
+def test_the_page_has_examples_of_every_kind() -> None:
+    assert len(PYTHON_PAIRS) >= 9 and len(REPORTS) >= 4 and len(CONSOLES) >= 6
+    assert all(example.results for example in EXAMPLES), [e.before.where for e in EXAMPLES if not e.results]
+    assert {before.section for before, after in PYTHON_PAIRS if after.info[2:] == ("unsafe",)} >= {
+        "target-string",
+        "target-helper",
+        "canon-target",
+        "target-property",
+    }
+    for block in BLOCKS:
+        if block.info[1:2] == ("after",):
+            assert block.info[0] == "python" and block.info[2:] in ((), ("unsafe",)), block.where
+
+
+def test_every_rule_has_a_section() -> None:
+    sections = {block.section for block in BLOCKS}
+    headings = re.findall(r"^## (.+)$", DOC.read_text(encoding="utf-8"), re.MULTILINE)
+    for rule in RULES:
+        assert rule in headings, f"docs/fix.md has no section '## {rule}'"
+        assert rule in sections, f"section {rule} has no example"
+    assert "Proven on TVM's own migration" in headings
+
+
+@pytest.mark.parametrize(("before", "after"), PYTHON_PAIRS, ids=[f"{b.section}:{b.line}" for b, _ in PYTHON_PAIRS])
+def test_python_example(before: Block, after: Block) -> None:
+    unsafe = after.info[2:] == ("unsafe",)
+    result = fix_source(before.text, path="example.py", unsafe=unsafe)
+    assert result.text == after.text, after.where
+    assert before.section in [finding.rule for finding in result.findings], before.where
+    if unsafe:  # the example shows a fix that needs --unsafe-fixes
+        assert fix_source(before.text, path="example.py").text != after.text, after.where
+    assert fix_source(result.text, path="example.py", unsafe=unsafe).text == result.text  # nothing left to fix
+
+
+@pytest.mark.parametrize(("before", "report"), REPORTS, ids=[f"{b.section}:{b.line}" for b, _ in REPORTS])
+def test_report_example(
+    before: Block, report: Block, run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = report.text.split(":", 1)[0]
+    assert "/" not in name and name, report.where
+    (tmp_path / name).write_text(before.text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run("fix", "--check", name)
+    assert out == report.text, report.where
+    assert status == 1 and err.endswith("would change\n"), report.where
+    assert f": {before.section} [" in report.text, report.where
+
+
+def _session(block: Block) -> list[tuple[str, list[str]]]:
+    steps: list[tuple[str, list[str]]] = []
+    for line in block.text.split("\n")[:-1]:
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            assert steps, f"{block.where}: output before any command"
+            steps[-1][1].append(line)
+    return steps
+
+
+@pytest.mark.parametrize("block", CONSOLES, ids=[f"{b.section or 'top'}:{b.line}" for b in CONSOLES])
+def test_console_example(block: Block, run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    status: int | None = None
+    for command, expected in _session(block):
+        where = f"{block.where}: $ {command}"
+        words = shlex.split(command)
+        if words[0] == "cat":
+            assert len(words) == 2, where
+            path = Path(words[1])
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(line + "\n" for line in expected), encoding="utf-8")
+            continue
+        if words == ["echo", "$?"]:
+            assert expected == [str(status)], where
+            continue
+        stdin = None
+        if "|" in words:
+            bar = words.index("|")
+            assert words[0] == "echo" and bar == 2, f"{where}: cannot run this"
+            stdin, words = (words[1] + "\n").encode(), words[bar + 1 :]
+        assert words[0] == "targetlang", f"{where}: cannot run this"
+        status, out, err = run(*words[1:], stdin=stdin)
+        assert (out + err).split("\n")[:-1] == expected, where
+
+
+def property_table() -> list[str]:
+    """The table of removed properties, built from the module the fixes are made from."""
+    rows = ["| property | TVM 0.27 expression (`t` the target) | note |", "|---|---|---|"]
+    for prop in REMOVED_PROPERTIES.values():
+        rows.append(f"| `{prop.name}` | `{prop.replacement.format(t='t')}` | {prop.note} |")
+    return rows
+
+
+def test_property_table_is_the_module_s() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("\n## target-property\n", 1)[1].split("\n## ", 1)[0]
+    table = [line for line in section.split("\n") if line.startswith("|")]
+    assert table == property_table()
+    assert len(table) == 2 + 16
+
+
+def test_python_api_examples() -> None:
+    sessions = [block for block in BLOCKS if block.info == ("pycon",)]
+    assert sessions
+    for block in sessions:
+        test = doctest.DocTestParser().get_doctest(block.text, {}, "fix.md", str(DOC), block.line)
+        runner = doctest.DocTestRunner()
+        runner.run(test)
+        assert runner.failures == 0 and runner.tries >= 4, block.where
+
+
+def test_the_rules_and_options_named_are_real() -> None:
+    """Every option of the page's option table is one ``targetlang fix`` has."""
+    from targetlang.cli import _build_parser
+
+    parser = _build_parser()
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("| option | what it does |", 1)[1].split("\n\n", 1)[0]
+    named = set(re.findall(r"`(--?[\w-]+)", table))
+    [commands] = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    fix = commands.choices["fix"]
+    known = {option for action in fix._actions for option in action.option_strings}
+    assert named and named <= known, named - known
+    assert known - {"-h", "--help"} <= named, known - named
