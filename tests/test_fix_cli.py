@@ -556,10 +556,10 @@ device_type = 10
 """
 HIP_SOURCE = 'HIP_TARGET = "hip -mcpu=gfx900"\nt = Target("hip -mcpu=gfx906")\n'
 HIP_FOUND = (
-    "m.py:1:14: target-string [report-only] cannot migrate: unknown-in-0.27: kind 'hip': a kind or attribute "
-    "TVM 0.27 does not know\n"
-    "m.py:2:12: target-string [report-only] cannot migrate: unknown-in-0.27: kind 'hip': a kind or attribute "
-    "TVM 0.27 does not know\n"
+    "m.py:1:14: target-string [safe] legacy target string; kind 'hip' is the registry's own (TVM 0.27 itself "
+    "does not know it)\n"
+    "m.py:2:12: target-string [safe] legacy target string; kind 'hip' is the registry's own (TVM 0.27 itself "
+    "does not know it)\n"
 )
 
 
@@ -574,7 +574,15 @@ HIP_FOUND = (
 )
 def test_registry_adds_a_fork_s_kinds(run: Run, argv: list[str]) -> None:
     write({"hip.toml": HIP_REGISTRY, "m.py": HIP_SOURCE})
-    assert run(*argv) == (1, HIP_FOUND, "2 findings in 1 file, 0 fixable, 2 to do by hand; 0 files would change\n")
+    assert run(*argv) == (1, HIP_FOUND, "2 findings in 1 file, 2 fixable; 1 file would change\n")
+
+
+def test_registry_kinds_are_written_for_the_fork(run: Run) -> None:
+    write({"hip.toml": HIP_REGISTRY, "m.py": HIP_SOURCE})
+    assert run("fix", "--write", "--quiet", "--registry", "hip.toml", "m.py")[0] == 0
+    assert Path("m.py").read_text() == (
+        'HIP_TARGET = {"kind": "hip", "mcpu": "gfx900"}\nt = Target({"kind": "hip", "mcpu": "gfx906"})\n'
+    )
 
 
 def test_without_the_registry_a_fork_s_kind_is_unknown(run: Run) -> None:
@@ -592,8 +600,9 @@ def test_registry_for_text_files(run: Run) -> None:
     status, out, err = run("fix", "--check", "--registry", "hip.toml", "run.sh")
     assert (status, err) == (1, "1 finding in 1 file, 0 fixable, 1 to do by hand; 0 files would change\n")
     assert (
-        out == "run.sh:1:6: text-target [report-only] cannot migrate: unknown-in-0.27: kind 'hip': a kind or "
-        "attribute TVM 0.27 does not know\n"
+        out == "run.sh:1:6: text-target [report-only] legacy target string; kind 'hip' is the registry's own "
+        "(TVM 0.27 itself does not know it) (write the JSON; TVM >= 0.24 reads no other form)\n"
+        "  write: --target '{\"kind\": \"hip\", \"mcpu\": \"gfx900\"}'\n"
     )
 
 

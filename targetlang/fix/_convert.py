@@ -76,16 +76,22 @@ def convert(
     """What to write for the legacy target ``text``. ``hint`` names the product (a helper's
     model argument) when a same-purpose 0.27 tag may be written instead of a config;
     ``prefer_tags`` takes the target's own ``model`` as that hint."""
+    words = text.split()
+    # A kind of the user's registry (a fork's own): that fork's TVM reads it, so it is kept.
+    own = bool(words) and registry is not None and words[0] in registry.kinds and not known_kind(words[0], None)
     try:
-        result = migrate(text, registry=registry)
+        result = migrate(text, registry=registry, policy="keep" if own else "error")
     except TargetError as err:
         return Conversion(None, None, (), "report-only", f"cannot read the target: {_first_line(err)}")
     changes = result.changes
     if result.json is None:
         problems = "; ".join(f"{c.rule}: {c.message}" for c in changes if c.severity == "error")
         return Conversion(None, None, changes, "report-only", f"cannot migrate: {problems}")
-    warned = [f"{c.rule}: {c.message}" for c in changes if c.severity == "warning"]
+    expected = [c for c in changes if own and c.rule == "unknown-in-0.27"]
+    warned = [f"{c.rule}: {c.message}" for c in changes if c.severity == "warning" and c not in expected]
     notes = [f"{c.rule}: {c.message}" for c in changes if c.severity == "info"]
+    if expected:
+        notes.append(f"kind {words[0]!r} is the registry's own (TVM 0.27 itself does not know it)")
     model = result.json.get("model")
     if hint is None and prefer_tags and isinstance(model, str):
         hint = model

@@ -88,6 +88,7 @@ class _Survey(cst.CSTVisitor):
         self.canon: dict[int, str] = {}  # call -> canon_* name
         self.pairs: dict[int, tuple[str, str]] = {}  # call -> the two names it is unpacked into
         self.properties: dict[int, Safety] = {}  # attribute -> safety of replacing it
+        self.operands: set[int] = set()  # tuples right of a % template
         self.scopes: list[_Scope] = [_Scope()]
         self.helper_names = _helper_names()
 
@@ -228,11 +229,16 @@ class _Survey(cst.CSTVisitor):
         if node.value is not None:
             self._mark(node.value, _Context(False, self.scopes[-1].function))
 
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Modulo) and isinstance(node.right, cst.Tuple):
+            self.operands.add(id(node.right))  # the values of a % template, not a list of targets
+
     def visit_List(self, node: cst.List) -> None:
         self._mark(node, _Context(False))
 
     def visit_Tuple(self, node: cst.Tuple) -> None:
-        self._mark(node, _Context(False))
+        if id(node) not in self.operands:
+            self._mark(node, _Context(False))
 
     def visit_Set(self, node: cst.Set) -> None:
         self._mark(node, _Context(False))
@@ -530,7 +536,10 @@ class _Rewriter(cst.CSTTransformer):
         if written is not None and not used:
             written = None  # an argument that did not reach the target text: cannot write it
         safety: Safety = "report-only" if written is None else ("unsafe" if exprs else conversion.safety)
-        message = f"{name}() built {text!r}; " + conversion.message
+        shown = text
+        for index, code in enumerate(exprs):
+            shown = shown.replace(placeholder(index), "{" + code + "}")
+        message = f"{name}() built {shown!r}; " + conversion.message
         after = None if written is None else f"{constructor}({written})"
         if not self._report(original, "target-helper", message, after, safety, conversion.rule_ids):
             return updated
@@ -610,7 +619,7 @@ class _Rewriter(cst.CSTTransformer):
 
 
 # A legacy target with options: a word, white space, a dash, in the text of one string node.
-_LEGACY_SHAPE = re.compile(r"""^[rRuUfF]*(?:'|"|\'\'\'|\"\"\")\s*[\w{]""")
+_LEGACY_SHAPE = re.compile(r"""^[rRuUfF]*(?:'|"|\'\'\'|\"\"\")\s*[\w{%]""")
 _OPTION = re.compile(r"\s-")
 _LEGACY_TEXT = re.compile(r"\s*[\w{]\S*\s+-")
 
@@ -626,7 +635,8 @@ def _prefilter() -> re.Pattern[str]:
     helpers = "|".join(sorted(_helper_names() | {"create"}))
     properties = "|".join(sorted(REMOVED_PROPERTIES))
     return re.compile(
-        rf"""["']\s*[\w{{][^"'\n]*?\s-|["']\.join\(\s*[\[(]|\b(?:{helpers})\s*\(|canon_|\.(?:{properties})\b"""
+        rf"""["']\s*[\w{{%][^"'\n]*?\s-|["']\.join\(\s*[\[(]|\bTarget\s*\(|\b(?:{helpers})\s*\(|canon_|"""
+        rf"""\.(?:{properties})\b"""
     )
 
 
@@ -691,6 +701,14 @@ def _compose(node: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> tu
             return placeholder(len(exprs) - 1)
         return literal if isinstance(literal, str) else str(literal)
 
+    def operand(value: cst.BaseExpression) -> Any:
+        """A literal's own value (``%d`` wants the number), else a placeholder."""
+        try:
+            return evaluate(value)
+        except ValueError:
+            exprs.append(code(value))
+            return placeholder(len(exprs) - 1)
+
     def walk(value: cst.BaseExpression) -> str | None:
         if isinstance(value, cst.SimpleString):
             text = value.evaluated_value
@@ -710,11 +728,17 @@ def _compose(node: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> tu
             if template is None:
                 return None
             items = value.right.elements if isinstance(value.right, cst.Tuple) else None
-            values = [part(e.value) for e in items] if items is not None else [part(value.right)]
+            operands = [e.value for e in items] if items is not None else [value.right]
+            values = [operand(e) for e in operands]
             try:
                 return template % tuple(values)
             except (TypeError, ValueError, KeyError):
-                return None
+                # a placeholder where a number is wanted (%d): it stands for the whole field
+                fields = iter(v if isinstance(v, str) else str(v) for v in values)
+                try:
+                    return _PERCENT_FIELD.sub(lambda m: "%" if m[0] == "%%" else next(fields), template)
+                except StopIteration:
+                    return None
         if isinstance(value, cst.Call) and _is_format(value):
             assert isinstance(value.func, cst.Attribute)
             template = walk(value.func.value)
@@ -726,16 +750,40 @@ def _compose(node: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> tu
                 return None if any(w is None for w in words) else template.join(w for w in words if w is not None)
             if template is None or any(arg.star for arg in value.args):
                 return None
-            positional = [part(arg.value) for arg in value.args if arg.keyword is None]
-            named = {arg.keyword.value: part(arg.value) for arg in value.args if arg.keyword is not None}
+            positional = [operand(arg.value) for arg in value.args if arg.keyword is None]
+            named = {arg.keyword.value: operand(arg.value) for arg in value.args if arg.keyword is not None}
             try:
                 return template.format(*positional, **named)
-            except (IndexError, KeyError, ValueError, AttributeError):
-                return None
+            except (IndexError, KeyError, ValueError, AttributeError, TypeError):
+                return _format_fields(template, positional, named)
         return None
 
     text = walk(node)
     return None if text is None else (text, exprs)
+
+
+_PERCENT_FIELD = re.compile(r"%%|%[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa]")
+_FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(?:![rsa])?(?::[^{}]*)?\}")
+
+
+def _format_fields(template: str, positional: list[Any], named: dict[str, Any]) -> str | None:
+    """``template.format(...)`` with each field replaced by its argument as text, whatever its
+    conversion or format spec: where an argument is a placeholder it stands for the field."""
+    counter = iter(range(len(positional)))
+
+    def field(match: re.Match[str]) -> str:
+        if match[0] in ("{{", "}}"):
+            return match[0][0]
+        name = match[1]
+        value = positional[next(counter)] if name == "" else (
+            positional[int(name)] if name.isdigit() else named[name]
+        )
+        return value if isinstance(value, str) else str(value)
+
+    try:
+        return _FORMAT_FIELD.sub(field, template)
+    except (StopIteration, IndexError, KeyError):
+        return None
 
 
 def _stringish(node: cst.BaseExpression) -> bool:
@@ -758,13 +806,30 @@ def _formatted(node: cst.FormattedString, part: Callable[[cst.BaseExpression], s
             continue
         if not isinstance(piece, cst.FormattedStringExpression):
             return None
-        if piece.conversion is not None or piece.format_spec or piece.equal is not None:
-            return None  # a conversion or a format spec: what it prints is not the value itself
-        value = part(piece.expression)
+        if piece.equal is not None:
+            return None  # f"{x=}" prints the expression's text too: no target is written so
+        if piece.conversion is not None or piece.format_spec:
+            # what it prints is not the value itself: the suggestion says how it is printed
+            value = part(_printed(piece))
+        else:
+            value = part(piece.expression)
         if value is None:
             return None
         out.append(value)
     return "".join(out)
+
+
+def _printed(piece: cst.FormattedStringExpression) -> cst.BaseExpression:
+    """The expression that gives what ``{x!r:>3}`` prints: ``format(repr(x), ">3")``."""
+    code = cst.Module(body=[]).code_for_node(piece.expression)
+    if piece.conversion is not None:
+        code = f"{ {'r': 'repr', 's': 'str', 'a': 'ascii'}[piece.conversion]}({code})"
+    if piece.format_spec:
+        spec = "".join(
+            p.value if isinstance(p, cst.FormattedStringText) else "{}" for p in piece.format_spec
+        )
+        code = f"format({code}, {spec!r})"
+    return cst.parse_expression(code)
 
 
 def fix_python(
@@ -779,6 +844,12 @@ def fix_python(
 ) -> tuple[str, list[Finding]]:
     """``text`` (Python source) with its legacy targets fixed, and the findings; their line
     numbers count from ``first_line`` (a code block inside a document)."""
+    if text.startswith("\ufeff"):  # LibCST drops a byte order mark: keep it
+        without, found = fix_python(
+            text[1:], path=path, registry=registry, unsafe=unsafe, selected=selected, prefer_tags=prefer_tags,
+            first_line=first_line,
+        )
+        return "\ufeff" + without, found
     if not _worth_parsing(text):
         return text, []
     if len(text) > MAX_PYTHON_CHARS:
@@ -786,9 +857,17 @@ def fix_python(
         raise SourceTooLargeError(message, text, MAX_PYTHON_CHARS, len(text))
     _check_nesting(text, path)
     try:
+        # Python's own parser first: LibCST accepts some source Python rejects (a bad escape,
+        # bytes beside str) and then fails later, out of a node's value
+        ast.parse(text)
+    except SyntaxError as err:
+        raise _python_error(text, path, err.lineno or 1, (err.offset or 1) - 1, err.msg) from None
+    except (ValueError, MemoryError, RecursionError) as err:
+        raise _python_error(text, path, 1, 0, str(err)) from None
+    try:
         module = cst.parse_module(text)
-    except cst.ParserSyntaxError as err:
-        raise _syntax_error(text, path, err) from None
+    except (cst.ParserSyntaxError, cst.CSTValidationError) as err:
+        raise _python_error(text, path, 1, 0, str(err).split("\n", 1)[0]) from None
     survey = _Survey()
     module.visit(survey)
     if not survey.work():
@@ -802,7 +881,12 @@ def fix_python(
     findings = sorted(rewriter.findings, key=lambda f: (f.line, f.column))
     if first_line != 1:
         findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
-    return fixed.code, findings
+    if not any(f.applied for f in findings):
+        return text, findings  # byte for byte: LibCST's printing is not always (a last lone \r)
+    code = fixed.code
+    if text.endswith("\r") and not code.endswith("\r"):
+        code += "\r"
+    return code, findings
 
 
 # LibCST's tree takes about 450 bytes of memory and 27 µs per character of source: past this a
@@ -844,15 +928,7 @@ def _check_nesting(text: str, path: str) -> None:
         return  # not Python: the parser says where
 
 
-def _syntax_error(text: str, path: str, err: cst.ParserSyntaxError) -> SourceSyntaxError:
-    """Python's own account of the error where it has one: LibCST's position is often a line late."""
-    line, column, message = err.raw_line, err.raw_column, err.message
-    try:
-        ast.parse(text)
-    except SyntaxError as python:
-        line, column, message = python.lineno or line, (python.offset or 1) - 1, python.msg
-    except (ValueError, RecursionError, MemoryError):
-        pass
+def _python_error(text: str, path: str, line: int, column: int, message: str) -> SourceSyntaxError:
     lines = text.splitlines(keepends=True)
     offset = min(len(text), sum(len(piece) for piece in lines[: max(0, line - 1)]) + column)
     return SourceSyntaxError(f"{path}: cannot parse Python: {message}", text, offset, offset)
