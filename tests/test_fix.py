@@ -49,6 +49,12 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
         ["target-string"],
     ),
     (
+        "the target argument of tvm.compile",
+        'f = tvm.compile(mod, "opencl -device=mali")\n',
+        'f = tvm.compile(mod, {"kind": "opencl", "device": "mali"})\n',
+        ["target-string"],
+    ),
+    (
         "vdevice and parametrize_targets",
         'I.vdevice("llvm -mcpu=skylake", 0, "global")\n@tvm.testing.parametrize_targets("llvm -num-cores=2", "cuda")\n'
         "def test(): pass\n",

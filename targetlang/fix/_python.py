@@ -268,6 +268,9 @@ class _Survey(cst.CSTVisitor):
         elif last in ("VDevice", "vdevice", "target") and (last != "target" or module.endswith(("tir", "T"))):
             for value in positional[:1]:
                 self._mark(value, strict)
+        elif last in ("compile", "build") and name.split(".", 1)[0] == "tvm":
+            for value in positional[1:2]:  # tvm.compile(mod, target), relax.build(mod, target)
+                self._mark(value, strict)
         elif last == "parametrize_targets":
             for value in positional:
                 self._mark(value, strict)
