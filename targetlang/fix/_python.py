@@ -322,11 +322,6 @@ class _Options:
     prefer_tags: bool
 
 
-def _value_of(node: cst.BaseExpression) -> Any:
-    """The value of a literal expression; raises ValueError when it is not one."""
-    return evaluate(node)
-
-
 class _Rewriter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
@@ -437,13 +432,7 @@ class _Rewriter(cst.CSTTransformer):
     def leave_ConcatenatedString(
         self, original_node: cst.ConcatenatedString, updated_node: cst.ConcatenatedString
     ) -> cst.BaseExpression:
-        if id(original_node) not in self.survey.contexts:
-            return updated_node
-        built = _compose(original_node, self._code)
-        if built is None:
-            return updated_node
-        text, exprs = built
-        return self._target_text(original_node, updated_node, text, exprs, _string_rule(original_node, exprs))
+        return self._dynamic(original_node, updated_node, literal_rule="target-string")
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
         self.fstring_quotes.append(node.end[0])
@@ -459,14 +448,17 @@ class _Rewriter(cst.CSTTransformer):
     ) -> cst.BaseExpression:
         return self._dynamic(original_node, updated_node)
 
-    def _dynamic(self, original: cst.BaseExpression, updated: cst.BaseExpression) -> cst.BaseExpression:
+    def _dynamic(
+        self, original: cst.BaseExpression, updated: cst.BaseExpression, literal_rule: str = "dynamic-target"
+    ) -> cst.BaseExpression:
+        """A target text built of parts (``literal_rule`` when every part is a literal)."""
         if id(original) not in self.survey.contexts:
             return updated
         built = _compose(original, self._code)
         if built is None:
             return updated
         text, exprs = built
-        return self._target_text(original, updated, text, exprs, "dynamic-target")
+        return self._target_text(original, updated, text, exprs, "dynamic-target" if exprs else literal_rule)
 
     # -- calls: helpers, canon_*, str.format
 
@@ -513,7 +505,7 @@ class _Rewriter(cst.CSTTransformer):
                 self._report(original, "target-helper", message, None, "report-only")
                 return updated
             try:
-                value = _value_of(arg.value)
+                value = evaluate(arg.value)
             except ValueError:
                 value = placeholder(len(exprs))
                 exprs.append(self._code(arg.value))
@@ -675,10 +667,6 @@ def _quote_of(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
         return _quote_of(node.func.value)
     return '"'
-
-
-def _string_rule(node: cst.BaseExpression, exprs: Sequence[str]) -> str:
-    return "dynamic-target" if exprs else "target-string"
 
 
 def _is_format(node: cst.Call) -> bool:
