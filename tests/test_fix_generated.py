@@ -25,16 +25,6 @@ _FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthC
 
 # Bugs these tests found and that are not fixed yet, each with a test at the end that fails
 # until it is; the generators keep clear of them so that the properties test everything else.
-BUG_OPTIONS_IN_OPERANDS = (
-    "a string built in a target position is read only when a literal part of its template (or a lone % "
-    "operand) shows the ' -' of an option: Target('%s' % ('llvm -mcpu=skylake',)) and "
-    "Target(f'{\"llvm -mcpu=skylake\"}') get no finding, while Target('%s' % 'llvm -mcpu=skylake') is fixed"
-)
-BUG_FORMAT_ARGUMENT = (
-    "the arguments of str.format are taken for call arguments that may be targets: --unsafe-fixes rewrites "
-    "Target('{}'.format('llvm -mcpu=skylake')) to Target('{}'.format({'kind': 'llvm', 'mcpu': 'skylake'})), "
-    "the target's text becoming a dict's repr (the operands of % are no longer taken so)"
-)
 
 # ----------------------------------------------------------------------------- legacy target strings
 
@@ -206,7 +196,7 @@ def fstring_of(draw: st.DrawFn, text: str) -> str:
     """An f-string whose expressions are all literals and that builds exactly ``text``."""
     quote = draw(st.sampled_from(["'", '"']))
     out = []
-    # The first " -" stays in a text part (BUG_OPTIONS_IN_OPERANDS).
+    # The first " -" stays in a text part; test_options_only_in_operands covers the other case.
     dash = _first_option(text)
     pieces, kept = _pieces(draw, text, (dash, dash + 2))
     for i, piece in enumerate(pieces):
@@ -237,7 +227,7 @@ def _literal_only(code: str) -> str:
 @st.composite
 def percent_of(draw: st.DrawFn, text: str) -> str:
     """``"template" % (literals)`` that builds exactly ``text``; the first " -" stays in the
-    template (BUG_OPTIONS_IN_OPERANDS)."""
+    template (test_options_only_in_operands covers the other case)."""
     template, operands = [], []
     dash = _first_option(text)
     pieces, kept = _pieces(draw, text, (dash, dash + 2))
@@ -647,7 +637,6 @@ def test_deep_expression_is_an_error_of_the_file() -> None:
         fix_source(source)
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_OPTIONS_IN_OPERANDS)
 @pytest.mark.parametrize(
     "source", ["t = Target('%s' % ('llvm -mcpu=skylake',))\n", "t = Target(f'{\"llvm -mcpu=skylake\"}')\n"]
 )
@@ -655,7 +644,6 @@ def test_options_only_in_operands(source: str) -> None:
     assert [f.rule for f in fix_source(source).findings] == ["dynamic-target"]
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_FORMAT_ARGUMENT)
 def test_format_argument_is_no_target() -> None:
     source = "t = Target('{}'.format('llvm -mcpu=skylake'))\n"
     assert fix_source(source, unsafe=True).text in (source, "t = Target({'kind': 'llvm', 'mcpu': 'skylake'})\n")

@@ -199,7 +199,7 @@ class _Survey(cst.CSTVisitor):
                 if not isinstance(element, cst.StarredElement):
                     self._mark(element.value, context)
             return
-        if not _candidate(node):
+        if id(node) in self.operands or not _candidate(node):
             return
         current = self.contexts.get(id(node))
         if current is None or (context.strict and not current.strict):
@@ -234,11 +234,14 @@ class _Survey(cst.CSTVisitor):
             self.operands.add(id(node.right))  # the values of a % template, not a list of targets
 
     def visit_List(self, node: cst.List) -> None:
-        self._mark(node, _Context(False))
+        if id(node) not in self.operands:
+            self._mark(node, _Context(False))
 
     def visit_Tuple(self, node: cst.Tuple) -> None:
         if id(node) not in self.operands:
             self._mark(node, _Context(False))
+        else:  # the operands of a % template: parts of one text
+            self.operands.update(id(element.value) for element in node.elements)
 
     def visit_Set(self, node: cst.Set) -> None:
         self._mark(node, _Context(False))
@@ -249,6 +252,12 @@ class _Survey(cst.CSTVisitor):
         self._mark(node.value, _Context(name in _TARGET_KEYWORDS, name))
 
     def visit_Call(self, node: cst.Call) -> None:
+        if _is_format(node):  # "...".format(a, b), " ".join([a, b]): parts of one text, no targets
+            for arg in node.args:
+                self.operands.add(id(arg.value))
+                if isinstance(arg.value, (cst.List, cst.Tuple)):
+                    self.operands.update(id(element.value) for element in arg.value.elements)
+            return
         name = self.qualified(node.func) or ""
         module, _, last = name.rpartition(".")
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
@@ -645,13 +654,19 @@ def _candidate(node: cst.BaseExpression) -> bool:
             return bool(_LEGACY_TEXT.match(value))
         return _candidate(node.left) or _candidate(node.right)
     if isinstance(node, cst.FormattedString):
-        return any(isinstance(p, cst.FormattedStringText) and _OPTION.search(p.value) for p in node.parts)
+        return any(
+            _OPTION.search(p.value) if isinstance(p, cst.FormattedStringText)
+            else isinstance(p, cst.FormattedStringExpression) and _candidate(p.expression)
+            for p in node.parts
+        )
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
         return _candidate(node.left) or _candidate(node.right)
+    if isinstance(node, (cst.Tuple, cst.List)):  # the operands of a % template
+        return any(_candidate(element.value) for element in node.elements)
     if isinstance(node, cst.Call) and _is_format(node) and isinstance(node.func, cst.Attribute):
         if node.func.attr.value == "join":
             return bool(node.args) and isinstance(node.args[0].value, (cst.List, cst.Tuple))
-        return _candidate(node.func.value)
+        return _candidate(node.func.value) or any(_candidate(arg.value) for arg in node.args)
     return False
 
 
@@ -724,6 +739,8 @@ def _compose(node: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> tu
             try:
                 return template % tuple(values)
             except (TypeError, ValueError, KeyError):
+                if not any(isinstance(v, str) and PLACEHOLDER.search(v) for v in values):
+                    return None  # Python itself cannot format it: no text, no target
                 # a placeholder where a number is wanted (%d): it stands for the whole field
                 fields = iter(v if isinstance(v, str) else str(v) for v in values)
                 try:
