@@ -25,12 +25,6 @@ _FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthC
 
 # A bug these tests found and that is not fixed yet, with a test at the end that fails until it
 # is; the generators keep clear of it so that the properties test everything else.
-BUG_SPLIT_OPTION = (
-    "a string built in a target position is not read when the ' -' of its first option starts a later "
-    "literal part: Target('llvm' + ' -mcpu=skylake'), Target('llvm%s' % (' -mcpu=skylake',)) and "
-    "Target(f'opencl{\" -max_num_threads=1024\"}') get no finding at all, while "
-    "Target('llvm -mcpu=' + 'skylake') is fixed"
-)
 
 # ----------------------------------------------------------------------------- legacy target strings
 
@@ -202,7 +196,7 @@ def fstring_of(draw: st.DrawFn, text: str) -> str:
     """An f-string whose expressions are all literals and that builds exactly ``text``."""
     quote = draw(st.sampled_from(["'", '"']))
     out = []
-    # The " -" of the first option stays in a text part (BUG_SPLIT_OPTION).
+    # The " -" of the first option stays in a text part.
     dash = _first_option(text)[1] - 2
     pieces, kept = _pieces(draw, text, (dash, dash + 2))
     for i, piece in enumerate(pieces):
@@ -233,7 +227,7 @@ def _literal_only(code: str) -> str:
 @st.composite
 def percent_of(draw: st.DrawFn, text: str) -> str:
     """``"template" % (literals)`` that builds exactly ``text``; the " -" of the first option
-    stays in the template (BUG_SPLIT_OPTION)."""
+    stays in the template."""
     template, operands = [], []
     dash = _first_option(text)[1] - 2
     pieces, kept = _pieces(draw, text, (dash, dash + 2))
@@ -264,7 +258,7 @@ def percent_of(draw: st.DrawFn, text: str) -> str:
 @st.composite
 def joined_of(draw: st.DrawFn, text: str) -> str:
     """Literals joined by ``+`` that build exactly ``text``; the first word and the " -" of the
-    first option stay in one literal (BUG_SPLIT_OPTION)."""
+    first option stay in one literal."""
     pieces, _kept = _pieces(draw, text, _first_option(text))
     code = " + ".join(draw(python_literal(piece)) for piece in pieces)
     assert eval(compile(code, "<plus>", "eval"), {"__builtins__": {}}) == text, code  # literals only
@@ -684,7 +678,6 @@ def test_format_argument_is_no_target() -> None:
     assert fix_source(source, unsafe=True).text in (source, "t = Target({'kind': 'llvm', 'mcpu': 'skylake'})\n")
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_SPLIT_OPTION)
 @pytest.mark.parametrize(
     "source",
     [

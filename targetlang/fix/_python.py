@@ -623,7 +623,7 @@ class _Rewriter(cst.CSTTransformer):
 
 
 # A legacy target with options: a word, white space, a dash, in the text of one string node.
-_LEGACY_SHAPE = re.compile(r"""^[rRuUfF]*(?:'|"|\'\'\'|\"\"\")\s*[\w{%]""")
+_LEGACY_SHAPE = re.compile(r"""^[rRuUfF]*(?:'|"|\'\'\'|\"\"\")\s*[\w{%-]""")
 _OPTION = re.compile(r"\s-")
 _LEGACY_TEXT = re.compile(r"\s*[\w{]\S*\s+-")
 
