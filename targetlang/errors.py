@@ -14,6 +14,7 @@ __all__ = [
     "DuplicateAttributeError",
     "EmptyKeyOrValueError",
     "InvalidJSONError",
+    "InvalidSpecError",
     "LeafKindError",
     "MismatchedQuoteError",
     "MissingAttributeError",
@@ -162,6 +163,16 @@ class EmptyKeyOrValueError(TargetSyntaxError):
 
 class InvalidJSONError(TargetSyntaxError):
     """Text that starts with ``{`` is not a JSON object with string keys."""
+
+
+class InvalidSpecError(TargetError, TypeError):
+    """What was given is not a target spec: not a str, mapping or :class:`Target`, or a mapping
+    with a key that is not a string.
+
+    TVM raised ``ValueError`` for the first (its Python ``Target()``) and for a nested mapping
+    with such a key, ``TypeError`` for a top-level one (its FFI); this error is both, so that
+    code catching either of them still catches it.
+    """
 
 
 class UnencodableTextError(TargetSyntaxError):

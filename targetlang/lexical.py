@@ -15,6 +15,7 @@ from .errors import MismatchedQuoteError
 __all__ = [
     "INT64_MAX",
     "INT64_MIN",
+    "MKLDNN",
     "encode_item",
     "encode_scalar",
     "escape",
@@ -28,6 +29,10 @@ __all__ = [
 
 _QUOTE = "'"
 _ESC = "\\"
+
+MKLDNN = "-libs=mkldnn"
+"""TVM v0.9 - v0.23's Python ``Target()`` replaced every ``mkldnn`` of a target string holding this
+text by ``dnnl`` before reading it (python/tvm/target/target.py)."""
 
 
 def split_items(text: str, sep: str = ",") -> list[tuple[str, int]]:

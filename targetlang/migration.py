@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import TargetError, pointed, show
+from .lexical import MKLDNN
 from .parsing import parse
 from .registry import Registry, builtin_registry
 from .resolution import Environment
@@ -149,6 +150,21 @@ def _target_key(text: str, option: tuple[int, int]) -> tuple[int, int]:
     return (start, start + len("target"))
 
 
+def _report_mkldnn_rewrite(source: str, target: Target, changes: list[Change]) -> None:
+    """``parse`` read ``source`` as TVM's ``Target()`` did: every ``mkldnn`` became ``dnnl``
+    because the text holds ``-libs=mkldnn``; TVM >= 0.24 does not, so the JSON says ``dnnl``."""
+    span = target.source_span("libs")
+    in_libs = source[span[0] : span[1]].count("mkldnn") if span is not None else 0
+    others = source.count("mkldnn") - in_libs
+    message = "libs: mkldnn renamed to dnnl"
+    if others:
+        message += (
+            f", and {others} more 'mkldnn' in the text, as TVM's Target() replaced every one of a text"
+            " holding -libs=mkldnn"
+        )
+    changes.append(Change("mkldnn-to-dnnl", message, span))
+
+
 def _report_e0_target_option(target: Target, changes: list[Change]) -> None:
     """TVM <= v0.6 spelled the triple ``-target``; its reader gives ``mtriple`` already."""
     span = target.source_span("mtriple")
@@ -183,6 +199,7 @@ class _Rules:
         # the options every kind has: what an unknown (kept) kind is checked against
         self.common = frozenset.intersection(*modern_kinds.values())
         self.changes: list[Change] = []
+        self.rewritten: str | None = None
 
     def config(self, target: Target, where: Any, top: bool) -> dict[str, Any] | None:
         """The modern config of ``target`` (recursively), or ``None`` when it cannot migrate."""
@@ -200,9 +217,9 @@ class _Rules:
                 sub = self.config(value, where, False)
                 ok = ok and sub is not None
                 config[name] = sub
-            else:
-                subs = [self.config(v, where, False) for v in value]
-                ok = ok and all(s is not None for s in subs)
+            else:  # a None item is a null target, kept as it is
+                subs = [None if v is None else self.config(v, where, False) for v in value]
+                ok = ok and all(s is not None for s, v in zip(subs, value, strict=True) if v is not None)
                 config[name] = subs
         kind = target.kind
         if kind in _REMOVED_KINDS or kind not in self.kinds:
@@ -233,6 +250,8 @@ class _Rules:
         if "mkldnn" in config.get("libs", ()):
             config["libs"] = ["dnnl" if lib == "mkldnn" else lib for lib in config["libs"]]
             self.changes.append(Change("mkldnn-to-dnnl", "libs: mkldnn renamed to dnnl", span("libs")))
+        elif top and self.rewritten is not None:
+            _report_mkldnn_rewrite(self.rewritten, target, self.changes)
         if kind == "cuda" and "shared_memory_per_block" in config:
             config.setdefault("max_shared_memory_per_block", config.pop("shared_memory_per_block"))
             message = RULES["shared-memory-renamed"]
@@ -337,17 +356,21 @@ def migrate(
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
     changes: list[Change] = []
+    rewritten: str | None = None  # a text parse read with mkldnn replaced by dnnl
     reader = _reading_registry(registry)
     if isinstance(spec, str):
         source = spec
         target = parse(spec, registry=reader, era=era)
         if era == "0.6":
             _report_e0_target_option(target, changes)
+        if era in (None, "0.22") and MKLDNN in spec:
+            rewritten = spec
     else:
         source = json.dumps(spec.to_json() if isinstance(spec, Target) else dict(spec))
         target = spec if isinstance(spec, Target) else parse(spec, registry=reader)
     rules = _Rules(policy, _modern()[0])
     rules.changes = changes
+    rules.rewritten = rewritten
     config = rules.config(target, _span, True)
     if config is not None and host is not None:
         if isinstance(host, Target):

@@ -15,6 +15,7 @@ from typing import Any
 from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
+    InvalidSpecError,
     LeafKindError,
     MissingAttributeError,
     MissingDashError,
@@ -28,7 +29,9 @@ from .errors import (
     check_encodable,
     show,
 )
+from .lexical import MKLDNN
 from .registry import Registry, builtin_registry, modern_tag, removed_attribute
+from .resolution import is_aprofile, is_mprofile
 from .schema import KindSchema
 from .syntax import MAX_JSON_DEPTH, JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
@@ -89,7 +92,7 @@ def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int
         from .eras import parse_in_era  # older eras are rare: their reader loads on first use
 
         if not isinstance(spec, str):
-            raise TypeError("an era applies to target strings only")
+            raise InvalidSpecError(f"an era applies to target strings only, not to {type(spec).__name__}")
         check_encodable(spec)
         return parse_in_era(spec, era, registry=registry)
     reg = registry if registry is not None else builtin_registry()
@@ -100,12 +103,59 @@ def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int
         return spec
     if isinstance(spec, Mapping):
         return _from_config(spec, reg, 0, None, "")
-    raise TypeError(f"a target spec is a str or a mapping, not {type(spec).__name__}")
+    what = "None" if spec is None else type(spec).__name__
+    raise InvalidSpecError(f"a target spec is a str, a mapping or a Target, not {what}")
 
 
 @functools.lru_cache(maxsize=16384)
 def _parse_cached(text: str, registry: Registry, max_depth: int) -> Target:
+    if MKLDNN in text:
+        return _parse_mkldnn(text, registry)
     return _parse_text(text, registry, 0, ())
+
+
+def _parse_mkldnn(text: str, registry: Registry) -> Target:
+    """``text`` read as TVM's Python ``Target()`` read a string holding ``-libs=mkldnn``: with
+    every ``mkldnn`` in it replaced by ``dnnl`` first. The target keeps ``text`` as its text, and
+    spans and errors point into it."""
+    rewritten = text.replace("mkldnn", "dnnl")
+    # offsets[i]: where character i of the rewritten text stands in ``text``. The four
+    # characters of a "dnnl" stand for the six of "mkldnn": first on first, last on last.
+    offsets: list[int] = []
+    at = 0
+    while True:
+        found = text.find("mkldnn", at)
+        stop = len(text) if found < 0 else found
+        offsets.extend(range(at, stop))
+        if found < 0:
+            break
+        offsets.extend((found, found + 1, found + 2, found + 5))
+        at = found + 6
+    try:
+        target = _parse_text(rewritten, registry, 0, ())
+    except TargetError as err:
+        if err.source != rewritten:
+            raise
+        raise err.relocated(text, offsets, len(text)) from None
+
+    def start(i: int) -> int:
+        return offsets[i] if i < len(offsets) else len(text)
+
+    def end(i: int) -> int:
+        return offsets[i - 1] + 1 if i > 0 else 0
+
+    spans = {name: (start(a), end(b), start(c), end(d)) for name, (a, b, c, d) in target._spans.items()}
+    return Target._make(
+        target.schema,
+        registry,
+        tag=target.tag,
+        keys=target.declared_keys,
+        host=target.host,
+        attrs=dict(target.attrs),
+        text=text,
+        text_form=target._text_form,
+        spans=spans,
+    )
 
 
 def _check_depth(depth: int) -> None:
@@ -335,6 +385,30 @@ def _expand_tag(
     return merged, chain
 
 
+def _nulls_read(config: Mapping[str, Any], schema: KindSchema) -> dict[str, Any]:
+    """``config`` less the ``None`` values TVM v0.22's constructor took for absent ones.
+
+    A null ``host`` is no host. The CPU target parser read ``mtriple`` and ``mcpu`` before the
+    attributes were type-checked: a null ``mtriple`` of ``llvm`` without an ``mcpu`` was
+    replaced by the host triple, as an absent one is (``resolve`` does that). A null ``keys``
+    became ``arm_cpu, cpu`` when an Arm parser merged those in (an M-profile ``mcpu``, or an
+    A-profile ``mtriple`` given in the config), as absent keys do; elsewhere it stays, and is
+    rejected as TVM rejected it. Every other ``None`` stays too (a null item of ``devices`` is a
+    null target; any other is rejected where its value is read).
+    """
+    out = dict(config)
+    if "host" in out and out["host"] is None:
+        del out["host"]
+    cpu = schema.canonicalizer in ("cpu", "cpu-without-host-triple")
+    if cpu and schema.name == "llvm" and "mtriple" in out and out["mtriple"] is None and out.get("mcpu") is None:
+        del out["mtriple"]
+    if "keys" in out and out["keys"] is None and cpu:
+        arm = is_mprofile(out) or (schema.name == "llvm" and is_aprofile(out))
+        if arm:
+            del out["keys"]
+    return out
+
+
 def _typed(
     key: str,
     value: Any,
@@ -366,6 +440,9 @@ def _from_config(
     it that holds a nested object.
     """
     _check_depth(depth)
+    for key in config:
+        if not isinstance(key, str):
+            raise InvalidSpecError(f"a target config's keys are strings, not {type(key).__name__}: {key!r}", source)
     members = {name: (k, v) for name, k, v in node.members} if node is not None else {}
 
     def where(name: str) -> tuple[int, int]:
@@ -403,6 +480,8 @@ def _from_config(
     schema = registry.kinds.get(kind)
     if schema is None:
         raise _unknown_kind(kind, registry, source, *value_span("kind"))
+    if any(value is None for value in config.values()):
+        config = _nulls_read(config, schema)
 
     def nested_in(chain: tuple[str, ...]) -> Any:
         def nested(value: Any, at: Any = None) -> Target:

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from .errors import UnprintableTargetError
-from .lexical import encode_scalar, escape
+from .lexical import MKLDNN, encode_scalar, escape
 from .schema import AttrSpec, TypeSpec
 from .values import is_representable, to_text
 
@@ -77,10 +77,19 @@ def canonical(t: Any) -> str:
 
     Attributes are sorted bytewise, unordered arrays sorted, every value written with ``=``
     and quoted only when it has to be. A target the legacy syntax cannot carry (a string with
-    outer spaces, say) is written as canonical JSON text instead, which ``parse`` also reads.
+    outer spaces, say) is written as canonical JSON text instead, which ``parse`` also reads, and
+    so is one whose text would hold ``-libs=mkldnn``, which ``parse`` (as TVM) reads as ``dnnl``.
     """
     text = _legacy_canonical(t)
-    return text if text is not None else canonical_json_text(t)
+    if text is None or MKLDNN in text:
+        return _kept_from_mkldnn_rewrite(canonical_json_text(t))
+    return text
+
+
+def _kept_from_mkldnn_rewrite(json_text: str) -> str:
+    """JSON text in which no ``-libs=mkldnn`` is left to rewrite: in JSON that text stands
+    inside a string, where ``\u002d`` is the same dash."""
+    return json_text.replace(MKLDNN, "\\u002d" + MKLDNN[1:])
 
 
 def canonical_json_text(t: Any) -> str:
@@ -89,6 +98,8 @@ def canonical_json_text(t: Any) -> str:
 
 
 def _json_value(value: Any, typ: TypeSpec, sort_unordered: bool) -> Any:
+    if value is None:  # a null target (an item of devices given as None)
+        return None
     if typ.name == "target":
         return to_json(value, sort_unordered=sort_unordered)
     if typ.name == "array":
@@ -201,4 +212,4 @@ def canonical_jsonish(t: Any) -> str:
     """The canonical JSON-ish text: ``kind``, ``tag``, ``keys``, ``host`` first, then the
     attributes sorted, unordered arrays sorted, two-space indent, bare words where they read
     back the same, double quotes elsewhere."""
-    return _jsonish(_canonical_order(to_json(t, sort_unordered=True)), "")
+    return _kept_from_mkldnn_rewrite(_jsonish(_canonical_order(to_json(t, sort_unordered=True)), ""))

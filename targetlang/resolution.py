@@ -15,7 +15,7 @@ from typing import Any
 from .errors import CanonicalizationError, ValueConversionError
 from .schema import KindSchema
 
-__all__ = ["Environment", "is_mprofile", "mprofile_parse", "resolve_parts"]
+__all__ = ["Environment", "is_aprofile", "is_mprofile", "mprofile_parse", "resolve_parts"]
 
 # Where an attribute's value stands in the source text: (source, start, end).
 Locate = Callable[[str], tuple[str, int, int]]
@@ -76,6 +76,18 @@ def is_mprofile(config: Mapping[str, Any]) -> bool:
     return _matches_cpu(config.get("mcpu"), _MPROFILE_CPUS)
 
 
+def is_aprofile(config: Mapping[str, Any]) -> bool:
+    """TVM's ``aprofile::IsArch`` for an ``llvm`` config: ``mtriple`` starts with ``aarch64``, or
+    with ``arm`` while ``mcpu`` does not start with ``cortex-m``."""
+    triple = config.get("mtriple")
+    mcpu = config.get("mcpu")
+    if not isinstance(triple, str):
+        return False
+    return triple.startswith("aarch64") or (
+        triple.startswith("arm") and not (isinstance(mcpu, str) and mcpu.startswith("cortex-m"))
+    )
+
+
 def _merge_arm_keys(keys: list[str] | None) -> list[str]:
     if keys is None:
         return ["arm_cpu", "cpu"]
@@ -104,7 +116,13 @@ def _fail(locate: Locate, name: str, message: str) -> CanonicalizationError:
 
 
 def _cpu(
-    kind: str, cfg: dict[str, Any], keys: list[str] | None, features: dict[str, Any], env: Environment, fill: bool
+    kind: str,
+    cfg: dict[str, Any],
+    keys: list[str] | None,
+    features: dict[str, Any],
+    env: Environment,
+    fill: bool,
+    locate: Locate,
 ) -> list[str] | None:
     if fill and kind == "llvm" and "mtriple" not in cfg and "mcpu" not in cfg:
         cfg["mtriple"] = env.host_triple
@@ -112,14 +130,35 @@ def _cpu(
         merged, found = mprofile_parse({**cfg, "keys": keys})
         features.update(found)
         return merged
-    mcpu = cfg.get("mcpu") or ""
-    triple = cfg.get("mtriple") or ""
-    if kind == "llvm" and (
-        triple.startswith("aarch64") or (triple.startswith("arm") and not mcpu.startswith("cortex-m"))
-    ):
-        # The A-profile features come from LLVM's view of the CPU, which a pure parser lacks.
+    if kind == "llvm" and is_aprofile(cfg):
+        # The A-profile parser builds LLVM's target info, whose constructor checks options; the
+        # features come from LLVM's view of the CPU, which a pure parser lacks.
+        _check_llvm_target_info(cfg, locate)
         return _merge_arm_keys(keys)
     return keys
+
+
+def _check_llvm_target_info(cfg: Mapping[str, Any], locate: Locate) -> None:
+    """What the constructor of TVM's ``LLVMTargetInfo`` (src/target/llvm/llvm_instance.cc)
+    rejects, in its order: a malformed ``cl-opt`` entry, ``mfloat-abi`` other than ``hard`` or
+    ``soft``, ``jit`` other than ``mcjit`` or ``orcjit``, ``vector-width`` outside 1 - 65536."""
+    if "cl-opt" in cfg:
+        _check_cl_opt(cfg["cl-opt"], locate)
+    abi = cfg.get("mfloat-abi")
+    if abi is not None and abi not in ("hard", "soft"):
+        raise _fail(
+            locate, "mfloat-abi", f"LLVM rejects -mfloat-abi={abi} of an Arm A-profile target: it is 'hard' or 'soft'"
+        )
+    jit = cfg.get("jit")
+    if jit is not None and jit not in ("mcjit", "orcjit"):
+        raise _fail(locate, "jit", f"LLVM rejects -jit={jit} of an Arm A-profile target: it is 'mcjit' or 'orcjit'")
+    width = cfg.get("vector-width")
+    if width is not None and not 0 < width <= 65536:
+        raise _fail(
+            locate,
+            "vector-width",
+            f"LLVM rejects -vector-width={int(width)} of an Arm A-profile target: it is 1 to 65536",
+        )
 
 
 def _cuda(cfg: dict[str, Any], env: Environment, locate: Locate) -> None:
@@ -209,7 +248,7 @@ def resolve_parts(
     if canon is not None and schema.preprocessor is not None:
         raise CanonicalizationError(f"kind '{schema.name}' has both an attrs preprocessor and a target parser")
     if canon in ("cpu", "cpu-without-host-triple"):
-        key_list = _cpu(schema.name, cfg, key_list, features, env, fill=canon == "cpu")
+        key_list = _cpu(schema.name, cfg, key_list, features, env, canon == "cpu", locate)
     elif canon == "cuda":
         _cuda(cfg, env, locate)
     elif canon == "nvptx":

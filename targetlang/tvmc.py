@@ -428,16 +428,18 @@ def _one_word(value: str) -> bool:
     return len(items) == 1 and items[0][0] == value
 
 
-def _render(value: Any, quoted: bool) -> str:
+def _render(value: Any, quoted: bool, flag: bool) -> str:
     """An option value as text for ``-key=VALUE`` (tvmc's ``_recombobulate_target``).
 
-    tvmc wrote ``str(value)`` as it was. We do too when that is one word and the value was not
-    quoted in the list (so TVM quoting inside it, as in ``x,'+a,+b'``, keeps its meaning);
-    otherwise the value is escaped and quoted so that it arrives whole: tvmc had removed the
-    quotes of ``-host='llvm -mcpu=skylake'`` and TVM then read ``-mcpu=skylake`` as an option.
+    tvmc wrote ``str(value)`` as it was. We do too for a per-kind flag value (``flag``), so that
+    it reads as tvmc's did (an empty one, or one with spaces, is rejected as TVM rejected
+    ``-mcpu=`` and ``-mcpu=a b``), and for a value of the list that is one word and was not
+    quoted there (so TVM quoting inside it, as in ``x,'+a,+b'``, keeps its meaning); otherwise
+    the value is escaped and quoted so that it arrives whole: tvmc had removed the quotes of
+    ``-host='llvm -mcpu=skylake'`` and TVM then read ``-mcpu=skylake`` as an option.
     """
     text = str(value)
-    if not quoted and _one_word(text):
+    if flag or (not quoted and _one_word(text)):
         return text
     return encode_scalar(text)
 
@@ -464,13 +466,17 @@ def _build(p: _Parsed, text: str, registry: Registry) -> Target:
     # The text tvmc rebuilt, and for each of its characters where it came from in the list.
     parts = [entry.name]
     offsets = list(range(p.name_offset, p.name_offset + len(entry.name)))
+    from_flags: list[tuple[int, int, tuple[int, int]]] = []  # rebuilt options a flag gave, and their anchors
     for key, value in entry.opts.items():
         where = p.sources.get(key)
         anchor = where.token if where is not None else p.name_span
-        key_at = list(range(where.key_start, where.key_start + len(key))) if where else [anchor[0]] * len(key)
+        key_at = list(range(where.key_start, where.key_start + len(key))) if where else _spread(anchor, len(key))
         in_text = where is not None and not where.overridden
-        raw = _render(value, in_text and where is not None and where.quoted)
+        raw = _render(value, in_text and where is not None and where.quoted, not in_text)
         value_at = _spread((where.value or where.token) if in_text and where is not None else anchor, len(raw))
+        if not in_text:
+            start = len(offsets)
+            from_flags.append((start, start + len(key) + len(raw) + 3, anchor))
         parts.append(f" -{key}={raw}")
         offsets += [anchor[0], anchor[0], *key_at, key_at[-1] if key_at else anchor[0], *value_at]
     rebuilt = "".join(parts)
@@ -479,6 +485,9 @@ def _build(p: _Parsed, text: str, registry: Registry) -> Target:
     except TargetError as err:
         if err.source != rebuilt:
             raise
+        for start, end, anchor in from_flags:  # a flag's option is not in the text: its target stands for it
+            if start <= err.start < end:
+                raise err.at(text, *anchor) from None
         raise err.relocated(text, offsets, entry.span[1]) from None
 
 

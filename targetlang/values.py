@@ -73,7 +73,8 @@ def from_json(value: Any, typ: TypeSpec, attr: str, nested: Nested, where: Any =
     """Convert a dict/JSON value to ``typ`` with TVM's rules for configs (spec section 5.2).
 
     No text conversion happens: ``"true"`` is not a bool. Booleans are accepted for ints and
-    integers for bools, as TVM's object conversion does. ``where`` is the JSON node the value
+    integers for bools, as TVM's object conversion does, and ``None`` for a target is a null
+    target (``None``), as TVM's was (the caller decides what a null host means). ``where`` is the JSON node the value
     came from in ``source`` (its ``start``/``end`` locate errors), or ``None``. ``nested`` is
     called as ``nested(value, where)``.
     """
@@ -99,6 +100,8 @@ def from_json(value: Any, typ: TypeSpec, attr: str, nested: Nested, where: Any =
                 )
             return int(value) if name == "int" else bool(value)
     elif name == "target":
+        if value is None:
+            return None
         if isinstance(value, (str, Mapping)) or hasattr(value, "kind"):
             return nested(value, where)
     elif name == "array":
@@ -169,8 +172,10 @@ def to_text(value: Any, typ: TypeSpec, render_target: Callable[[Any], str]) -> s
 def is_representable(value: Any, typ: TypeSpec) -> bool:
     """Whether the legacy syntax can carry ``value`` at all (strings lose outer spaces there,
     integers are 64-bit, maps have no text form). Nested targets are always representable:
-    their text may fall back to JSON."""
+    their text may fall back to JSON; a null one (``None``, from a config) has no text form."""
     name = typ.name
+    if value is None:
+        return False
     if name == "string":
         return isinstance(value, str) and value == value.strip(" ")
     if name == "int":

@@ -300,3 +300,68 @@ def test_error_lone_surrogate_in_a_nested_target_string() -> None:
     with pytest.raises(targetlang.UnencodableTextError) as info:
         targetlang.parse(text)
     assert info.value.start == text.index("\\ud800")  # the caret stands on the escape
+
+
+@pytest.mark.parametrize(
+    ("spec", "text"),
+    [
+        (None, "a target spec is a str, a mapping or a Target, not None"),
+        (1, "a target spec is a str, a mapping or a Target, not int"),
+        (b"llvm", "a target spec is a str, a mapping or a Target, not bytes"),
+        (["llvm"], "a target spec is a str, a mapping or a Target, not list"),
+        ({"kind": "llvm", 1: "a"}, "a target config's keys are strings, not int: 1"),
+        ({"kind": "cuda", "host": {(1, 2): "llvm"}}, "a target config's keys are strings, not tuple: (1, 2)"),
+    ],
+)
+def test_error_spec_of_the_wrong_type(spec: object, text: str) -> None:
+    # TVM raised ValueError for the wrong type and TypeError for a top-level key that is not a
+    # string: InvalidSpecError is both, and a TargetError.
+    with pytest.raises(targetlang.InvalidSpecError) as info:
+        targetlang.parse(spec)
+    assert str(info.value) == text
+    assert isinstance(info.value, ValueError) and isinstance(info.value, TypeError)
+
+
+@pytest.mark.parametrize(
+    ("spec", "text"),
+    [
+        (
+            "llvm -mtriple=aarch64-linux-gnu -mfloat-abi=softfp",
+            "LLVM rejects -mfloat-abi=softfp of an Arm A-profile target: it is 'hard' or 'soft'\n"
+            "  llvm -mtriple=aarch64-linux-gnu -mfloat-abi=softfp\n"
+            "                                              ^^^^^^",
+        ),
+        (
+            "llvm -mtriple=arm-linux-gnueabihf -jit=x",
+            "LLVM rejects -jit=x of an Arm A-profile target: it is 'mcjit' or 'orcjit'\n"
+            "  llvm -mtriple=arm-linux-gnueabihf -jit=x\n"
+            "                                         ^",
+        ),
+        (
+            '{"kind": "llvm", "mtriple": "aarch64", "vector-width": 0}',
+            "LLVM rejects -vector-width=0 of an Arm A-profile target: it is 1 to 65536\n"
+            '  {"kind": "llvm", "mtriple": "aarch64", "vector-width": 0}\n'
+            "                                                         ^",
+        ),
+        (
+            "cuda -host='llvm -mtriple=aarch64 -cl-opt=-option=2'",
+            "LLVM rejects cl-opt entry '-option=2': '2' is not a valid bool value\n"
+            "  cuda -host='llvm -mtriple=aarch64 -cl-opt=-option=2'\n"
+            "                                            ^^^^^^^^^",
+        ),
+    ],
+)
+def test_error_llvm_checks_the_options_of_an_arm_a_profile_target(spec: str, text: str) -> None:
+    assert message(spec) == text
+
+
+def test_error_in_a_text_read_with_mkldnn_renamed_points_at_what_was_written() -> None:
+    # TVM's Target() replaced every mkldnn of a text holding -libs=mkldnn: the option is 'dnnl'.
+    assert message("llvm -mkldnn -libs=mkldnn") == (
+        "kind 'llvm' has no attribute 'dnnl'\n  llvm -mkldnn -libs=mkldnn\n        ^^^^^^"
+    )
+    assert message("llvm -libs=mkldnn -num-cores=four") == (
+        "attribute 'num-cores' is int: cannot parse an integer from 'four'\n"
+        "  llvm -libs=mkldnn -num-cores=four\n"
+        "                               ^^^^"
+    )

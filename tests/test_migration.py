@@ -109,6 +109,26 @@ def test_rule_mkldnn_to_dnnl() -> None:
     assert m.source[slice(*m.changes[0].span)] == "-libs=cblas,mkldnn"  # type: ignore[misc]
 
 
+def test_rule_mkldnn_to_dnnl_where_tvm_renamed_every_mkldnn() -> None:
+    # TVM v0.9 - v0.23's Target() replaced every mkldnn of a string holding -libs=mkldnn, which
+    # parse does too; TVM 0.27 does not, so the migration says what changed.
+    m = assert_migrates(
+        "llvm -libs=mkldnn -model=mkldnn_v1",
+        {"kind": "llvm", "libs": ["dnnl"], "model": "dnnl_v1"},
+        [("mkldnn-to-dnnl", "info")],
+    )
+    assert m.changes[0].message == (
+        "libs: mkldnn renamed to dnnl, and 1 more 'mkldnn' in the text, as TVM's Target() replaced every one"
+        " of a text holding -libs=mkldnn"
+    )
+    assert m.source[slice(*m.changes[0].span)] == "-libs=mkldnn"  # type: ignore[misc]
+    assert_migrates(
+        "cuda -host='llvm -libs=mkldnn'",
+        {"kind": "cuda", "host": {"kind": "llvm", "libs": ["dnnl"]}},
+        [("mkldnn-to-dnnl", "info")],
+    )
+
+
 @pytest.mark.parametrize("attr", ["system-lib", "link-params", "runtime", "executor", "unpacked-api", "interface-api"])
 def test_rule_removed_attribute_under_each_policy(attr: str) -> None:
     value = {"system-lib": "1", "link-params": "0", "unpacked-api": "1"}.get(attr, "c")

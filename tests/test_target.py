@@ -379,3 +379,123 @@ def test_dict_path_coerces_bool_and_int_but_never_strings() -> None:
         parse({"kind": "llvm", "fast-math": "true"})
     with pytest.raises(targetlang.ValueConversionError):
         parse({"kind": "llvm", "num-cores": 4.0})
+
+
+# --------------------------------------------------------------------------- as TVM's Target() read them
+
+
+@pytest.mark.parametrize(
+    ("spec", "json", "resolved_keys"),
+    [
+        # a null host is no host; a null mtriple of llvm without mcpu is absent (the host's)
+        ({"kind": "c", "host": None}, {"kind": "c"}, ("cpu",)),
+        ({"kind": "llvm", "mtriple": None}, {"kind": "llvm"}, ("cpu",)),
+        ('{"kind": "llvm", "mtriple": null, "keys": ["a"]}', {"kind": "llvm", "keys": ["a"]}, ("a",)),
+        # a null keys is absent where an Arm parser sets arm_cpu,cpu
+        (
+            {"kind": "llvm", "keys": None, "mtriple": "aarch64-linux-gnu"},
+            {"kind": "llvm", "mtriple": "aarch64-linux-gnu"},
+            ("arm_cpu", "cpu"),
+        ),
+        ({"kind": "c", "keys": None, "mcpu": "cortex-m55"}, {"kind": "c", "mcpu": "cortex-m55"}, ("arm_cpu", "cpu")),
+        # a null device is a null target
+        (
+            {"kind": "composite", "devices": [None, "llvm"]},
+            {"kind": "composite", "devices": [None, {"kind": "llvm"}]},
+            (),
+        ),
+    ],
+)
+def test_nulls_a_config_may_hold(spec: object, json: dict[str, object], resolved_keys: tuple[str, ...]) -> None:
+    target = parse(spec)
+    assert target.to_json() == json
+    assert target.resolve(X86).keys == resolved_keys
+    assert parse(target.canonical()) == target
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"kind": "llvm", "mtriple": None, "mcpu": "skylake"},
+        {"kind": "llvm", "mcpu": None},
+        {"kind": "llvm", "keys": None},  # the host's triple would decide: read as on an x86 host
+        {"kind": "llvm", "keys": None, "mtriple": "arm-linux-gnueabihf", "mcpu": "cortex-m1"},
+        {"kind": "nvptx", "mtriple": None},
+        {"kind": "cuda", "tag": None},
+        {"kind": "llvm", "libs": ["cblas", None]},
+    ],
+)
+def test_nulls_tvm_rejected(spec: object) -> None:
+    with pytest.raises(targetlang.TargetError):
+        parse(spec)
+
+
+@pytest.mark.parametrize(
+    ("spec", "json"),
+    [
+        ("llvm -libs=mkldnn", {"kind": "llvm", "libs": ["dnnl"]}),
+        ("llvm --libs=mkldnn,cblas -model=mkldnn_v1", {"kind": "llvm", "libs": ["dnnl", "cblas"], "model": "dnnl_v1"}),
+        ("cuda -host='llvm -libs=mkldnn'", {"kind": "cuda", "host": {"kind": "llvm", "libs": ["dnnl"]}}),
+        ('{"kind": "cuda", "host": "llvm -libs=mkldnn"}', {"kind": "cuda", "host": {"kind": "llvm", "libs": ["dnnl"]}}),
+        # without the literal -libs=mkldnn in a string, nothing is renamed
+        ("llvm -libs=cblas,mkldnn", {"kind": "llvm", "libs": ["cblas", "mkldnn"]}),
+        ("llvm -libs mkldnn", {"kind": "llvm", "libs": ["mkldnn"]}),
+        ({"kind": "llvm", "libs": ["mkldnn"]}, {"kind": "llvm", "libs": ["mkldnn"]}),
+        ({"kind": "cuda", "host": "llvm -libs=mkldnn"}, {"kind": "cuda", "host": {"kind": "llvm", "libs": ["mkldnn"]}}),
+    ],
+)
+def test_mkldnn_renamed_as_tvms_target_did(spec: object, json: dict[str, object]) -> None:
+    target = parse(spec)
+    assert target.to_json() == json
+    if isinstance(spec, str):
+        assert str(target) == spec  # the text stays as written
+    assert parse(target.canonical()) == target
+    assert parse(target.canonical_jsonish()) == target
+
+
+def test_canonical_of_mkldnn_not_renamed_is_json() -> None:
+    # "llvm -libs=mkldnn" would read back as dnnl, so the canonical form is JSON text
+    target = parse({"kind": "llvm", "libs": ["mkldnn"], "model": "x-libs=mkldnn"})
+    assert target.canonical() == '{"kind":"llvm","libs":["mkldnn"],"model":"x\\u002dlibs=mkldnn"}'
+    assert parse(target.canonical()) == target
+
+
+def test_a_text_read_with_mkldnn_renamed_edits_in_place() -> None:
+    target = parse("llvm  -libs=mkldnn -model=mkldnn_v1")
+    assert target.source_span("libs") == (6, 18)
+    edited = target.with_attr("mcpu", "x")
+    assert str(edited) == "llvm  -libs=mkldnn -model=mkldnn_v1 -mcpu=x"
+    assert edited["model"] == "dnnl_v1"
+    assert target.with_host("llvm -libs=mkldnn").host == parse("llvm -libs=dnnl")
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("llvm -mtriple=aarch64-linux-gnu -jit=mcjit -mfloat-abi=soft -vector-width=65536", True),
+        ("llvm -mtriple=aarch64-linux-gnu -jit=x", False),
+        ("llvm -mtriple=armv7a-linux-gnueabihf -mfloat-abi=softfp", False),
+        ("llvm -mtriple=arm64-apple-darwin -vector-width=0", False),
+        ("llvm -mtriple=aarch64 -cl-opt=-option:", False),
+        # not the A-profile parser: x86, M-profile, another cortex-m on arm, no triple
+        ("llvm -mtriple=x86_64-linux-gnu -jit=x -vector-width=0", True),
+        ("llvm -mtriple=arm-linux-gnueabihf -mcpu=cortex-m4 -jit=x", True),
+        ("llvm -mtriple=arm-linux-gnueabihf -mcpu=cortex-m1 -jit=x", True),
+        ("llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-m1 -jit=x", False),
+        ("llvm -mcpu=cortex-a53 -jit=x", True),
+    ],
+)
+def test_arm_a_profile_options_checked_as_tvm_did_on_construction(text: str, ok: bool) -> None:
+    target = parse(text)  # reading accepts it; TVM's constructor checked it, as resolve does
+    if ok:
+        target.resolve(X86)
+    else:
+        with pytest.raises(targetlang.TargetError):
+            target.resolve(X86)
+
+
+def test_a_profile_check_follows_the_host_triple() -> None:
+    target = parse("llvm -jit=x")
+    target.resolve(X86)
+    with pytest.raises(targetlang.CanonicalizationError):
+        target.resolve(Environment(host_triple="aarch64-linux-gnu"))

@@ -19,6 +19,7 @@ from targetlang import (
     EmptyKeyOrValueError,
     KindSchema,
     MismatchedQuoteError,
+    MissingDashError,
     Registry,
     TargetError,
     UnknownAttributeError,
@@ -394,6 +395,53 @@ def test_error_in_a_flag_value_points_at_its_target() -> None:
     with pytest.raises(ValueConversionError) as info:
         parse_tvmc("llvm -num-cores=2", options={"llvm": {"num-cores": "four"}})
     assert info.value.span == (5, 17)
+
+
+@pytest.mark.parametrize(
+    ("text", "flag", "error", "message", "span"),
+    [
+        # tvmc wrote a flag's value as it was: TVM rejected "llvm -mcpu=" and "llvm -mcpu=a b". The
+        # error stands on the target the flag is for, or on the option the flag replaced.
+        ("llvm", "--target-llvm-mcpu=", EmptyKeyOrValueError, "empty attribute key or value in '-mcpu='", (0, 4)),
+        (
+            "cuda, llvm",
+            "--target-llvm-mcpu= ",
+            EmptyKeyOrValueError,
+            "empty attribute key or value in '-mcpu='",
+            (6, 10),
+        ),
+        (
+            "llvm -mcpu=x",
+            "--target-llvm-mcpu=",
+            EmptyKeyOrValueError,
+            "empty attribute key or value in '-mcpu='",
+            (5, 12),
+        ),
+        (
+            "llvm",
+            "--target-llvm-mattr=+a, +b",
+            MissingDashError,
+            "expected an option starting with '-', found '+b'",
+            (0, 4),
+        ),
+        ("c", "--target-c-mcpu=a b", MissingDashError, "expected an option starting with '-', found 'b'", (0, 1)),
+    ],
+)
+def test_error_flag_value_tvm_could_not_read(
+    text: str, flag: str, error: type[TargetError], message: str, span: tuple[int, int]
+) -> None:
+    with pytest.raises(error) as info:
+        parse_tvmc(text, options=options_from_flags([flag]))
+    assert info.value.message == message
+    assert info.value.span == span
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [("--target-llvm-mcpu='q'", "q"), ("--target-llvm-mcpu=a=b", "a=b"), ("--target-llvm-mcpu=-x", "-x")],
+)
+def test_flag_value_read_as_tvm_read_it(flag: str, value: str) -> None:
+    assert parse_tvmc("llvm", options=options_from_flags([flag])).target["mcpu"] == value
 
 
 @settings(max_examples=300, deadline=None)
