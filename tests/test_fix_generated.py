@@ -25,6 +25,12 @@ _FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthC
 
 # A bug these tests found and that is not fixed yet, with a test at the end that fails until it
 # is; the generators keep clear of it so that the properties test everything else.
+BUG_SPACE_DASH_SPLIT = (
+    "a string built in a target position is not read when the space before its first option ends one "
+    "part and the dash starts the next: Target('llvm ' + '-mcpu=' + cpu) gets no finding at all (nor "
+    "Target('llvm ' + '-mcpu=skylake'), Target(f\"llvm {'-mcpu=skylake'}\"), Target('llvm %s' % "
+    "'-mcpu=skylake')), while Target('llvm ' '-mcpu=skylake') is fixed"
+)
 
 # ----------------------------------------------------------------------------- legacy target strings
 
@@ -162,19 +168,13 @@ def python_literal(draw: st.DrawFn, text: str) -> str:
     return literal
 
 
-def _pieces(draw: st.DrawFn, text: str, whole: tuple[int, int] = (0, 0)) -> tuple[list[str], int]:
-    """``text`` cut at a few random places (no piece empty), never inside ``text[whole[0]:whole[1]]``;
-    the pieces and the index of the piece that holds that span."""
+def _pieces(draw: st.DrawFn, text: str) -> list[str]:
+    """``text`` cut at a few random places (no piece empty), never between the space and the dash
+    of the first option (BUG_SPACE_DASH_SPLIT)."""
+    dash = text.find(" -") + 1
     cuts = sorted(set(draw(st.lists(st.integers(1, max(1, len(text) - 1)), max_size=4))))
-    cuts = [c for c in cuts if 0 < c < len(text) and not whole[0] < c < whole[1]]
-    starts = [0, *cuts]
-    pieces = [text[a:b] for a, b in zip(starts, [*cuts, len(text)], strict=True)]
-    return pieces, sum(1 for a in starts if a <= whole[0]) - 1
-
-
-def _first_option(text: str) -> tuple[int, int]:
-    """The span from the first word of a legacy target string to the dash of its first option."""
-    return len(text) - len(text.lstrip(" ")), text.index(" -") + 2
+    cuts = [c for c in cuts if 0 < c < len(text) and c != dash]
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
 
 
 _INTEGER = re.compile(r"0|[1-9][0-9]{0,17}")
@@ -196,11 +196,8 @@ def fstring_of(draw: st.DrawFn, text: str) -> str:
     """An f-string whose expressions are all literals and that builds exactly ``text``."""
     quote = draw(st.sampled_from(["'", '"']))
     out = []
-    # The " -" of the first option stays in a text part.
-    dash = _first_option(text)[1] - 2
-    pieces, kept = _pieces(draw, text, (dash, dash + 2))
-    for i, piece in enumerate(pieces):
-        expression = _expression_for(piece, quote) if i != kept and draw(st.booleans()) else None
+    for piece in _pieces(draw, text):
+        expression = _expression_for(piece, quote) if draw(st.booleans()) else None
         if expression is not None:
             out.append("{" + expression + "}")
             continue
@@ -226,13 +223,10 @@ def _literal_only(code: str) -> str:
 
 @st.composite
 def percent_of(draw: st.DrawFn, text: str) -> str:
-    """``"template" % (literals)`` that builds exactly ``text``; the " -" of the first option
-    stays in the template."""
+    """``"template" % (literals)`` that builds exactly ``text``."""
     template, operands = [], []
-    dash = _first_option(text)[1] - 2
-    pieces, kept = _pieces(draw, text, (dash, dash + 2))
-    for i, piece in enumerate(pieces):
-        if i != kept and draw(st.booleans()):
+    for piece in _pieces(draw, text):
+        if draw(st.booleans()):
             if _INTEGER.fullmatch(piece) and draw(st.booleans()):
                 template.append(draw(st.sampled_from(["%d", "%s", "%i"])))
                 operands.append(piece)
@@ -257,9 +251,8 @@ def percent_of(draw: st.DrawFn, text: str) -> str:
 
 @st.composite
 def joined_of(draw: st.DrawFn, text: str) -> str:
-    """Literals joined by ``+`` that build exactly ``text``; the first word and the " -" of the
-    first option stay in one literal."""
-    pieces, _kept = _pieces(draw, text, _first_option(text))
+    """Literals joined by ``+`` that build exactly ``text``."""
+    pieces = _pieces(draw, text)
     code = " + ".join(draw(python_literal(piece)) for piece in pieces)
     assert eval(compile(code, "<plus>", "eval"), {"__builtins__": {}}) == text, code  # literals only
     return code
@@ -268,7 +261,7 @@ def joined_of(draw: st.DrawFn, text: str) -> str:
 @st.composite
 def concatenated_of(draw: st.DrawFn, text: str) -> str:
     """Literals side by side (implicit concatenation), maybe across lines, that make ``text``."""
-    pieces, _kept = _pieces(draw, text)
+    pieces = _pieces(draw, text)
     literals = [draw(python_literal(piece)) for piece in pieces]
     code = literals[0] + "".join(draw(st.sampled_from([" ", "", "\n    "])) + lit for lit in literals[1:])
     assert ast.literal_eval("(" + code + ")") == text, code
@@ -688,3 +681,17 @@ def test_format_argument_is_no_target() -> None:
 )
 def test_first_option_in_a_later_part(source: str) -> None:
     assert [(f.rule, f.applied) for f in fix_source(source).findings] == [("dynamic-target", True)]
+
+
+@pytest.mark.xfail(strict=True, reason=BUG_SPACE_DASH_SPLIT)
+@pytest.mark.parametrize(
+    ("source", "rule", "applied"),
+    [
+        ("t = Target('llvm ' + '-mcpu=' + cpu)\n", "dynamic-target", False),
+        ("t = Target('llvm ' + '-mcpu=skylake')\n", "dynamic-target", True),
+        ("t = Target(f\"llvm {'-mcpu=skylake'}\")\n", "dynamic-target", True),
+        ("t = Target('llvm %s' % '-mcpu=skylake')\n", "dynamic-target", True),
+    ],
+)
+def test_space_and_dash_in_two_parts(source: str, rule: str, applied: bool) -> None:
+    assert [(f.rule, f.applied) for f in fix_source(source).findings] == [(rule, applied)]
