@@ -40,6 +40,8 @@ MS_RECORDS = "meta_schedule/mlc-llm-d93944ff_log_db_database_tuning_record.json"
 MS_WORKLOADS = "meta_schedule/mlc-llm-d93944ff_log_db_database_workload.json"
 ALL_LOGS = [ARM, LLVM, VTA, AS_MATMUL, AS_RESNET, AS_V08, MS_RECORDS, MS_WORKLOADS]
 ERA_07 = "0.7"  # the era a record of TVM 0.7.dev0 is read in
+CONFIG = {"index": 0, "code_hash": None, "entity": []}  # a config as AutoTVM wrote it (TVM's loader needs one)
+CONFIG_TEXT = '"config": ' + json.dumps(CONFIG)
 
 
 @pytest.fixture
@@ -125,8 +127,12 @@ def target_paths(record: Record) -> dict[str, tuple[Any, ...]]:
     """Where each format keeps its targets (spec section 12), written out again for the tests."""
     if record.format is Format.AUTOTVM_V02:
         return {"target": ("input", 0)}
-    if record.format is Format.AUTOTVM_V01:
-        return {"target": ("i", 0)}
+    if record.format is Format.AUTOTVM_V01:  # any object whose "v" is 0.1: its target i[0], else input[0]
+        for key in ("i", "input"):
+            inp = record.value.get(key)
+            if isinstance(inp, list) and inp and isinstance(inp[0], str):
+                return {"target": (key, 0)}
+        return {}
     if record.format is Format.AUTO_SCHEDULER:
         return {"target": ("i", 0, 1), **({"host": ("i", 0, 3)} if len(record.value["i"][0]) > 3 else {})}
     if record.format is Format.META_SCHEDULE_RECORD:
@@ -320,6 +326,44 @@ def test_pickle_rows_read_only_the_text_columns(monkeypatch: pytest.MonkeyPatch)
     )
 
 
+@pytest.mark.parametrize(
+    ("line", "fmt", "target", "problem"),
+    [
+        # AutoTVM's reader (v0.7 - v0.19) asks first whether "v" equals 0.1: then it skips the record.
+        ('{"input": ["llvm -mcpu=a", "t", [], {}], "v": 0.1}', Format.AUTOTVM_V01, "llvm -mcpu=a", ""),
+        ('{"i": ["llvm -mcpu=a", "t", [], {}, [], {}], "r": [], "v": 0.1}', Format.AUTOTVM_V01, "llvm -mcpu=a", ""),
+        ('{"i": ["llvm", "t", [], {}, [], {}], "v": 1e-1}', Format.AUTOTVM_V01, "llvm", ""),
+        ('{"i": ["llvm"], "input": ["cuda"], "v": 0.10}', Format.AUTOTVM_V01, "llvm", ""),
+        ('{"i": 5, "v": 0.1}', Format.AUTOTVM_V01, None, ""),
+        ('{"input": ["llvm", "t", [], {}], "version": 0.1}', Format.AUTOTVM_V02, "llvm", ""),
+        ('{"input": ["llvm", "t", [], {}], "v": 0.2}', Format.AUTOTVM_V02, "llvm", ""),
+        # Any other object it reads for its 'input'.
+        (
+            '{"i": ["llvm", "t", [], {}, [], {}], "v": 0.2}',
+            Format.UNKNOWN,
+            None,
+            "an 'i' record whose 'v' is not 0.1: AutoTVM (TVM v0.7 - v0.19) takes it for log format v0.2 and raises "
+            "KeyError, as it has no 'input'",
+        ),
+        (
+            '{"i": ["llvm", "t", [], {}, [], {}], "v": 0.1000001}',
+            Format.UNKNOWN,
+            None,
+            "an 'i' record whose 'v' is not 0.1: AutoTVM (TVM v0.7 - v0.19) takes it for log format v0.2 and raises "
+            "KeyError, as it has no 'input'",
+        ),
+    ],
+)
+def test_autotvm_records_are_told_apart_as_autotvm_did(
+    line: str, fmt: Format, target: str | None, problem: str
+) -> None:
+    record = parse_line(line)
+    assert (record.format, record.target, record.problem) == (fmt, target, problem)
+    if fmt is Format.AUTOTVM_V01:
+        assert record.log_version == "0.1"
+    assert_spans_exact(record)
+
+
 def test_odd_lines() -> None:
     bom = parse_line('\ufeff{"input": ["llvm", "t", [], {}], "version": 0.2}')
     assert bom.format is Format.AUTOTVM_V02 and bom.text[bom.fields[0].start : bom.fields[0].end] == '"llvm"'
@@ -484,7 +528,7 @@ def later_arm_log(directory: Path) -> tuple[Path, list[int]]:
     records = [json.loads(line) for line in (LOGS / ARM).read_text().splitlines() if line.startswith("{")]
     log = directory / "arm_v0.2.log"
     lines = [
-        json.dumps({"input": [r["i"][0], r["i"][1], [], {}], "config": {}, "result": r["r"], "version": 0.2})
+        json.dumps({"input": [r["i"][0], r["i"][1], [], {}], "config": CONFIG, "result": r["r"], "version": 0.2})
         for r in records
     ]
     log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
@@ -589,7 +633,7 @@ def test_check_human_output_shows_each_caret_once(run: Run, logs_dir: Path, tmp_
 
 
 def test_check_reads_stdin(run: Run) -> None:
-    line = '{"input": ["llvm -mcpu=skylake", "dense", [], {}], "result": [[1.0], 0, 1, 1], "version": 0.2}\n'
+    line = '{"input": ["llvm -mcpu=skylake", "dense", [], {}], ' + CONFIG_TEXT + ', "result": [[1.0], 0, 1, 1]}\n'
     status, out, err = run("logs", "check", "-", stdin=("# x\n" + line).encode())
     assert (status, err) == (0, "")
     assert out == "<stdin>: 1 record (1 autotvm-v0.2), 1 comment line, 1 distinct target; 0 failed\n"
@@ -597,7 +641,8 @@ def test_check_reads_stdin(run: Run) -> None:
 
 def test_check_reports_unknown_lines_and_goes_on(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "t.log"
-    path.write_bytes(b'{"kind": "llvm"}\n{"input": ["cuda -arch=80", "t", [], {}]}\nnot json\n\xff\n')
+    record = b'{"input": ["cuda -arch=80", "t", [], {}], ' + CONFIG_TEXT.encode() + b', "result": [[1.0], 0, 1, 1]}'
+    path.write_bytes(b'{"kind": "llvm"}\n' + record + b"\nnot json\n\xff\n")
     status, out, err = run("logs", "check", str(path))
     assert status == 1
     assert err.splitlines() == [
@@ -614,11 +659,155 @@ def test_check_reports_unknown_lines_and_goes_on(run: Run, tmp_path: Path) -> No
     )
 
 
+def good(n: int, target: str = "llvm -mcpu=skylake") -> str:
+    """An AutoTVM v0.2 record as TVM v0.19 wrote it (TVM's loader reads it)."""
+    return json.dumps(
+        {
+            "input": [target, "dense", [n], {}],
+            "config": {**CONFIG, "index": n},
+            "result": [[0.1], 0, 1, 1],
+            "version": 0.2,
+            "tvm_version": "0.19.0",
+        }
+    )
+
+
+AS_LINE = records(AS_MATMUL)[1].text  # an auto_scheduler record
+BLANK_AUTOTVM = (
+    "record: BlankLine: a blank line: AutoTVM's load_from_file (TVM v0.7 - v0.19) raises on it "
+    "(json.loads: JSONDecodeError), and the whole log fails to load"
+)
+BLANK_AUTO_SCHEDULER = (
+    "record: BlankLine: a blank line: auto_scheduler's RecordReader (TVM v0.19) fails on it, and the whole log "
+    "fails to load (a line starting with a space or '#' is a comment to it)"
+)
+
+
+def load_error(error: str, where: str) -> str:
+    return (
+        f"record: LoadError: AutoTVM's loader (TVM v0.7 - v0.19) raises {error} here (load_from_file): {where}; "
+        "the whole log fails to load"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "problems", "summary"),
+    [
+        # A blank line at the end, in the middle, first; white space only; after "\r\n".
+        (good(1) + "\n\n", [(2, BLANK_AUTOTVM)], "2 records (1 autotvm-v0.2, 1 blank), 0 comment lines"),
+        (good(1) + "\n\n" + good(3) + "\n", [(2, BLANK_AUTOTVM)], "3 records (2 autotvm-v0.2, 1 blank)"),
+        ("\n" + good(2) + "\n", [(1, BLANK_AUTOTVM)], "2 records (1 autotvm-v0.2, 1 blank)"),
+        (good(1) + "\n \t \n\n", [(2, BLANK_AUTOTVM), (3, BLANK_AUTOTVM)], "3 records (2 blank, 1 autotvm-v0.2)"),
+        (good(1) + "\r\n\r\n", [(2, BLANK_AUTOTVM)], "2 records (1 autotvm-v0.2, 1 blank)"),
+        (good(1) + "\n   ", [(2, BLANK_AUTOTVM)], "2 records (1 autotvm-v0.2, 1 blank)"),
+        # Lines starting with a space before the first record wait for it: AutoTVM's log, then.
+        (" \n" + good(2) + "\n", [(1, BLANK_AUTOTVM)], "2 records (1 autotvm-v0.2, 1 blank)"),
+        # Records TVM cannot decode.
+        (
+            good(1).replace('"config"', '"konfig"') + "\n",
+            [(1, load_error("KeyError", "the record has no 'config'"))],
+            "1 record (1 autotvm-v0.2)",
+        ),
+        (
+            good(1).replace('"result"', '"r"') + "\n",
+            [(1, load_error("KeyError", "the record has no 'result'"))],
+            "1 record (1 autotvm-v0.2)",
+        ),
+        (
+            good(1).replace("[[0.1], 0, 1, 1]", "[[0.1], 0, 1]") + "\n",
+            [(1, load_error("TypeError", "'result' has 3 members, not the 4 of a MeasureResult"))],
+            "1 record (1 autotvm-v0.2)",
+        ),
+        (
+            good(1).replace("[[0.1], 0, 1, 1]", '[["0.1"], 0, 1, 1]') + "\n",
+            [(1, load_error("TypeError", "the costs hold a string: np.mean cannot add strings"))],
+            "1 record (1 autotvm-v0.2)",
+        ),
+        (
+            good(1).replace('"entity": []', '"entity": [["x", "zz", 1]]') + "\n",
+            [(1, load_error("RuntimeError", "config 'entity' has the knob type 'zz': Invalid config knob type"))],
+            "1 record (1 autotvm-v0.2)",
+        ),
+        (
+            good(1).replace("[1]", '[{"a": 1}]') + "\n",
+            [
+                (
+                    1,
+                    "record: LoadError: AutoTVM's loader (TVM v0.7 - v0.19) raises RuntimeError here "
+                    "(ApplyHistoryBest.load): the task arguments (input[2]) hold a JSON object: Do not support type "
+                    "dict; the whole log fails to load",
+                )
+            ],
+            "1 record (1 autotvm-v0.2)",
+        ),
+        (
+            "\ufeff" + good(1) + "\n",
+            [(1, load_error("JSONDecodeError", "a byte order mark starts the line, and json.loads refuses it"))],
+            "1 record (1 autotvm-v0.2)",
+        ),
+        # TVM never read version and tvm_version; records of format v0.1 it skipped.
+        (good(1).replace(', "version": 0.2, "tvm_version": "0.19.0"', "") + "\n", [], "1 record (1 autotvm-v0.2)"),
+        ('{"input": ["llvm", "dense", [], {}], "v": 0.1}\n', [], "1 record (1 autotvm-v0.1)"),
+        # An auto_scheduler log: a line starting with a space is a comment, whatever follows.
+        (" \n " + AS_LINE + "\n garbage\n" + AS_LINE + "\n", [], "1 record (1 auto_scheduler), 3 comment lines"),
+        (AS_LINE + "\n\t\n", [(2, BLANK_AUTO_SCHEDULER)], "2 records (1 auto_scheduler, 1 blank)"),
+    ],
+)
+def test_check_reports_lines_tvms_loader_failed_on(
+    run: Run, tmp_path: Path, data: str, problems: list[tuple[int, str]], summary: str
+) -> None:
+    path = tmp_path / "t.log"
+    path.write_bytes(data.encode())
+    status, out, err = run("logs", "check", str(path))
+    assert status == (1 if problems else 0)
+    assert err.splitlines() == [f"{path}:{line}: {text}" for line, text in problems]
+    assert out.startswith(f"{path}: {summary}")
+    assert f"; {len(problems)} failed" in out
+
+
+def test_check_json_of_a_blank_line(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "t.log"
+    path.write_text(good(1) + "\n\n")
+    status, out = check_json(run, str(path))
+    assert status == 1
+    assert out[0] == {
+        "record": "problem",
+        "file": str(path),
+        "line": 2,
+        "rule": "record",
+        "field": None,
+        "error": "BlankLine",
+        "message": BLANK_AUTOTVM.removeprefix("record: BlankLine: "),
+        "spec": None,
+        "span": None,
+        "era": None,
+    }
+    assert (out[1]["records"], out[1]["comments"], out[1]["formats"], out[1]["failed"]) == (
+        2,
+        0,
+        {"autotvm-v0.2": 1, "blank": 1},
+        1,
+    )
+
+
+def test_check_lines_wait_for_the_first_record_only_so_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    from targetlang.logs import loading
+
+    monkeypatch.setattr(loading, "_MAX_WAITING", 3)
+    lines = [" \n"] * 4 + [AS_LINE + "\n", " \n"]
+    checker, summary = Checker(TargetReader()), CheckSummary("t.log")
+    found = [problem.line for line in read_lines(lines, "t.log") for problem in checker.check(line, summary)]
+    found += [problem.line for problem in checker.finish(summary)]
+    # The first three waited, then were taken as AutoTVM's (blank lines); the log stays AutoTVM's.
+    assert found == [1, 2, 3, 4, 6]
+    assert summary.lines == 6
+
+
 def test_check_round_trip_mismatch_is_reported(run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     real = targetlang.Target.__str__
     monkeypatch.setattr(targetlang.Target, "__str__", lambda self: real(self) + " ")
     path = tmp_path / "t.log"
-    path.write_text('{"input": ["llvm -model=a", "t", [], {}], "version": 0.2}\n')
+    path.write_text('{"input": ["llvm -model=a", "t", [], {}], ' + CONFIG_TEXT + ', "result": [[1.0], 0, 1, 1]}\n')
     status, out = check_json(run, str(path))
     assert status == 1
     assert (out[0]["rule"], out[0]["error"], out[0]["message"]) == (
@@ -651,7 +840,11 @@ def test_check_caches_each_distinct_target(logs_dir: Path, monkeypatch: pytest.M
 
 def test_check_holds_a_bounded_cache_and_still_counts_every_distinct_target(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(targets_module, "_CACHE_SIZE", 8)
-    line = '{{"input": ["llvm -mcpu=cpu{}", "dense", [], {{}}], "version": 0.2, "tvm_version": "{}"}}\n'
+    line = (
+        '{{"input": ["llvm -mcpu=cpu{}", "dense", [], {{}}], '
+        + CONFIG_TEXT.replace("{", "{{").replace("}", "}}")
+        + ', "result": [[1.0], 0, 1, 1], "version": 0.2, "tvm_version": "{}"}}\n'
+    )
     # 50 distinct targets, each written by two TVMs of one era, twice over.
     data = "".join(line.format(i, v) for _ in range(2) for i in range(50) for v in ("0.19.0", "0.20.0"))
     reader = TargetReader()
@@ -743,9 +936,34 @@ def match_json(run: Run, *argv: str) -> tuple[int, list[dict[str, Any]], dict[st
     return status, rows[:-1], rows[-1]
 
 
-def test_match_arm_log_by_model_then_by_key(run: Run, logs_dir: Path) -> None:
+def arm_as_v02(directory: Path) -> Path:
+    """The arm log with its records in AutoTVM's log format v0.2, as TVM v0.7 would have written
+    them (every other line, and so every line number, as in the arm log)."""
+    lines = []
+    for n, line in enumerate((LOGS / ARM).read_text().splitlines(), 1):
+        if line.startswith("{"):
+            old = json.loads(line)
+            config = {"index": n, "code_hash": None, "entity": old["i"][5]["e"]}
+            record = {
+                "input": old["i"][:4],
+                "config": config,
+                "result": old["r"],
+                "version": 0.2,
+                "tvm_version": "0.7.0",
+            }
+            line = json.dumps(record)
+        lines.append(line)
+    log = directory / "arm_cpu_v0.2.log"
+    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return log
+
+
+def test_match_arm_log_by_model_then_by_key(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    arm_as_v02(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    log = "arm_cpu_v0.2.log"
     status, out, err = run(
-        "logs", "match", ARM, "--target", "llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu"
+        "logs", "match", log, "--target", "llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu"
     )
     assert (status, err) == (0, "")
     assert out.splitlines()[:5] == [
@@ -756,7 +974,7 @@ def test_match_arm_log_by_model_then_by_key(run: Run, logs_dir: Path) -> None:
         "records  picked  target                                                                  matches",
         "     58      58  llvm -device=arm_cpu -model=rk3399 -target=aarch64-linux-gnu            by model 'rk3399'",
     ]
-    status, rows, summary = match_json(run, ARM, "--target", "llvm -device=arm_cpu -model=rk3399")
+    status, rows, summary = match_json(run, log, "--target", "llvm -device=arm_cpu -model=rk3399")
     assert summary["statuses"] == {"picked": 70, "beaten": 244}
     beaten = next(row for row in rows if row["status"] == "beaten")
     assert (
@@ -766,17 +984,36 @@ def test_match_arm_log_by_model_then_by_key(run: Run, logs_dir: Path) -> None:
     assert beaten["workload"][0] == "topi_nn_conv2d"
 
 
-def test_match_says_which_field_misses(run: Run, logs_dir: Path) -> None:
-    status, rows, summary = match_json(run, ARM, "--target", "cuda -model=rk3399")
+def test_match_says_which_field_misses(run: Run, tmp_path: Path) -> None:
+    log = str(arm_as_v02(tmp_path))
+    status, rows, summary = match_json(run, log, "--target", "cuda -model=rk3399")
     assert status == 0
     assert (summary["found"], summary["not_found"], summary["found_by"]) == (58, 12, {"by model 'rk3399'": 58})
     missed = next(row for row in rows if row["status"] == "missed")
     assert missed["reason"] == "model 'pynq' is not 'rk3399', and no key in common (record keys: arm_cpu, cpu)"
-    status, rows, summary = match_json(run, ARM, "--target", "cuda")
+    status, rows, summary = match_json(run, log, "--target", "cuda")
     assert status == 1 and summary["found"] == 0
     assert {row["reason"] for row in rows} == {
         "the target has no model, and no key in common (record keys: arm_cpu, cpu)"
     }
+
+
+def test_match_skips_every_record_of_log_format_v01(run: Run, logs_dir: Path) -> None:
+    # TVM v0.7 - v0.19 load no record of the arm log: "AutoTVM log version 0.1 is no longer supported."
+    status, out, err = run("logs", "match", ARM, "--target", "llvm -device=arm_cpu -model=rk3399")
+    assert (status, err) == (1, "")
+    assert out.splitlines()[2:6] == [
+        "314 records of AutoTVM's log format v0.1 skipped: TVM v0.7 - v0.19 load none of them "
+        '("AutoTVM log version 0.1 is no longer supported."); TVM v0.6 and older read them',
+        "314 AutoTVM records in 1 file, 70 workloads: 0 found, 70 not found",
+        "records  picked  target                                                                  matches",
+        "     58       0  llvm -device=arm_cpu -model=pynq -target=armv7a-linux-eabi              "
+        "no: log format v0.1, which TVM v0.7 and later skip",
+    ]
+    status, rows, summary = match_json(run, ARM, "--target", "llvm -device=arm_cpu -model=rk3399")
+    assert (summary["statuses"], summary["v01_records"], summary["loads"]) == ({"skipped": 314}, 314, True)
+    assert rows[0]["reason"] == 'AutoTVM log format v0.1 ("v": 0.1): TVM v0.7 and later skip it'
+    assert rows[0]["workload"][0] == "topi_nn_conv2d"
 
 
 def write_log(path: Path, entries: list[tuple[str, str, float, int]]) -> Path:
@@ -814,7 +1051,7 @@ def test_match_picks_the_fastest_and_skips_errors(run: Run, tmp_path: Path) -> N
         ],
     )
     status, rows, summary = match_json(run, str(log), "--target", "cuda -model=a")
-    assert status == 0
+    assert (status, summary["loads"], summary["failures"]) == (1, False, 1)  # line 8 makes TVM's load fail
     assert [(row["line"], row["status"]) for row in rows] == [
         (1, "beaten"),
         (2, "beaten"),
@@ -823,7 +1060,7 @@ def test_match_picks_the_fastest_and_skips_errors(run: Run, tmp_path: Path) -> N
         (5, "picked"),
         (6, "beaten"),
         (7, "missed"),
-        (8, "skipped"),
+        (8, "fails"),
     ]
     reasons = [row["reason"] for row in rows]
     assert reasons[0] == "matches by model 'a', but line 3 is picked (by model 'a', faster: 2 s against 3 s)"
@@ -832,7 +1069,8 @@ def test_match_picks_the_fastest_and_skips_errors(run: Run, tmp_path: Path) -> N
     assert reasons[5] == "matches by model 'a', but line 5 is picked (by model 'a', as fast and earlier)"
     assert reasons[6] == "the record has no model, and no key in common (record keys: cpu)"
     assert reasons[7].startswith(
-        "its target does not read: UnknownAttributeError: kind 'cuda' has no attribute 'mtriple'"
+        "AutoTVM's loader (TVM v0.7 - v0.19) raises ValueError here (load_from_file): its target does not read "
+        "(UnknownAttributeError: kind 'cuda' has no attribute 'mtriple'"
     )
     # Without a model of its own, the query goes by key: model b's faster record wins.
     status, rows, summary = match_json(run, str(log), "--target", "cuda")
@@ -856,13 +1094,23 @@ def test_match_verbose_lists_every_record(run: Run, tmp_path: Path) -> None:
     ]
 
 
-def test_match_ignores_other_tuners_and_pickle_rows(run: Run, logs_dir: Path, tmp_path: Path) -> None:
+def test_match_fails_on_other_tuners_lines_and_pickle_rows(run: Run, logs_dir: Path, tmp_path: Path) -> None:
+    # AutoTVM's load_from_file reads JSON records of its own: anything else makes it raise.
     pickle_log = tmp_path / "p.log"
     pickle_log.write_text("llvm -model=a\tgASV\tgASV\tgASV\t0.2\t0.19.0\n")
     status, rows, summary = match_json(run, AS_RESNET, MS_RECORDS, str(pickle_log), "--target", "llvm -model=a")
     assert status == 1
+    assert (summary["loads"], summary["failures"], summary["autotvm_records"]) == (False, 49, 1)
     assert summary["other_records"] == {"auto_scheduler": 26, "meta-schedule-record": 22}
-    assert [row["status"] for row in rows] == ["unreadable"]
+    assert {row["status"] for row in rows} == {"fails"}
+    assert rows[0]["reason"] == (
+        "AutoTVM's loader (TVM v0.7 - v0.19) raises KeyError here (load_from_file): the record has no 'input'"
+    )
+    assert rows[26]["reason"].startswith("AutoTVM's loader (TVM v0.7 - v0.19) raises TypeError here (load_from_file)")
+    assert rows[-1]["reason"].startswith(
+        "AutoTVM's loader (TVM v0.7 - v0.19) raises JSONDecodeError here (load_from_file): a pickle row: "
+        "the loader reads only JSON lines"
+    )
 
 
 def test_error_match_with_a_bad_target(run: Run, logs_dir: Path) -> None:

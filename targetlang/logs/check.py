@@ -1,7 +1,10 @@
-"""``logs check``: every record's target (and host) reads, prints back byte for byte, and resolves.
+"""``logs check``: every record's target (and host) reads, prints back byte for byte, and resolves,
+and TVM's own loader reads every line.
 
 Checking reports, it does not stop: one :class:`Problem` per failed check of a record, and a
-:class:`CheckSummary` per file.
+:class:`CheckSummary` per file. A line the loader of the file's tuner raises on (a blank line, an
+AutoTVM record without ``config``, see :mod:`.loading`) is a problem too: TVM failed to load the
+whole log.
 """
 
 from __future__ import annotations
@@ -11,20 +14,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .formats import Format
+from .loading import AUTOTVM_LOADER, FileLoading, LineLoad, autotvm_line, is_blank
 from .records import Record, writer_version
 from .report import counts, plural
 from .targets import Finding, Reading, TargetReader
 
 __all__ = ["CheckSummary", "Checker", "FileSummary", "Problem"]
 
+_AUTOTVM = frozenset(fmt for fmt in Format if fmt.is_autotvm)
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One failed check of one record.
 
-    ``rule`` is ``record`` (the line is no tuning record: not JSON, not UTF-8, no known format),
-    ``parse``, ``round-trip`` or ``resolve``; ``field`` the target field at fault (``None`` for
-    ``record``); ``error`` the error's class (or ``RoundTripMismatch``, ``UnknownRecord``);
+    ``rule`` is ``record`` (the line is no tuning record: not JSON, not UTF-8, no known format;
+    or TVM's loader fails on it), ``parse``, ``round-trip`` or ``resolve``; ``field`` the target
+    field at fault (``None`` for ``record``); ``error`` the error's class (or
+    ``RoundTripMismatch``, ``UnknownRecord``, ``BlankLine``, ``LoadError``);
     ``span`` where in ``spec`` the error points, when it does.
     """
 
@@ -64,7 +71,8 @@ class Problem:
 @dataclass
 class FileSummary:
     """What a ``logs`` command counted in one file (or in all, for the total): lines, records by
-    format, and the records that failed, by problem."""
+    format, and the records that failed, by problem. (``check`` counts a blank line TVM's loader
+    fails on as a record of its own sort, ``blank``, and the other blank lines as comments.)"""
 
     file: str
     lines: int = 0
@@ -104,6 +112,8 @@ class CheckSummary(FileSummary):
     # Distinct specs, targets and hosts alike. The strings themselves, not hashes, which could
     # collide and miscount; this (under 200 bytes a spec) is the only memory that grows with them.
     targets: set[str] = field(default_factory=set)
+    # Which loader reads the file, and what it does with each line (per file; unused in a total).
+    loading: FileLoading = field(default_factory=FileLoading, repr=False, compare=False)
 
     def add(self, other: FileSummary) -> None:
         """Count ``other`` in too (for the total over several files)."""
@@ -137,18 +147,48 @@ class Checker:
         self.reader = reader
 
     def check(self, record: Record, summary: CheckSummary) -> list[Problem]:
-        """The problems of ``record``, counted into ``summary``."""
+        """The problems of ``record``, counted into ``summary`` (the summary of its file).
+
+        A line whose meaning depends on the file's tuner (one starting with a space, before the
+        file's first record) is checked once that is known: its problems come with a later
+        record's, or from :meth:`finish`.
+        """
+        loading = summary.loading
+        if loading.loader is not None:  # the file's loader is known: no line waits
+            line, load = loading.decide(record)
+            return self._check(line, load, summary)
+        problems: list[Problem] = []
+        for line, load in loading.feed(record):
+            problems.extend(self._check(line, load, summary))
+        return problems
+
+    def finish(self, summary: CheckSummary) -> list[Problem]:
+        """The problems of the lines of ``summary``'s file still waiting when it ends."""
+        problems: list[Problem] = []
+        for line, load in summary.loading.finish():
+            problems.extend(self._check(line, load, summary))
+        return problems
+
+    def _check(self, record: Record, load: LineLoad, summary: CheckSummary) -> list[Problem]:
         summary.lines += 1
-        if record.format is Format.COMMENT:
+        if load.what == "comment":
             summary.comments += 1
             return []
-        summary.formats[record.format.value] += 1
+        blank = load.what == "fails" and is_blank(record)
+        summary.formats["blank" if blank else record.format.value] += 1
         problems: list[Problem] = []
-        if record.format is Format.UNKNOWN:
-            why = record.problem
-            problems.append(
-                Problem(record.file, record.line, "record", None, "UnknownRecord", why, why, None, None, None)
-            )
+        if load.what == "fails":
+            problems.append(_line_problem(record, load.error, load.message))
+        elif record.format is Format.UNKNOWN:
+            problems.append(_line_problem(record, "UnknownRecord", record.problem))
+        elif record.format in _AUTOTVM:
+            line = autotvm_line(record, workload=False)
+            if line.outcome == "raises":
+                stage = "ApplyHistoryBest.load" if line.dispatch else "load_from_file"
+                why = (
+                    f"{AUTOTVM_LOADER} raises {line.error} here ({stage}): {line.message}; the whole log fails to load"
+                )
+                problems.append(_line_problem(record, "LoadError", why))
         for target in record.fields:
             if not target.spec and target.name == "host":
                 continue  # auto_scheduler writes "" for "no host"
@@ -170,3 +210,7 @@ class Checker:
             message, detail = message + hint, first + hint + newline + excerpt
         span = finding.span
         return Problem(record.file, record.line, finding.rule, name, finding.error, message, detail, spec, span, era)
+
+
+def _line_problem(record: Record, error: str, message: str) -> Problem:
+    return Problem(record.file, record.line, "record", None, error, message, message, None, None, None)

@@ -37,17 +37,19 @@ Run 'targetlang logs COMMAND --help' for each command's examples.
 
 _CHECK_EPILOG = """\
 Every record's target (and auto_scheduler's host) must read in the era of the TVM that wrote it,
-print back byte for byte, and resolve. Problems go to stderr as FILE:LINE: FIELD: RULE: ERROR:
-message (the caret excerpt the first time a spec shows a problem), a summary per file to stdout.
-Exit status 1 if any record failed or a file could not be read.
+print back byte for byte, and resolve; and every line must be one TVM's own loader reads: a blank
+line or an AutoTVM record without config or result made TVM fail to load the whole log. Problems
+go to stderr as FILE:LINE: FIELD: RULE: ERROR: message (the caret excerpt the first time a spec
+shows a problem), a summary per file to stdout. Exit status 1 if any line failed or a file could
+not be read.
 
 examples:
   $ cat tune.log
   # tuned on the board
-  {"input": ["llvm -mcpu=cortex-a72 -link-params=0", "dense.x86", [], {}], "result": [[0.1], 0, 1, 1], \
-"version": 0.2, "tvm_version": "0.8.0"}
-  {"input": ["llvm -mcpux=cortex-a72", "dense.x86", [], {}], "result": [[0.1], 0, 1, 1], "version": 0.2, \
-"tvm_version": "0.10.0"}
+  {"input": ["llvm -mcpu=cortex-a72 -link-params=0", "dense.x86", [], {}], "config": {"index": 1, \
+"code_hash": null, "entity": []}, "result": [[0.1], 0, 1, 1], "version": 0.2, "tvm_version": "0.8.0"}
+  {"input": ["llvm -mcpux=cortex-a72", "dense.x86", [], {}], "config": {"index": 2, "code_hash": null, \
+"entity": []}, "result": [[0.1], 0, 1, 1], "version": 0.2, "tvm_version": "0.10.0"}
   $ targetlang logs check tune.log
   tune.log:3: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?
     llvm -mcpux=cortex-a72
@@ -79,13 +81,15 @@ examples:
 _MATCH_EPILOG = """\
 ApplyHistoryBest's choice for the target: per workload (task and arguments) the fastest record
 whose model is the target's, else the fastest with the target's first key that has one. For
-each distinct record target, how it matches or which field makes it miss. Exit status 1 when no
-workload is found for the target.
+each distinct record target, how it matches or which field makes it miss. Lines are loaded as TVM
+v0.7 - v0.19 loaded them: records of AutoTVM's log format v0.1 are skipped, and a line the loader
+raises on (a blank line, a record without config) makes the whole load fail. Exit status 1 when
+no workload is found for the target, or TVM fails to load the logs.
 
 examples:
   $ cat tune.log
-  {"input": ["llvm -device=arm_cpu -model=rk3399", "dense", [], {}], "result": [[0.1], 0, 1, 1], \
-"version": 0.2, "tvm_version": "0.9.0"}
+  {"input": ["llvm -device=arm_cpu -model=rk3399", "dense", [], {}], "config": {"index": 1, "code_hash": null, \
+"entity": []}, "result": [[0.1], 0, 1, 1], "version": 0.2, "tvm_version": "0.9.0"}
   $ targetlang logs match tune.log --target "cuda -model=rk3399"
   target: cuda -model=rk3399
     model 'rk3399', keys cuda, gpu
@@ -302,24 +306,28 @@ def _each_file(args: argparse.Namespace, progress: _Progress, take: Callable[[st
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .check import Checker, CheckSummary
+    from .check import Checker, CheckSummary, Problem
 
     checker = Checker(_reader(args, _registry(args)))
     progress = _Progress()
     total = CheckSummary("total")
     shown: set[tuple[str | None, str, str, str]] = set()  # (spec, rule, error, message) shown with a caret
 
+    def report(problems: list[Problem]) -> None:
+        for problem in problems:
+            if args.json:
+                print(json.dumps(problem.to_json()))
+                continue
+            # A log repeats its targets: show the caret excerpt once per spec and problem.
+            seen = (problem.spec, problem.rule, problem.error, problem.message)
+            progress.say(problem.human(excerpt=seen not in shown))
+            shown.add(seen)
+
     def take(name: str, records: Iterator[Record]) -> None:
         summary = CheckSummary(name)
         for record in records:
-            for problem in checker.check(record, summary):
-                if args.json:
-                    print(json.dumps(problem.to_json()))
-                    continue
-                # A log repeats its targets: show the caret excerpt once per spec and problem.
-                seen = (problem.spec, problem.rule, problem.error, problem.message)
-                progress.say(problem.human(excerpt=seen not in shown))
-                shown.add(seen)
+            report(checker.check(record, summary))
+        report(checker.finish(summary))
         total.add(summary)
         print(json.dumps(summary.to_json()) if args.json else summary.human())
 
@@ -375,7 +383,7 @@ def _match(args: argparse.Namespace) -> int:
             for entry in matcher.records:
                 print(entry.human())
         print(matcher.report())
-    return status or (0 if matcher.picks else 1)
+    return status or (0 if matcher.picks and matcher.loads else 1)
 
 
 class _Usage(Exception):

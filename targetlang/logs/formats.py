@@ -20,7 +20,7 @@ class Format(str, Enum):
 
     COMMENT = "comment"
     AUTOTVM_V02 = "autotvm-v0.2"  # {"input": [target, task, args, kwargs], "config", "result", "version", ...}
-    AUTOTVM_V01 = "autotvm-v0.1"  # {"i": [target, task, args, kwargs, workload, config], "r", "v": 0.1}
+    AUTOTVM_V01 = "autotvm-v0.1"  # {"i": [target, task, args, kwargs, workload, config], "r", "v": 0.1}: any "v": 0.1
     AUTOTVM_PICKLE = "autotvm-pickle"  # target <TAB> base64 pickles ... (4 columns in v0.1, 6 in v0.2)
     AUTO_SCHEDULER = "auto_scheduler"  # {"i": [[workload_key, target, hw_params, host, ...], state], "v": "v0.6"}
     META_SCHEDULE_RECORD = "meta-schedule-record"  # [workload_index, [trace, run_secs, target_object, args_info]]
@@ -64,7 +64,9 @@ def _number_text(value: Any) -> str | None:
 _AUTOTVM_V02_TARGETS: tuple[tuple[str, Path], ...] = (("target", ("input", 0)),)
 # A log's records share their few (version, tvm_version) pairs: their layouts are made once.
 _V02_LAYOUTS: dict[tuple[Any, ...], Layout] = {}
-_V01_LAYOUTS: dict[float, Layout] = {}
+_V01_I = Layout(Format.AUTOTVM_V01, (("target", ("i", 0)),), "0.1")
+_V01_INPUT = Layout(Format.AUTOTVM_V01, (("target", ("input", 0)),), "0.1")
+_V01_NO_TARGET = Layout(Format.AUTOTVM_V01, (), "0.1")
 
 
 def _autotvm_v02(version: Any, tvm: Any) -> Layout:
@@ -77,12 +79,29 @@ def _autotvm_v02(version: Any, tvm: Any) -> Layout:
     return layout
 
 
+def _starts_with_string(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and _is_str(value[0])
+
+
+def _autotvm_v01(value: dict[str, Any]) -> Layout:
+    # Its target is i[0] (as TVM <= v0.6 wrote it) or, in a record of v0.2's shape, input[0].
+    if _starts_with_string(value.get("i")):
+        return _V01_I
+    return _V01_INPUT if _starts_with_string(value.get("input")) else _V01_NO_TARGET
+
+
 def classify(value: Any) -> Layout:
-    """The format of a decoded JSON line, with the paths of its target fields."""
+    """The format of a decoded JSON line, with the paths of its target fields.
+
+    AutoTVM's records are told apart as its reader (TVM v0.7 - v0.19) told them: an object whose
+    ``"v"`` equals ``0.1`` is of log format v0.1, which it skipped, whatever else it holds; any
+    other object is read for its ``input``.
+    """
     if isinstance(value, dict):
+        if "v" in value and value["v"] == 0.1:
+            return _autotvm_v01(value)
         if "input" in value:
-            inp = value["input"]
-            if isinstance(inp, list) and inp and _is_str(inp[0]):
+            if _starts_with_string(value["input"]):
                 return _autotvm_v02(value.get("version"), value.get("tvm_version"))
             return Layout(Format.UNKNOWN, reason="an AutoTVM record whose 'input' does not start with a target string")
         if "i" in value and "v" in value:
@@ -95,15 +114,11 @@ def classify(value: Any) -> Layout:
                         fields.append(("host", ("i", 0, 3)))
                     return Layout(Format.AUTO_SCHEDULER, tuple(fields), version)
                 return Layout(Format.UNKNOWN, reason="an auto_scheduler record without a target string at i[0][1]")
-            if isinstance(inp, list) and inp and _is_str(inp[0]):
-                layout = _V01_LAYOUTS.get(version) if type(version) is float else None
-                if layout is None and _number_text(version) is not None:
-                    layout = Layout(Format.AUTOTVM_V01, (("target", ("i", 0)),), _number_text(version))
-                    if type(version) is float and len(_V01_LAYOUTS) < 64:
-                        _V01_LAYOUTS[version] = layout
-                if layout is not None:
-                    return layout
-            return Layout(Format.UNKNOWN, reason="an 'i'/'v' record without a target string at i[0]")
+            return Layout(
+                Format.UNKNOWN,
+                reason="an 'i' record whose 'v' is not 0.1: AutoTVM (TVM v0.7 - v0.19) takes it for log format v0.2 "
+                "and raises KeyError, as it has no 'input'",
+            )
         return Layout(Format.UNKNOWN, reason="a JSON object with neither 'input' nor 'i' and 'v'")
     if isinstance(value, list) and len(value) == 2:
         first, second = value

@@ -8,12 +8,15 @@ then each of its resolved keys in order. When nothing is found, TVM warns "Canno
 for target=..." and falls back to a default schedule: this module says which field made each
 record miss.
 
-Records are read as the dispatcher read them: AutoTVM's JSON reader rewrote ``-target`` to
-``-mtriple`` before parsing (spec section 9.2); a pickle row's task and result are pickles, which
-are never decoded here, so pickle rows cannot be matched. The workload is the record's task name
-and arguments (``input[1:3]``) as JSON text. AutoTVM v0.1 records are matched like v0.2 ones, as TVM
-v0.6's dispatcher did (v0.7 and later skip them). One small entry is kept per AutoTVM record, as the
-dispatcher itself keeps every record.
+Lines are loaded as ``load_from_file`` and ``ApplyHistoryBest.load`` loaded them (see
+:mod:`.loading`): the target is parsed with ``-target`` rewritten to ``-mtriple`` (spec section
+9.2), the workload is the task name and arguments as Python tuples (``[1]``, ``[1.0]`` and
+``[true]`` are one workload), the cost ``np.mean`` of the costs (NaN for none, which no record
+beats), and a record is skipped unless its ``error_no == 0``. Records of AutoTVM's log format
+v0.1 are skipped too: TVM v0.7 and later load none of them. A line the loader raises on (a blank
+line, a record without ``config``, a target that does not read, a pickle row, another tuner's
+record) makes the whole load fail: such lines are ``fails``, and the answer is the one TVM would
+give without them. One small entry is kept per record, as the dispatcher itself keeps every record.
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..target import Target
-from .formats import Format
+from .loading import AUTOTVM_LOADER, autotvm_line, is_blank, workload_of
 from .records import Record, writer_version
 from .report import counts, plural, table
 from .targets import TargetReader, autotvm_rewrite
@@ -55,18 +59,19 @@ class RecordMatch:
 
     ``status``: ``picked`` (returned for its workload), ``beaten`` (it matches, another record is
     returned), ``missed`` (neither its model nor any key matches), ``skipped`` (the dispatcher
-    does not load it: a measurement error, or a target that does not read), ``unreadable``
-    (a pickle row).
+    does not load it: a measurement error, or AutoTVM's log format v0.1), ``fails`` (the loader
+    raises on the line, and TVM loads nothing at all).
     """
 
     file: str
     line: int
     spec: str
-    workload: int  # index into Matcher.workloads; -1 when unknown
+    workload: int  # index into Matcher.workloads; -1 when none (a line that fails)
     cost: float
     status: str
     via: str  # for a match: "model 'x'" or "key 'y'" (the first route the query would take)
     reason: str
+    error: str = ""  # for "fails": the class of the exception TVM raised
 
     def human(self) -> str:
         """``FILE:LINE: STATUS: reason``."""
@@ -102,46 +107,74 @@ class Matcher:
         self.query = query
         self.reader = reader
         self.files = 0
-        self.others: Counter[str] = Counter()  # records of other tuners, by format
-        self.workloads: list[str] = []
-        self._workload_ids: dict[str, int] = {}
+        self.others: Counter[str] = Counter()  # lines of other tuners (and blank lines), by format
+        self.workloads: list[str] = []  # each workload's JSON text, as its first record wrote it
+        self._workload_ids: dict[Hashable, int] = {}
         self.records: list[RecordMatch] = []
+        self.failures: list[RecordMatch] = []  # the lines TVM's loader raises on
+        self.old = 0  # records of AutoTVM's log format v0.1, which TVM v0.7 and later skip
         self._by_model: dict[tuple[str, int], RecordMatch] = {}
         self._by_key: dict[tuple[str, int], RecordMatch] = {}
         self.picks: dict[int, RecordMatch] = {}  # workload -> the record returned for it
         self._groups: dict[str, _Group] = {}
 
+    @property
+    def autotvm_records(self) -> int:
+        """Records of AutoTVM's formats."""
+        return sum(group.records for group in self._groups.values())
+
     def add(self, record: Record) -> None:
-        """Load ``record`` (records that are not AutoTVM's are only counted)."""
-        if record.format is Format.COMMENT:
+        """Load ``record``'s line as ``load_from_file`` and ``ApplyHistoryBest.load`` did."""
+        line = autotvm_line(record)
+        if line.outcome == "comment":
             return
-        if not record.format.is_autotvm:
-            self.others[record.format.value] += 1
+        # A line of no AutoTVM format that AutoTVM reads whole anyway counts as its record.
+        autotvm = record.format.is_autotvm or line.outcome == "record"
+        if not autotvm:
+            self.others["blank" if is_blank(record) else record.format.value] += 1
+        spec = record.target if record.target is not None else line.spec
+        group = self._groups.setdefault(spec, _Group()) if autotvm else None
+        if group is not None:
+            group.records += 1
+        if line.outcome == "old":
+            self.old += 1
+            reason = 'AutoTVM log format v0.1 ("v": 0.1): TVM v0.7 and later skip it'
+            if group is not None:
+                group.how = group.how or "no: log format v0.1, which TVM v0.7 and later skip"
+            self._keep(record, spec, self._workload(record, None), math.inf, "skipped", reason)
             return
-        spec = record.target or ""
-        group = self._groups.setdefault(spec, _Group())
-        group.records += 1
-        if record.format is Format.AUTOTVM_PICKLE:
-            reason = "a pickle row: its task and result are pickles, which targetlang does not decode"
-            self._keep(record, spec, -1, math.inf, "unreadable", reason)
+        reading = None
+        if line.spec:
+            # TVM parsed the target before anything else of the record (after -target became -mtriple).
+            reading = self.reader.read(autotvm_rewrite(line.spec), writer_version(record))
+            if reading.resolved is None:
+                first = reading.findings[0]
+                error = "ValueError" if reading.target is None else "TVMError"
+                message = f"its target does not read ({first.error}: {first.message})"
+                if group is not None:
+                    group.how = (
+                        group.how or f"no: its target does not read ({first.error}), and TVM fails to load the log"
+                    )
+                self._fail(record, spec, error, message, "load_from_file")
+                return
+        if line.outcome == "raises":
+            self._fail(
+                record, spec, line.error, line.message, "ApplyHistoryBest.load" if line.dispatch else "load_from_file"
+            )
+            if group is not None:
+                group.how = group.how or f"no: TVM's loader raises {line.error} on it, and fails to load the log"
             return
-        value = record.value
-        inp, result = (value["input"], value.get("result")) if "input" in value else (value["i"], value.get("r"))
-        workload = self._workload(inp)
-        cost, error_no = _result(result)
-        if error_no != 0:
+        assert reading is not None and group is not None
+        if not line.indexed:
+            error_no = json.dumps(line.error_no)
+            if type(line.error_no) is not int:  # "0", null, true: none of them == 0 to Python
+                error_no += ", which is not 0 to Python"
             reason = f"measured with error_no {error_no}: the dispatcher does not load it"
-            self._keep(record, spec, workload, math.inf, "skipped", reason)
+            self._keep(record, spec, self._workload(record, None), math.inf, "skipped", reason)
             return
-        reading = self.reader.read(autotvm_rewrite(spec), writer_version(record))
-        if reading.resolved is None:
-            first = reading.findings[0]
-            reason = f"its target does not read: {first.error}: {first.message}"
-            group.how = group.how or f"no: does not read ({first.error})"
-            self._keep(record, spec, workload, cost, "skipped", reason)
-            return
+        workload = self._workload(record, line.workload)
         model, keys = reading.model or "unknown", reading.keys or ()
-        entry = self._keep(record, spec, workload, cost, "", "")
+        entry = self._keep(record, spec, workload, line.cost, "", "")
         for key in keys:
             _keep_best(self._by_key, (key, workload), entry)
         if model != "unknown":
@@ -162,13 +195,33 @@ class Matcher:
         self.records.append(entry)
         return entry
 
-    def _workload(self, inp: list[Any]) -> int:
-        text = json.dumps(inp[1:3])
-        index = self._workload_ids.get(text)
+    def _fail(self, record: Record, spec: str, error: str, message: str, where: str) -> None:
+        reason = f"{AUTOTVM_LOADER} raises {error} here ({where}): {message}"
+        entry = self._keep(record, spec, -1, math.inf, "fails", reason)
+        entry.error = error
+        self.failures.append(entry)
+
+    def _workload(self, record: Record, workload: Hashable) -> int:
+        """The index of the record's workload: ``workload`` as TVM hashed it, or (for a record TVM
+        did not index) the one its task name and arguments make."""
+        task = _task(record.value)
+        if task is None:
+            return -1
+        if workload is None:
+            workload = workload_of(*task)
+            if workload is None:  # TVM never built it: the JSON text stands for it
+                workload = (_UNBUILT, json.dumps(task))
+        index = self._workload_ids.get(workload)
         if index is None:
-            index = self._workload_ids[text] = len(self.workloads)
-            self.workloads.append(text)
+            index = self._workload_ids[workload] = len(self.workloads)
+            self.workloads.append(json.dumps(task))
         return index
+
+    def best(self, by: str = "key") -> list[tuple[str, str, RecordMatch]]:
+        """The dispatcher's index ``by`` key (or ``"model"``), in the order TVM inserted its
+        entries: ``(key or model, workload JSON text, record kept)``."""
+        index = self._by_key if by == "key" else self._by_model
+        return [(name, self.workloads[workload], entry) for (name, workload), entry in index.items()]
 
     def finish(self) -> None:
         """Answer the query for every workload, then say for every record what became of it."""
@@ -191,7 +244,14 @@ class Matcher:
                 where = f"line {winner.line}" if winner.file == entry.file else f"{winner.file}:{winner.line}"
                 why = f"{winner.reason}{_faster(winner, entry)}"
                 entry.status, entry.reason = "beaten", f"matches by {entry.via}, but {where} is picked ({why})"
-            self._groups[entry.spec].statuses[entry.status] += 1
+            group = self._groups.get(entry.spec)
+            if group is not None:
+                group.statuses[entry.status] += 1
+
+    @property
+    def loads(self) -> bool:
+        """Whether ``ApplyHistoryBest`` loads the files (no line makes it raise)."""
+        return not self.failures
 
     def summary(self) -> dict[str, Any]:
         """Counts: records by status, workloads found by route and not found."""
@@ -202,7 +262,10 @@ class Matcher:
             "model": self.query.model,
             "keys": list(self.query.keys),
             "files": self.files,
-            "autotvm_records": len(self.records),
+            "loads": self.loads,
+            "failures": len(self.failures),
+            "autotvm_records": self.autotvm_records,
+            "v01_records": self.old,
             "other_records": dict(self.others),
             "statuses": dict(Counter(entry.status for entry in self.records)),
             "workloads": len(self.workloads),
@@ -216,12 +279,25 @@ class Matcher:
         query = self.query
         keys = ", ".join(query.keys) or "none"
         lines = [f"target: {query.spec}", f"  model '{query.model}', keys {keys}"]
+        if self.failures:
+            first = self.failures[0]
+            more = len(self.failures) - 1
+            lines.append(
+                f"TVM v0.7 - v0.19 cannot load these logs: ApplyHistoryBest raises {first.error} at "
+                f"{first.file}:{first.line}" + (f" (and on {plural(more, 'more line')})" if more else "") + " and "
+                "finds nothing; without the lines it fails on, it would find:"
+            )
+        if self.old:
+            lines.append(
+                f"{plural(self.old, 'record')} of AutoTVM's log format v0.1 skipped: TVM v0.7 - v0.19 load none "
+                'of them ("AutoTVM log version 0.1 is no longer supported."); TVM v0.6 and older read them'
+            )
         routes = Counter(pick.reason for pick in self.picks.values())
         found = f"{len(self.picks)} found" + (f" ({counts(routes)})" if routes else "")
         missing = len(self.workloads) - len(self.picks)
-        others = f"; other tuners' records ignored: {counts(self.others)}" if self.others else ""
+        others = f"; other lines: {counts(self.others)}" if self.others else ""
         lines.append(
-            f"{plural(len(self.records), 'AutoTVM record')} in {plural(self.files, 'file')}, "
+            f"{plural(self.autotvm_records, 'AutoTVM record')} in {plural(self.files, 'file')}, "
             f"{plural(len(self.workloads), 'workload')}: {found}, {missing} not found{others}"
         )
         if self._groups:
@@ -232,20 +308,26 @@ class Matcher:
         return "\n".join(lines)
 
 
+_UNBUILT = object()  # marks a workload TVM never built, known by its JSON text
+
+
+def _task(value: Any) -> tuple[Any, Any] | None:
+    """The task name and arguments of a decoded AutoTVM record (``input[1:3]``, or ``i[1:3]`` in
+    log format v0.1), or ``None``."""
+    if not isinstance(value, dict):
+        return None
+    for key in ("input", "i"):
+        inp = value.get(key)
+        if isinstance(inp, list) and len(inp) >= 3:
+            return inp[1], inp[2]
+    return None
+
+
 def _keep_best(index: dict[tuple[str, int], RecordMatch], key: tuple[str, int], entry: RecordMatch) -> None:
     # dispatcher.py replaces an entry only when the new record is strictly faster.
     other = index.get(key)
     if other is None or other.cost > entry.cost:
         index[key] = entry
-
-
-def _result(result: Any) -> tuple[float, int]:
-    """Mean cost and error number of an AutoTVM result ``[costs, error_no, all_cost, timestamp]``."""
-    try:
-        costs, error_no = result[0], int(result[1])
-        return sum(float(c) for c in costs) / len(costs), error_no
-    except (TypeError, ValueError, IndexError, ZeroDivisionError):
-        return math.inf, 0
 
 
 def _miss(model: str, keys: tuple[str, ...], query: Query) -> str:
@@ -261,6 +343,12 @@ def _miss(model: str, keys: tuple[str, ...], query: Query) -> str:
 def _faster(winner: RecordMatch, entry: RecordMatch) -> str:
     if winner.reason != f"by {entry.via}":
         return ""  # picked through an earlier route (the model, or a key that comes first)
+    # NaN (np.mean of no costs) is neither less nor greater than a cost: it is never replaced,
+    # and never replaces.
+    if math.isnan(winner.cost):
+        return ", earlier, with a mean cost of NaN (no costs), which no record replaces"
+    if math.isnan(entry.cost):
+        return ", earlier: this record's mean cost is NaN (no costs), which replaces none"
     if winner.cost < entry.cost:
         return f", faster: {winner.cost:.3g} s against {entry.cost:.3g} s"
     return ", as fast and earlier"
