@@ -199,7 +199,9 @@ class _Survey(cst.CSTVisitor):
                 if not isinstance(element, cst.StarredElement):
                     self._mark(element.value, context)
             return
-        if id(node) in self.operands or not _candidate(node):
+        # where a target must stand, any text is looked at (the rewriter reads it whole); elsewhere
+        # only what cheaply looks like a legacy target is
+        if id(node) in self.operands or not (context.strict or _candidate(node)):
             return
         current = self.contexts.get(id(node))
         if current is None or (context.strict and not current.strict):
