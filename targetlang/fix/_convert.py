@@ -17,7 +17,7 @@ from ..registry import Registry
 from ._literal import PLACEHOLDER
 from ._rules import Safety
 
-__all__ = ["Conversion", "convert", "known_kind", "options_of"]
+__all__ = ["Conversion", "convert", "known_kind", "options_of", "reading_registry"]
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from ..errors import NestingTooDeepError, SourceSyntaxError, SourceTooLargeError
 from ..registry import Registry
 from ._constants import evaluate
-from ._convert import Conversion, convert, known_kind, options_of
+from ._convert import Conversion, convert, known_kind, options_of, reading_registry
 from ._findings import Finding
 from ._literal import PLACEHOLDER, placeholder, render
 from ._properties import REMOVED_PROPERTIES
@@ -201,7 +201,7 @@ class _Survey(cst.CSTVisitor):
             return
         # where a target must stand, any text is looked at (the rewriter reads it whole); elsewhere
         # only what cheaply looks like a legacy target is
-        if id(node) in self.operands or not (context.strict or _candidate(node)):
+        if id(node) in self.operands or not (_candidate(node) or (context.strict and _built(node))):
             return
         current = self.contexts.get(id(node))
         if current is None or (context.strict and not current.strict):
@@ -630,19 +630,46 @@ _OPTION = re.compile(r"\s-")
 _LEGACY_TEXT = re.compile(r"\s*[\w{]\S*\s+-")
 
 
-def _worth_parsing(text: str) -> bool:
+def _worth_parsing(text: str, registry: Registry | None = None) -> bool:
     """Whether ``text`` has anything the rules look for at all: most files of a tree have not,
     and reading them with LibCST is most of the time a run takes."""
-    return bool(_prefilter().search(text))
+    looks, properties = _prefilter(registry)
+    return bool(looks.search(text) or (properties.search(text) and _TARGET_WORD.search(text)))
 
 
-@functools.cache
-def _prefilter() -> re.Pattern[str]:
+_TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=8)
+def _prefilter(registry: Registry | None) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What may hold a legacy target: a string that starts like one (a kind, or a template's
+    field, and an option later in it), the parts of a built one (a kind and a space, then a field
+    or the end of the string; a space and an option alone), a string with options where a target
+    must stand, a string written with escapes, a join of a literal list, a helper or ``canon_*``
+    call; and a removed property (in a file that speaks of targets)."""
+    kinds = "|".join(sorted(map(re.escape, reading_registry(registry).kinds), key=len, reverse=True))
     helpers = "|".join(sorted(_helper_names() | {"create"}))
-    properties = "|".join(sorted(REMOVED_PROPERTIES))
-    return re.compile(
-        rf"""["']\s*[\w{{%][^"'\n]*?\s-|["']\.join\(\s*[\[(]|\bTarget\s*\(|\b(?:{helpers})\s*\(|canon_|"""
-        rf"""\.(?:{properties})\b"""
+    head = rf"""(?:{kinds}|%[-#0 +\d.]*[a-z]|\{{[^{{}}\n]*\}})"""
+    looks = re.compile(
+        "|".join(
+            (
+                rf"""["']\s*{head}[^"'\n]*?\s-""",
+                rf"""["']\s*(?:{kinds})\s+["'{{%]""",
+                r"""["']\s+-\w""",
+                r"""(?:Target\(|\b(?:target|target_host|host)\s*=)[^)]{0,400}?["'][^"'\n]*?\s-""",
+                r"""["'][^"'\n]*\\[xuUN0-7]""",
+                r"""["']\.join\(\s*[\[(]""",
+                rf"""\b(?:{helpers})\s*\(|canon_""",
+            )
+        )
+    )
+    return looks, re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b")
+
+
+def _built(node: cst.BaseExpression) -> bool:
+    """``node`` builds a text of parts (``+``, ``%``, an f-string, ``.format``, ``.join``)."""
+    return isinstance(node, (cst.BinaryOperation, cst.FormattedString)) or (
+        isinstance(node, cst.Call) and _is_format(node)
     )
 
 
@@ -860,7 +887,7 @@ def fix_python(
             first_line=first_line,
         )
         return "\ufeff" + without, found
-    if not _worth_parsing(text):
+    if not _worth_parsing(text, registry):
         return text, []
     if len(text) > MAX_PYTHON_CHARS:
         message = f"{path}: {len(text)} characters of Python is more than targetlang fix rewrites ({MAX_PYTHON_CHARS})"
