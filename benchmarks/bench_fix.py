@@ -1,0 +1,293 @@
+"""Benchmark ``targetlang fix --check`` over every Python file of a TVM release.
+
+Run from the repository root::
+
+    python benchmarks/bench_fix.py                 # print the figures
+    python benchmarks/bench_fix.py --write         # and rewrite their section of docs/performance.md
+    python benchmarks/bench_fix.py --mirror PATH --ref refs/tags/v0.23.0
+    python benchmarks/bench_fix.py --at .          # the working tree as it is, not a commit
+
+The ``.py`` files of ``--ref`` (TVM v0.23.0 by default) are extracted from a git repository of
+TVM (``--mirror``, a bare mirror is enough) into a temporary directory, and the installed
+``targetlang`` console script runs over that directory as a subprocess, on the ``targetlang``
+package of commit ``--at`` of this repository (``HEAD`` by default: extracted with ``git
+archive`` and put first on ``PYTHONPATH``, so that edits in progress do not change the figures):
+``targetlang fix --check --quiet DIR`` with ``-j 1`` and with the default (one process per
+core), ``--repeat`` times each, then once with ``--json`` to count the findings by rule and
+safety. Wall time is measured around the subprocess; CPU time is the user and system time of
+the subprocess and every process it waited for (its worker pool), from ``getrusage``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from doc_sections import write_section
+
+import targetlang
+
+_MIRROR = "/work/.mirror/apache+tvm/repo"
+_REF = "refs/tags/v0.23.0"
+_GOAL = 60.0  # seconds of wall time for the whole tree, default jobs
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def extract(mirror: str, ref: str, into: Path) -> int:
+    """The ``.py`` files of ``ref`` under ``into``; returns how many."""
+    archive = subprocess.run(
+        ["git", "-C", mirror, "archive", "--format=tar", ref, "--", "*.py"],
+        check=True,
+        stdout=subprocess.PIPE,
+    ).stdout
+    with tempfile.TemporaryFile() as handle:
+        handle.write(archive)
+        handle.seek(0)
+        with tarfile.open(fileobj=handle) as tar:
+            members = [m for m in tar.getmembers() if m.isfile() or m.isdir()]
+            tar.extractall(into, members=members, filter="data")
+    return sum(1 for _ in into.rglob("*.py"))
+
+
+def console_script() -> str:
+    """The installed ``targetlang`` command of this interpreter's environment."""
+    beside = Path(sys.executable).with_name("targetlang")
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("targetlang")
+    if found is None:
+        raise SystemExit("the targetlang console script is not installed (pip install -e '.[fix]')")
+    return found
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy since boot (every process, every core), from
+    /proc/stat; 0.0 where there is none."""
+    try:
+        fields = Path("/proc/stat").read_text(encoding="ascii").splitlines()[0].split()[1:]
+    except OSError:
+        return 0.0
+    # user nice system idle iowait irq softirq steal: all but idle and iowait are busy
+    ticks = [int(x) for x in fields[:8]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Timing:
+    wall: float  # seconds around the subprocess
+    cpu: float  # user and system seconds of the subprocess and the processes it waited for
+    others: float  # CPU seconds the rest of the machine used meanwhile
+    stdout: bytes
+    stderr: bytes
+
+
+def snapshot(at: str, into: Path) -> tuple[dict[str, str] | None, str]:
+    """The environment that runs commit ``at`` of targetlang (``None``: the installed one, for
+    ``at == "."``), and how the report names what was measured."""
+    if at == ".":
+        return None, "the working tree of the checkout"
+    commit = subprocess.run(
+        ["git", "-C", str(_ROOT), "rev-parse", "--short", at], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    archive = subprocess.run(
+        ["git", "-C", str(_ROOT), "archive", "--format=tar", commit, "targetlang", "grammar"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tempfile.TemporaryFile() as handle:
+        handle.write(archive)
+        handle.seek(0)
+        with tarfile.open(fileobj=handle) as tar:
+            tar.extractall(into, filter="data")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(into), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    where = subprocess.run(
+        [sys.executable, "-c", "import targetlang; print(targetlang.__file__)"],
+        env=env,
+        cwd=into,  # not this checkout, which ``python -c`` would put first on sys.path
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not Path(where).is_relative_to(into):
+        raise SystemExit(f"the snapshot of {commit} is not what Python imports ({where})")
+    return env, f"commit {commit}"
+
+
+def timed(argv: list[str], env: dict[str, str] | None = None) -> Timing:
+    """Run ``argv`` (in ``env``) and time it."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy = machine_busy()
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, env=env)
+    wall = time.perf_counter() - start
+    busy = machine_busy() - busy
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr.decode(errors='replace')}")
+    return Timing(wall, cpu, max(0.0, busy - cpu), done.stdout, done.stderr)
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
+
+
+def _best(timings: list[Timing]) -> Timing:
+    """The run of least wall time: on a shared machine, the one the rest of it disturbed least."""
+    return min(timings, key=lambda t: t.wall)
+
+
+def _cpu_model() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def _version(package: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def machine(measured: str) -> list[str]:
+    return [
+        f"- platform: {platform.platform()}",
+        f"- cpu: {_cpu_model()}",
+        f"- cpu count: {os.cpu_count()}",
+        f"- python: {platform.python_implementation()} {platform.python_version()}",
+        f"- targetlang: {targetlang.__version__}, {measured}",
+        f"- libcst: {_version('libcst')}",
+    ]
+
+
+Run = tuple[str, list[Timing]]  # the jobs option, its timings
+
+
+def report(
+    ref: str, measured: str, files: int, runs: list[Run], findings: list[dict[str, object]], errors: list[str]
+) -> str:
+    by_rule = collections.Counter((str(f["rule"]), str(f["safety"])) for f in findings)
+    applied = sum(bool(f["applied"]) for f in findings)
+    with_findings = len({f["file"] for f in findings})
+    tag = ref.rsplit("/", 1)[-1]
+    out = [
+        f"## `targetlang fix` over TVM {tag}",
+        "",
+        "Measured by `benchmarks/bench_fix.py --write` (this section is generated; rerun it rather than editing).",
+        "",
+        "### Machine",
+        "",
+        *machine(measured),
+        "",
+        "### Method",
+        "",
+        f"The {files:,} `.py` files of TVM {tag} (`git archive {ref} -- '*.py'`, nothing else) are extracted to a "
+        "temporary directory, and the installed console script runs over it as a subprocess: "
+        "`targetlang fix --check --quiet DIR`, with `-j 1` (one process, no pool) and with the default "
+        f"(one process per core), {_times(len(runs[0][1]))} each, in turn; the table gives the fastest run of "
+        "each (the one the rest of the machine disturbed least). Wall time is taken around the subprocess; CPU "
+        "time is the user and system time of the command and of its worker processes. The machine may be "
+        "shared: the last column is the CPU time the rest "
+        "of the machine used during the run (from /proc/stat), which slows the run when the command and the rest "
+        "together want more than the cores. The findings are counted from one more run with `--json`.",
+        "",
+        "### Results",
+        "",
+        "| command | wall s | CPU s | other processes' CPU s |",
+        "|---|---:|---:|---:|",
+    ]
+    for label, timings in runs:
+        best = _best(timings)
+        out.append(
+            f"| `targetlang fix --check --quiet {label}DIR` | {best.wall:.1f} | {best.cpu:.1f} | {best.others:.1f} |"
+        )
+    out += [
+        "",
+        f"{len(findings)} finding{'s' if len(findings) != 1 else ''} in {with_findings} of the {files:,} files, "
+        f"{applied} of them applied by "
+        "`--write` (safe fixes):",
+        "",
+        "| rule | safety | findings |",
+        "|---|---|---:|",
+        *[f"| {rule} | {safety} | {count} |" for (rule, safety), count in sorted(by_rule.items())],
+        "",
+        f"Files the command could not read (an error line each): {len(errors)}",
+        *[f"- `{line}`" for line in errors[:10]],
+        "",
+        "### Goals",
+        "",
+    ]
+    default_wall = _best(runs[-1][1]).wall
+    out.append(
+        f"- `targetlang fix --check` over every `.py` file of TVM {tag} in under {_GOAL:.0f} s (default jobs): "
+        + ("**met**" if default_wall < _GOAL else "**not met**")
+        + f" ({default_wall:.1f} s)"
+    )
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--mirror", default=_MIRROR, help="a git repository of TVM (default: %(default)s)")
+    parser.add_argument("--ref", default=_REF, help="the revision to extract (default: %(default)s)")
+    parser.add_argument("--at", default="HEAD", help="the commit of targetlang to run, '.': the working tree")
+    parser.add_argument("--repeat", type=int, default=1, help="timed runs of each command (default: %(default)s)")
+    parser.add_argument("--write", action="store_true", help="rewrite the bench_fix section of docs/performance.md")
+    args = parser.parse_args(argv)
+
+    command = console_script()
+    with tempfile.TemporaryDirectory() as work:
+        tree = Path(work) / "tvm"
+        tree.mkdir()
+        env, measured = snapshot(args.at, Path(work) / "targetlang")
+        files = extract(args.mirror, args.ref, tree)
+        print(f"{files} .py files of {args.ref} in {tree}", file=sys.stderr)
+        variants: tuple[tuple[str, list[str]], ...] = (("-j 1 ", ["-j", "1"]), ("", []))
+        timings: dict[str, list[Timing]] = {label: [] for label, _ in variants}
+        for _ in range(args.repeat):
+            for label, jobs in variants:
+                timing = timed([command, "fix", "--check", "--quiet", *jobs, str(tree)], env)
+                timings[label].append(timing)
+                print(
+                    f"fix --check {label or '(default jobs) '}: {timing.wall:.1f} s wall, {timing.cpu:.1f} s CPU, "
+                    f"{timing.others:.1f} s CPU of other processes",
+                    file=sys.stderr,
+                )
+        runs: list[Run] = [(label, timings[label]) for label, _ in variants]
+        listed = timed([command, "fix", "--check", "--json", str(tree)], env)
+        findings = json.loads(listed.stdout)
+        errors = [
+            line.replace(str(tree) + os.sep, "")
+            for line in listed.stderr.decode("utf-8", errors="replace").splitlines()
+            if line.startswith("error:")
+        ]
+        # Paths relative to the tree, for anyone reading the counts by file.
+        for finding in findings:
+            finding["file"] = os.path.relpath(str(finding["file"]), tree)
+    text = report(args.ref, measured, files, runs, findings, errors)
+    print(text)
+    if args.write:
+        write_section("bench_fix", text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
