@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextvars
 import functools
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from .errors import (
@@ -145,6 +146,16 @@ def _parse_mkldnn(text: str, registry: Registry) -> Target:
         return offsets[i - 1] + 1 if i > 0 else 0
 
     spans = {name: (start(a), end(b), start(c), end(d)) for name, (a, b, c, d) in target._spans.items()}
+    return _retexted(target, registry, text, target._text_form, spans)
+
+
+_NO_SPANS: Mapping[str, Any] = MappingProxyType({})
+
+
+def _retexted(
+    target: Target, registry: Registry, text: str, text_form: str, spans: Mapping[str, Any] = _NO_SPANS
+) -> Target:
+    """``target`` as read from ``text`` (a tag's name, the text before a rewrite)."""
     return Target._make(
         target.schema,
         registry,
@@ -153,7 +164,7 @@ def _parse_mkldnn(text: str, registry: Registry) -> Target:
         host=target.host,
         attrs=dict(target.attrs),
         text=text,
-        text_form=target._text_form,
+        text_form=text_form,
         spans=spans,
     )
 
@@ -182,16 +193,7 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
                 raise
             # The tag's own config has no text: point at the tag's name.
             raise _in_tag(err, text).at(text, 0, len(text)) from None
-        return Target._make(
-            target.schema,
-            registry,
-            tag=target.tag,
-            keys=target.declared_keys,
-            host=target.host,
-            attrs=dict(target.attrs),
-            text=text,
-            text_form="tag",
-        )
+        return _retexted(target, registry, text, "tag")
     # A target nests in a target one JSON level deep, two inside an array (devices): deep
     # targets that max_depth allows are never cut short by the JSON limit.
     syntax = parse_syntax(text, max(MAX_JSON_DEPTH, 2 * _LIMIT.get() + 4))
