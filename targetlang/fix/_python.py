@@ -656,7 +656,7 @@ def _prefilter(registry: Registry | None) -> tuple[re.Pattern[str], re.Pattern[s
                 rf"""["']\s*{head}[^"'\n]*?\s-""",
                 rf"""["']\s*(?:{kinds})\s+["'{{%]""",
                 r"""["']\s+-\w""",
-                r"""(?:Target\(|\b(?:target|target_host|host)\s*=)[^)]{0,400}?["'][^"'\n]*?\s-""",
+                r"""(?:Target\(|\b(?:target|target_host|host)\s*=)[^)]{0,400}?["'][^"'\n]*?-""",
                 r"""["'][^"'\n]*\\[xuUN0-7]""",
                 r"""["']\.join\(\s*[\[(]""",
                 rf"""\b(?:{helpers})\s*\(|canon_""",
@@ -896,7 +896,9 @@ def fix_python(
     try:
         # Python's own parser first: LibCST accepts some source Python rejects (a bad escape,
         # bytes beside str) and then fails later, out of a node's value
-        ast.parse(text)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the user's invalid escapes are theirs, not ours to warn of
+            ast.parse(text)
     except SyntaxError as err:
         raise _python_error(text, path, err.lineno or 1, (err.offset or 1) - 1, err.msg) from None
     except (ValueError, MemoryError, RecursionError) as err:
