@@ -1,7 +1,7 @@
 """targetlang.helpers against what TVM's own helper constructors built.
 
 The goldens, tests/data/helpers-tvm-v0.21.jsonl, were recorded from real TVM v0.21.0 by
-tests/oracle/record_helpers.py (run with ../shared/tools/tvm-oracle/run.sh --tvm 021): one row per
+tests/oracle/record_helpers.py (run with the TVM oracle's run.sh --tvm 021): one row per
 call, with the string the helper passed to ``Target(...)`` ("built"), TVM's ``str()`` and
 ``export()`` of the result, its warnings, or the error it raised. v0.21's helpers are v0.22's
 except for riscv_cpu's licheepi3a model (added in v0.22): those rows ("source": "v0.22-source")

@@ -1,7 +1,7 @@
 """targetlang against what real TVM did with the inputs of issue 10's disagreement classes.
 
 The goldens, tests/data/oracle/*.jsonl, were recorded from real TVM by the scripts in
-tests/oracle/ (run with ../shared/tools/tvm-oracle/run.sh): ``record_aprofile.py``,
+tests/oracle/ (run with the TVM oracle's run.sh): ``record_aprofile.py``,
 ``record_null_configs.py``, ``record_key_types.py`` and ``record_mkldnn.py`` with TVM v0.21.0
 (``tvm.target.Target``), ``record_tvmc_flags.py`` with TVM v0.19.0 (tvmc's flags and
 ``target_from_cli``). Each line is one input and TVM's outcome: accepted, with ``str()`` and
