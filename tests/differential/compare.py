@@ -1,0 +1,281 @@
+"""targetlang's side of the differential runs, the comparison with TVM's outcome, and the table of
+documented decisions.
+
+An outcome is a dict: ``accepted``; when accepted, ``export`` (TVM's ``export()`` shape: kind,
+tag, keys, host, then the attributes) and ``str`` (or ``str_error``); when rejected, ``error``
+(``type`` and ``bases``, the Python built-in classes it is an instance of). TVM's outcome is the
+one tests/oracle/oracle_common.py records (``crashed`` when the input killed the TVM process);
+targetlang's is computed here (``internal`` when targetlang raised something that is no
+:class:`~targetlang.TargetError`: always a bug).
+
+:func:`classify` names the difference between the two: ``agree``, or a class that says which field
+differs, with a normalised error type or message, so that a person can read the list of classes.
+A difference that a documented decision explains (:data:`DECISIONS`) is a ``decision``, counted
+apart from the disagreements.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import targetlang
+from targetlang import Environment, Target, TargetError, UnprintableTargetError
+
+# What the oracle detects on a machine without a GPU: sm_50, gfx900 and this host triple.
+ENV = Environment(host_triple="x86_64-pc-linux-gnu")
+BUILTINS: dict[str, type[BaseException]] = {
+    "ValueError": ValueError,
+    "TypeError": TypeError,
+    "UnicodeError": UnicodeError,
+    "UnicodeEncodeError": UnicodeEncodeError,
+    "RecursionError": RecursionError,
+    "RuntimeError": RuntimeError,
+    "KeyError": KeyError,
+    "LookupError": LookupError,
+    "AttributeError": AttributeError,
+    "IndexError": IndexError,
+}
+
+Outcome = dict[str, Any]
+
+
+@cache
+def registry(version: str) -> targetlang.Registry:
+    return targetlang.builtin_registry(version)
+
+
+def plain(value: Any) -> Any:
+    """A targetlang value as TVM's export gives it: targets as exports, tuples as lists."""
+    if isinstance(value, Target):
+        return export(value)
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def export(resolved: Target) -> dict[str, Any]:
+    """A resolved target as TVM's ``export()``: kind, tag, keys, host, then the attributes."""
+    out: dict[str, Any] = {"kind": resolved.kind, "tag": resolved.tag, "keys": list(resolved.keys)}
+    if resolved.host is not None:
+        out["host"] = export(resolved.host)
+    out.update((name, plain(value)) for name, value in resolved.attrs.items())
+    return out
+
+
+def error_of(err: BaseException) -> dict[str, Any]:
+    bases = [name for name, cls in BUILTINS.items() if isinstance(err, cls)]
+    return {"type": type(err).__name__, "bases": bases, "message": str(err).splitlines()[0][:300] if str(err) else ""}
+
+
+def resolved_outcome(build: Callable[[], Target]) -> Outcome:
+    """targetlang's outcome of ``build()`` resolved in :data:`ENV`."""
+    try:
+        resolved = build().resolve(ENV)
+    except TargetError as err:
+        return {"accepted": False, "error": error_of(err)}
+    except Exception as err:  # a bug of targetlang, whatever the input
+        return {"accepted": False, "internal": f"{type(err).__name__}: {err}"[:300]}
+    out: Outcome = {"accepted": True, "export": export(resolved)}
+    try:
+        out["str"] = resolved.to_legacy_str(ENV)
+    except UnprintableTargetError as err:
+        out["str_error"] = error_of(err)
+    except TargetError as err:
+        out["str_error"] = error_of(err)
+    except Exception as err:
+        out["internal"] = f"str(): {type(err).__name__}: {err}"[:300]
+    return out
+
+
+def target_outcome(spec: Any, version: str = "0.21") -> Outcome:
+    """``targetlang.parse(spec, registry=builtin_registry(version))``, resolved."""
+    return resolved_outcome(lambda: targetlang.parse(spec, registry=registry(version)))
+
+
+# ---------------------------------------------------------------------------- classes
+
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'|`[^`]*`")
+_NUMBER = re.compile(r"\d+")
+
+
+def tvm_message(error: Mapping[str, Any]) -> str:
+    """TVM's error message without the input: quoted parts, numbers and the echo cut."""
+    message = str(error.get("message", ""))
+    for cut in (". Target creation from", "Target creation from"):
+        message = message.split(cut, 1)[0]
+    message = message.removeprefix("ValueError: ").removeprefix("Error when parsing target: ")
+    message = _NUMBER.sub("N", _QUOTED.sub("Q", message))
+    return " ".join(message.split())[:70]
+
+
+def differing_fields(tvm: Any, ours: Any, prefix: str = "") -> list[str]:
+    """The export fields (kind, tag, keys, host.FIELD, attribute names) whose values differ."""
+    if not isinstance(tvm, dict) or not isinstance(ours, dict):
+        return [prefix.rstrip(".") or "export"]
+    out = []
+    for name in sorted(set(tvm) | set(ours)):
+        a, b = tvm.get(name, _MISSING), ours.get(name, _MISSING)
+        if a == b:
+            continue
+        if name == "host" and isinstance(a, dict) and isinstance(b, dict):
+            out += differing_fields(a, b, prefix + "host.")
+        else:
+            out.append(prefix + name)
+    return out
+
+
+def _has_null(export: Any) -> bool:
+    if isinstance(export, dict):
+        return any(v is None or _has_null(v) for v in export.values())
+    return False
+
+
+_MISSING = object()
+
+
+def classify(tvm: Outcome, ours: Outcome) -> str:
+    """``agree`` or the name of the disagreement class."""
+    if tvm.get("crashed"):
+        return "TVM crashed"
+    if "internal" in ours:
+        return "targetlang internal error: " + str(ours["internal"]).split(":", 1)[0]
+    if tvm["accepted"] and not ours["accepted"]:
+        return f"TVM accepts, targetlang rejects ({ours['error']['type']})"
+    if not tvm["accepted"] and ours["accepted"]:
+        return f"TVM rejects ({tvm_message(tvm['error'])}), targetlang accepts"
+    if not tvm["accepted"]:
+        missing = [b for b in tvm["error"]["bases"] if b not in ours["error"]["bases"]]
+        if missing:
+            theirs = "/".join(ours["error"]["bases"]) or ours["error"]["type"]
+            return f"error class: TVM {tvm['error']['type']}, targetlang {theirs}"
+        return "agree"
+    fields = differing_fields(tvm["export"], ours["export"])
+    if fields and _has_null(tvm["export"]):
+        # v0.21 with from_device: TVM queried a device there is not and set every attribute null
+        return "export differs: TVM's export has null attributes (from_device)"
+    if fields:
+        shown = "+".join(fields[:3]) + ("+..." if len(fields) > 3 else "")
+        return f"export differs: {shown}"
+    if "str" in tvm and tvm["str"] != ours.get("str"):
+        return "str differs" if "str" in ours else "str: targetlang cannot print"
+    if "str" not in tvm and "str" in ours:
+        return "str: TVM could not print, targetlang prints"
+    return "agree"
+
+
+# ---------------------------------------------------------------------------- decisions
+
+
+def _strings(spec: Any) -> list[str]:
+    if isinstance(spec, str):
+        return [spec]
+    if isinstance(spec, Mapping):
+        return [s for k, v in spec.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(spec, list | tuple):
+        return [s for v in spec for s in _strings(v)]
+    return []
+
+
+def cut_nul(spec: Any) -> Any:
+    """``spec`` as v0.21's FFI passed it to C++: every string cut at its first NUL."""
+    if isinstance(spec, str):
+        return spec.split("\x00", 1)[0]
+    if isinstance(spec, Mapping):
+        return {cut_nul(k): cut_nul(v) for k, v in spec.items()}
+    if isinstance(spec, list):
+        return [cut_nul(v) for v in spec]
+    return spec
+
+
+def _nul(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    if not any("\x00" in s for s in _strings(spec)):
+        return False
+    return classify(tvm, target_outcome(cut_nul(spec))) == "agree"
+
+
+def _whitespace_only(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    return isinstance(spec, str) and spec != "" and spec.strip(" ") == "" and bool(tvm.get("crashed"))
+
+
+_ARM_TRIPLE = re.compile(r"(arm|aarch64|thumb)", re.IGNORECASE)
+
+
+def _arm_triple_crash(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    return bool(tvm.get("crashed")) and any(_ARM_TRIPLE.search(s) for s in _strings(spec))
+
+
+def _json_superset(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    if not isinstance(spec, str) or not spec.startswith("{") or tvm["accepted"] or not ours["accepted"]:
+        return False
+    try:
+        json.loads(spec)
+    except ValueError:
+        return True
+    return False
+
+
+def _leading_spaces_brace(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    return (
+        isinstance(spec, str) and spec.lstrip(" ").startswith("{") and not spec.startswith("{") and not tvm["accepted"]
+    )
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A documented difference: ``applies(input, TVM's outcome, targetlang's)`` when a
+    disagreement is it."""
+
+    name: str
+    reason: str
+    applies: Callable[[Any, Outcome, Outcome], bool]
+
+
+DECISIONS = [
+    Decision(
+        "nul-cut",
+        "v0.21's Python FFI passed a str to C++ as a NUL-terminated C string, cutting it at the first NUL "
+        "(v0.22 passes the length; oracle README): counted a decision when targetlang, given the input cut "
+        "the same way, agrees with TVM",
+        _nul,
+    ),
+    Decision(
+        "whitespace-only",
+        "a whitespace-only target makes TVM read element 0 of an empty vector (undefined behaviour; the oracle "
+        "process dies); targetlang raises TargetSyntaxError (docs/language.md, Decisions)",
+        _whitespace_only,
+    ),
+    Decision(
+        "arm-triple-crash",
+        "an arm/aarch64 triple that LLVM cannot resolve aborts the TVM process in the A-profile parser "
+        "(oracle README); targetlang answers",
+        _arm_triple_crash,
+    ),
+    Decision(
+        "json-superset",
+        "targetlang reads JSON-ish texts (single quotes, bare words, trailing commas, comments: "
+        "grammar/target.lark); TVM's JSON reader rejects what is not strict JSON",
+        _json_superset,
+    ),
+    Decision(
+        "spaces-then-brace",
+        "a text of spaces then '{' is an unknown kind '{...' for TVM, a TargetSyntaxError for targetlang "
+        "(docs/language.md, Decisions)",
+        _leading_spaces_brace,
+    ),
+]
+DECISION_REASONS = {d.name: d.reason for d in DECISIONS}
+
+
+def decision_for(spec: Any, tvm: Outcome, ours: Outcome) -> str | None:
+    """The name of the documented decision that explains a disagreement on ``spec``, if any."""
+    for decision in DECISIONS:
+        if decision.applies(spec, tvm, ours):
+            return decision.name
+    return None
