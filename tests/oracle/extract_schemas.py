@@ -66,6 +66,10 @@ class ExtractError(Exception):
     pass
 
 
+# per git ref: whether add_attr_option takes ConfigSchema traits (v0.24+) rather than a default value
+TRAITS_API: dict[str, bool] = {}
+
+
 # ----------------------------------------------------------------------------------------------
 # git access
 
@@ -472,8 +476,6 @@ class Parser:
                 return self.constants[name]
             if targs is None and last in self.constants:
                 return self.constants[last]
-            if name in DEVICE_TYPES:
-                return DEVICE_TYPES[name]
             raise self.fail(f"cannot resolve constant {name!r}")
         args = self.call_args() if self.peek() == "(" else self.init_list()
         base = norm_type(name)
@@ -577,9 +579,15 @@ def apply_chain(kind: dict[str, Any], calls: list[tuple[str, str | None, list[An
             default = None
             for extra in args[1:]:
                 if isinstance(extra, Opaque):
-                    continue
+                    continue  # a validator trait (ConfigSchema::AttrValidator)
                 if isinstance(extra, Default):
                     extra = extra.value
+                elif TRAITS_API.get(p.where.split(":")[0]):
+                    # v0.24+: add_attr_option<T>(key, traits...) keeps refl::DefaultValue(x) as the
+                    # default, a string as the doc, and silently ignores anything else
+                    if not isinstance(extra, str):
+                        kind.setdefault("ignored_defaults", {})[args[0]] = plain(extra, p)
+                    continue
                 if default is not None:
                     raise p.fail("two defaults")
                 default = plain(extra, p)
@@ -620,15 +628,33 @@ def common_attrs(tree: Tree) -> tuple[list[tuple[str, str | None, list[Any]]], P
     return calls, p
 
 
+def device_types(tree: Tree) -> dict[str, int]:
+    """kDL* device type numbers: DLPack's, overridden by the release's own TVM extensions (kDLAOCL,
+    kDLSDAccel, kDLHexagon were TVM-side numbers in some releases)."""
+    table = dict(DEVICE_TYPES)
+    found: dict[str, int] = {}
+    for path in ("include/tvm/runtime/c_runtime_api.h", "include/tvm/runtime/device_api.h"):
+        if not tree.exists(path):
+            continue
+        for name, num in re.findall(r"\b(kDL\w+)\s*=\s*(\d+)\s*[,}]", strip_comments(tree.show(path))):
+            if found.setdefault(name, int(num)) != int(num):
+                raise ExtractError(f"{tree.ref}:{path}: {name} defined as {found[name]} and {num}")
+    table.update(found)
+    return table
+
+
 def extract_kinds(tree: Tree) -> dict[str, dict[str, Any]]:
+    header = tree.show("include/tvm/target/target_kind.h")
+    TRAITS_API[tree.ref] = bool(re.search(r"add_attr_option\(const\s+(?:ffi::)?String&\s*key,\s*Traits&&", header))
     macro_calls, mp = common_attrs(tree)
+    devices = device_types(tree)
     kinds: dict[str, dict[str, Any]] = {}
     for path in tree.grep_files("TVM_REGISTER_TARGET_KIND", "src"):
         where = f"{tree.ref}:{path}"
         text = tree.show(path)
         toks_c = preprocess(text, where)
         toks = [t for t, _ in toks_c]
-        p = Parser(toks, where, find_constants(text))
+        p = Parser(toks, where, {**devices, **find_constants(text)})
         found = 0
         while p.i < len(toks):
             if toks[p.i] != "TVM_REGISTER_TARGET_KIND":
@@ -692,10 +718,20 @@ def extract_cpp_tags(tree: Tree) -> dict[str, dict[str, Any]]:
             p.take(".")
             p.take("set_config")
             (cfg,) = p.call_args()
-            p.take(";") if p.peek() == ";" else None
+            extra: list[tuple[Any, Any]] = []
+            while p.peek() == ".":
+                p.take()
+                p.take("with_config")
+                key, value = p.call_args()
+                extra.append((key, value))
+            p.take(";")
             if not isinstance(name, str):
                 raise p.fail("tag name")
             config = plain(to_dict(cfg, p), p)
+            for key, value in extra:
+                if not isinstance(key, str):
+                    raise p.fail("with_config key")
+                config[key] = plain(value, p)
             tags[name] = {"config": config}  # a later set_config overwrites the earlier one
             if cond:
                 tags[name]["condition"] = cond
@@ -777,7 +813,14 @@ for name in sorted(Target.list_kinds()):
 print(json.dumps(out))
 """
 
-WHEEL_TYPES = {"str": "string", "int": "int", "bool": "bool", "Array<str>": "array<string>", "target.Target": "target"}
+WHEEL_TYPES = {
+    "str": "string",
+    "int": "int",
+    "bool": "bool",
+    "Array<str>": "array<string>",
+    "target.Target": "target",
+    "Array<target.Target>": "array<target>",
+}
 
 
 def wheel_kinds(python: str) -> tuple[str, dict[str, Any]]:
@@ -865,6 +908,13 @@ def main() -> int:
     kinds["0.27"] = extract_kinds(Tree(a.tvm_git, "refs/tags/v0.27.dev0"))
     for name, info in wk.items():
         if name in kinds["0.27"]:
+            have = {a[0] for a in kinds["0.27"][name]["attrs"]}
+            for opt, typ in info["options"]:
+                if opt not in have:
+                    if typ not in WHEEL_TYPES:
+                        raise ExtractError(f"apache-tvm {version}: unknown option type {typ!r} of {name}.{opt}")
+                    kinds["0.27"][name]["attrs"].append([opt, WHEEL_TYPES[typ], None])
+                    kinds["0.27"][name].setdefault("wheel_only_attrs", []).append(opt)
             continue
         attrs = []
         for opt, typ in info["options"]:
@@ -894,6 +944,10 @@ def main() -> int:
             "target_parser: the function given to set_target_parser, or to set_target_canonicalizer (its later name).",
             "Preprocessor conditions were evaluated for a build with LLVM >= 19 having an AArch64 backend; "
             "a kind or tag registered (or defined by a macro) under a condition carries it in 'condition'.",
+            "ignored_defaults: values given to add_attr_option after the name that v0.24+'s traits API silently "
+            "ignores (only refl::DefaultValue(x) is a default there), so the attribute has no default.",
+            "wheel_only_attrs (0.27): options the apache-tvm 0.27 wheel lists that v0.27.dev0's source lacks; "
+            "appended with their wheel type and default null (unknown), not at their registered position.",
             "Tags: a name registered twice keeps the later config (as TVM does); configs are as registered, "
             "before Target construction adds defaults and keys.",
         ],
