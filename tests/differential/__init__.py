@@ -11,6 +11,9 @@ One command runs one area, from the repository root, with the project's dev venv
   resolved in ``Environment(host_triple="x86_64-pc-linux-gnu")`` (the oracle's machine: no GPU,
   so ``sm_50``/``gfx900``): accepted or rejected (and the Python class of the error), ``export()``
   (kind, tag, keys, host, attributes) and ``str()``.
+* ``migrate``: ``targetlang.migrate(spec)``'s JSON must be accepted by apache-tvm 0.27 (a Python
+  given by ``--tvm027``), and 0.27's export must equal v0.21's export of the original where
+  comparable (see :class:`tests.differential.areas.MigrateArea`).
 
 The TVM side runs in worker processes (tests/differential/worker.py, speaking the protocol of
 tests/oracle/oracle_common.py) started with the shared oracle's ``run.sh`` (``--oracle``, default

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from . import harness
-from .areas import TargetArea
+from .areas import MigrateArea, TargetArea
 
-AREAS = ("target",)
+AREAS = ("target", "migrate")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,11 +26,14 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--golden", type=Path, help="default: tests/data/oracle/differential-AREA.jsonl")
     run.add_argument("--no-golden", action="store_true", help="do not write the golden file")
     run.add_argument("--golden-generated", type=int, default=400, help="generated inputs kept in the goldens")
+    run.add_argument("--golden-corpus", type=int, help="corpus inputs kept in the goldens (default: all)")
     args = parser.parse_args(argv)
-    area = TargetArea(args.oracle)
+    area: harness.Area = TargetArea(args.oracle) if args.area == "target" else MigrateArea(args.oracle, args.tvm027)
     summary_path = args.summary or harness.RESULTS / f"{args.area}-{args.count}.json"
     golden_path = None if args.no_golden else (args.golden or harness.GOLDEN_DIR / f"differential-{args.area}.jsonl")
-    summary = harness.run(area, args.seed, args.count, args.golden_generated, summary_path, golden_path)
+    summary = harness.run(
+        area, args.seed, args.count, args.golden_generated, summary_path, golden_path, golden_corpus=args.golden_corpus
+    )
     short = {k: summary[k] for k in ("area", "compared", "agree", "decision", "disagree", "skipped", "seconds")}
     print(json.dumps(short))
     for status in ("decisions", "disagreements", "skips"):

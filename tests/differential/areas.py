@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import compare, inputs
-from .harness import Area, Case, Worker, finish, oracle_worker
+from .common import encode
+from .harness import Area, Case, Worker, finish, oracle_worker, tvm027_worker
 
 
 class TargetArea(Area):
@@ -33,3 +34,49 @@ class TargetArea(Area):
 
     def restarts(self) -> int:
         return self.worker.restarts
+
+
+class MigrateArea(Area):
+    """``targetlang.migrate(spec)``'s JSON must be accepted by apache-tvm 0.27's
+    ``tvm.target.Target``, and 0.27's export must equal TVM v0.21's export of the original, less
+    ``feature.*`` entries and the recorded schema changes (attributes removed since v0.21, added
+    by 0.27). Inputs migrate refuses, and inputs v0.21 rejects, are counted as ``skipped``, by
+    class."""
+
+    name = "migrate"
+    tvm = "v0.21.0 (oracle run.sh --tvm 021) and apache-tvm 0.27"
+
+    def __init__(self, oracle: str, tvm027: str) -> None:
+        self.v021: Worker = oracle_worker(oracle, "021", "target")
+        self.v027: Worker = tvm027_worker(tvm027)
+
+    def inputs(self, seed: int, count: int) -> Iterator[tuple[str, Any]]:
+        return inputs.target_inputs(seed, count)
+
+    def step(self, origin: str, spec: Any) -> Case:
+        self.v021.send(spec)
+        migrated = compare.migrate_outcome(spec)
+        if "json" in migrated:
+            self.v027.send(migrated["json"])
+        v021 = self.v021.receive()
+        v027 = self.v027.receive() if "json" in migrated else None
+        v021_outcome = v021 if v021 is not None else {"crashed": True, "accepted": None}
+        v027_outcome = v027 if v027 is not None or "json" not in migrated else {"crashed": True, "accepted": None}
+        status, cls = compare.classify_migration(v021_outcome, migrated, v027_outcome)
+        if status == "disagree" and v021 is None:
+            decision = compare.decision_for(spec, v021_outcome, {"accepted": True})
+            if decision:
+                status, cls = "decision", decision
+        golden = None
+        if v021 is not None and "json" in migrated and v027 is not None:
+            golden = {**encode(spec), "v021": v021, "migrated": migrated["json"], "tvm027": v027, "origin": origin}
+            if status == "disagree":
+                golden["recorded_class"] = cls
+        return Case(origin, spec, cls, status, golden)
+
+    def close(self) -> None:
+        self.v021.close()
+        self.v027.close()
+
+    def restarts(self) -> int:
+        return self.v021.restarts + self.v027.restarts

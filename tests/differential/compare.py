@@ -271,6 +271,11 @@ DECISIONS = [
     ),
 ]
 DECISION_REASONS = {d.name: d.reason for d in DECISIONS}
+DECISION_REASONS["migration-change"] = (
+    "migrate area: the attribute differs between v0.21's export of the original and 0.27's of the migration "
+    "because the migration changed it and reported so (a Change whose span is on that option), e.g. "
+    "-libs=cblas,mkldnn -> dnnl, which v0.21's Python rewrote only for the exact text '-libs=mkldnn'"
+)
 
 
 def decision_for(spec: Any, tvm: Outcome, ours: Outcome) -> str | None:
@@ -279,3 +284,103 @@ def decision_for(spec: Any, tvm: Outcome, ours: Outcome) -> str | None:
         if decision.applies(spec, tvm, ours):
             return decision.name
     return None
+
+
+# ---------------------------------------------------------------------------- migration (0.27)
+
+
+@cache
+def schema_changes_027() -> frozenset[str]:
+    """Attribute names whose presence differs between v0.21's and 0.27's exports by a recorded
+    schema change: removed since v0.21 (targetlang.migration._REMOVED_ATTRS) or added by 0.27
+    (kinds-v0.22.json ``comparison_with_0_27``)."""
+    from pathlib import Path
+
+    data = Path(targetlang.__file__).resolve().parent / "data" / "kinds-v0.22.json"
+    added = json.loads(data.read_text(encoding="utf-8"))["comparison_with_0_27"]["attrs_added"]
+    names = {name for attrs in added.values() for name in attrs}
+    return frozenset(names | set(targetlang.migration._REMOVED_ATTRS))
+
+
+# The host triples the two oracles' LLVMs give a bare llvm target: one machine, two LLVM builds.
+HOST_TRIPLES = {"x86_64-conda-linux-gnu": "x86_64-pc-linux-gnu"}
+
+
+def comparable(export: Any, drop: frozenset[str]) -> Any:
+    """An export without ``feature.*`` entries and the attributes ``drop``, all the way down
+    (hosts, composite devices), with 0.27's host triple as v0.21's."""
+    if isinstance(export, list):
+        return [comparable(item, drop) for item in export]
+    if not isinstance(export, dict):
+        return export
+    out = {}
+    for name, value in export.items():
+        if name.startswith("feature.") or name in drop:
+            continue
+        if name == "mtriple" and isinstance(value, str):
+            value = HOST_TRIPLES.get(value, value)
+        out[name] = comparable(value, drop)
+    return out
+
+
+@cache
+def kinds_changed_027() -> frozenset[str]:
+    """The kinds whose schema 0.27 changed (kinds-v0.22.json ``comparison_with_0_27``)."""
+    from pathlib import Path
+
+    data = Path(targetlang.__file__).resolve().parent / "data" / "kinds-v0.22.json"
+    return frozenset(json.loads(data.read_text(encoding="utf-8"))["comparison_with_0_27"]["attrs_added"])
+
+
+def migrated_fields(v021: Any, v027: Any) -> list[str]:
+    """Fields of v0.21's export of the original and 0.27's export of the migration that differ,
+    less ``feature.*`` (0.27's canonicalisers) and the recorded schema changes."""
+    drop = schema_changes_027()
+    return differing_fields(comparable(v021, drop), comparable(v027, drop))
+
+
+def migrate_outcome(spec: Any) -> Outcome:
+    """``targetlang.migrate(spec)``: ``json`` (or ``refused``, the error type or first rule)."""
+    try:
+        m = targetlang.migrate(spec)
+    except TargetError as err:
+        return {"refused": type(err).__name__}
+    except Exception as err:
+        return {"internal": f"{type(err).__name__}: {err}"[:300]}
+    if not m.ok or m.json is None:
+        rules = sorted({c.rule for c in m.changes if c.severity == "error"})
+        return {"refused": ",".join(rules) or "not ok"}
+    changed = set()
+    for change in m.changes:  # the attributes a change points at, in a text
+        if isinstance(spec, str) and change.span is not None:
+            option = spec[change.span[0] : change.span[1]].lstrip("-")
+            changed.add(option.split("=", 1)[0].split(" ", 1)[0])
+    return {"json": m.json, "changed": sorted(changed)}
+
+
+def classify_migration(v021: Outcome, migrated: Outcome, v027: Outcome | None) -> tuple[str, str]:
+    """(status, class) of one input of the migration area."""
+    if "internal" in migrated:
+        return "disagree", "targetlang internal error: " + str(migrated["internal"]).split(":", 1)[0]
+    if v021.get("crashed"):
+        return "skipped", "v0.21 crashed on the original"
+    if "refused" in migrated:
+        side = "accepts" if v021["accepted"] else "rejects"
+        return "skipped", f"migrate refuses ({migrated['refused']}); v0.21 {side} the original"
+    if v027 is None or v027.get("crashed"):
+        return "disagree", "TVM 0.27 crashed on the migrated JSON"
+    if not v021["accepted"]:
+        side = "accepts" if v027["accepted"] else "rejects"
+        return "skipped", f"v0.21 rejects the original ({tvm_message(v021['error'])}); 0.27 {side} the migration"
+    if not v027["accepted"]:
+        return "disagree", f"TVM 0.27 rejects the migrated JSON ({tvm_message(v027['error'])})"
+    fields = migrated_fields(v021["export"], v027["export"])
+    if fields and _has_null(v021["export"]):
+        return "disagree", "0.27 export differs from v0.21's: v0.21's has null attributes (from_device)"
+    if fields and all(f.rsplit(".", 1)[-1] in migrated.get("changed", ()) for f in fields):
+        return "decision", "migration-change"
+    if fields:
+        return "disagree", "0.27 export differs from v0.21's: " + "+".join(fields[:3]) + (
+            "+..." if len(fields) > 3 else ""
+        )
+    return "agree", "agree"

@@ -214,10 +214,11 @@ def run(
     summary_path: Path | None,
     golden_path: Path | None,
     progress: int = 10000,
+    golden_corpus: int | None = None,
 ) -> dict[str, Any]:
     tally = Tally(area.name)
     rows: list[dict[str, Any]] = []
-    generated = 0
+    generated = corpus_kept = 0
     per_class: Counter[str] = Counter()
     started = time.monotonic()
     try:
@@ -225,8 +226,9 @@ def run(
             case = area.step(origin, spec)
             tally.add(case)
             if case.golden is not None:
-                keep = origin == "corpus"
-                if not keep and generated < golden_generated:
+                keep = origin == "corpus" and (golden_corpus is None or corpus_kept < golden_corpus)
+                corpus_kept += keep
+                if not keep and origin != "corpus" and generated < golden_generated:
                     generated += 1
                     keep = True
                 if not keep and case.status != "agree" and per_class[case.cls] < 3:
