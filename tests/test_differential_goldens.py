@@ -103,6 +103,22 @@ def test_migration_of_what_v021_read(row: dict[str, Any]) -> None:
         pytest.fail(cls)
 
 
+TVMC_ROWS = read_jsonl("oracle", "differential-tvmc.jsonl")
+
+
+@pytest.mark.parametrize("row", TVMC_ROWS, ids=[_id(row) for row in TVMC_ROWS])
+def test_tvmc_v019(row: dict[str, Any]) -> None:
+    from tests.differential.areas import tvmc_outcome
+
+    spec = decode(row)
+    ours = tvmc_outcome(spec)
+    if "options" in row and row["options"] != ours.get("options"):
+        if "recorded_class" in row:
+            pytest.xfail(f"disagreement recorded by the harness: {row['recorded_class']}")
+        pytest.fail(f"options: TVM {row['options']}, targetlang {ours.get('options')}")
+    check(spec, row, ours, row.get("recorded_class"))
+
+
 def test_decisions_have_reasons() -> None:
     assert all(len(d.reason) > 40 for d in compare.DECISIONS)
     assert len({d.name for d in compare.DECISIONS}) == len(compare.DECISIONS)

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from . import harness
-from .areas import MigrateArea, TargetArea
+from .areas import MigrateArea, TargetArea, TvmcArea
 
-AREAS = ("target", "migrate")
+AREAS = ("target", "migrate", "tvmc")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--golden-generated", type=int, default=400, help="generated inputs kept in the goldens")
     run.add_argument("--golden-corpus", type=int, help="corpus inputs kept in the goldens (default: all)")
     args = parser.parse_args(argv)
-    area: harness.Area = TargetArea(args.oracle) if args.area == "target" else MigrateArea(args.oracle, args.tvm027)
+    area: harness.Area
+    if args.area == "target":
+        area = TargetArea(args.oracle)
+    elif args.area == "migrate":
+        area = MigrateArea(args.oracle, args.tvm027)
+    else:
+        area = TvmcArea(args.oracle)
     summary_path = args.summary or harness.RESULTS / f"{args.area}-{args.count}.json"
     golden_path = None if args.no_golden else (args.golden or harness.GOLDEN_DIR / f"differential-{args.area}.jsonl")
     summary = harness.run(

@@ -80,3 +80,59 @@ class MigrateArea(Area):
 
     def restarts(self) -> int:
         return self.v021.restarts + self.v027.restarts
+
+
+FLAG_VALUES = ("", " ", "skylake", "a b", "+a,+b", "x,", "'q'", "a=b", "-x", "cortex-a72", "sm_80")
+FLAG_ATTRS = ("llvm-mcpu", "llvm-mattr", "llvm-libs", "llvm-model", "llvm-mtriple", "cuda-arch", "c-mcpu")
+
+
+def tvmc_outcome(spec: dict[str, Any]) -> compare.Outcome:
+    """targetlang's tvmc: ``parse_tvmc(target, options=options_from_flags(flags))``, resolved."""
+    from targetlang.tvmc import options_from_flags, parse_tvmc
+
+    try:
+        options = options_from_flags(spec["flags"])
+    except Exception as err:
+        return {"accepted": False, "internal": f"options_from_flags: {type(err).__name__}: {err}"[:300]}
+    out = compare.resolved_outcome(lambda: parse_tvmc(spec["target"], options=options).target)
+    out["options"] = compare.plain(options)
+    return out
+
+
+class TvmcArea(Area):
+    """TVM v0.19's tvmc (``generate_target_args``, ``reconstruct_target_args``,
+    ``target_from_cli``, as tests/oracle/record_tvmc_flags.py runs them) against
+    ``targetlang.tvmc``: the options reconstructed from the flags, then accepted or rejected,
+    ``export()`` and ``str()`` of the target built."""
+
+    name = "tvmc"
+    tvm = "v0.19.0 (oracle run.sh --tvm 019)"
+
+    def __init__(self, oracle: str) -> None:
+        self.worker: Worker = oracle_worker(oracle, "019", "tvmc")
+
+    def inputs(self, seed: int, count: int) -> Iterator[tuple[str, Any]]:
+        targets = inputs.tvmc_corpus() + [s for _, s in inputs.corpus() if isinstance(s, str) and "{" not in s][:300]
+        generator = inputs.Generator(seed, list(targets))
+        rng = generator.rng
+        for n in range(count):
+            if n < len(targets):
+                yield "corpus", {"target": targets[n], "flags": []}
+                continue
+            target = generator.mutate_text(rng.choice(targets)) if rng.random() < 0.5 else rng.choice(targets)
+            flags = [f"--target-{rng.choice(FLAG_ATTRS)}={rng.choice(FLAG_VALUES)}" for _ in range(rng.randint(0, 2))]
+            yield ("mutation" if flags == [] else "flags"), {"target": target, "flags": flags}
+
+    def step(self, origin: str, spec: Any) -> Case:
+        self.worker.send(spec)
+        ours = tvmc_outcome(spec)
+        tvm = self.worker.receive()
+        if tvm is not None and "options" in tvm and tvm["options"] != ours.get("options"):
+            return Case(origin, spec, "options differ", "disagree", {**encode(spec), **tvm, "origin": origin})
+        return finish(origin, spec, tvm, ours)
+
+    def close(self) -> None:
+        self.worker.close()
+
+    def restarts(self) -> int:
+        return self.worker.restarts
