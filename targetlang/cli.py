@@ -19,9 +19,11 @@ from importlib import resources
 from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
+from .eras import DEFAULT_ERA, release_reading
 from .fix._command import add_parser as _add_fix_parser
 from .logs.commands import add_parser as _add_logs_parser
 from .logs.commands import tvm_version_argument
+from .versions import ERA_NAMES
 
 __all__ = ["main"]
 
@@ -184,6 +186,19 @@ def _registry(args: argparse.Namespace) -> Registry:
     return loaded
 
 
+def _reading(args: argparse.Namespace) -> tuple[Registry, str | None]:
+    """The registry and era every spec is read with: ``--tvm-version``'s release (its era's rules,
+    its own kinds and tags), else ``--era``'s rules, else TVM v0.22's; a ``--registry`` file
+    stands in for the built-in registry of a release that parse() reads as."""
+    version = getattr(args, "tvm_version", None)
+    if version is None:
+        return _registry(args), getattr(args, "era", None)
+    rules, registry = release_reading(version)
+    if args.registry is not None and rules.name == DEFAULT_ERA:
+        registry = _registry(args)
+    return registry, rules.name
+
+
 def _decode(data: bytes, name: str) -> str:
     try:
         # utf-8-sig: a byte-order mark written by a Windows editor is not part of the first spec.
@@ -258,7 +273,8 @@ def _show(render: Callable[[Target], str]) -> Callable[[argparse.Namespace], int
         spec = _without_newline(_read_stdin()) if args.spec == "-" else args.spec
         shown = Target.canonical_jsonish if getattr(args, "jsonish", False) else render
         try:
-            output = shown(parse(spec, registry=_registry(args)))
+            registry, era = _reading(args)
+            output = shown(parse(spec, registry=registry, era=era))
         except TargetError as err:
             print(f"error: {err}", file=sys.stderr)
             return 1
@@ -275,13 +291,13 @@ def _json_text(target: Target) -> str:
 def _migrate(args: argparse.Namespace) -> int:
     from .migration import migrate
 
-    registry = _registry(args) if args.registry is not None else None
     spec = _without_newline(_read_stdin()) if args.spec == "-" else args.spec
+    registry: Registry | None = None
     era = args.era
     if args.tvm_version is not None:
-        from .eras import era_for_version
-
-        era = era_for_version(args.tvm_version)
+        registry, era = _reading(args)  # that release's own kinds, or the --registry file
+    elif args.registry is not None:
+        registry = _registry(args)
     result = migrate(
         spec, era=era, policy=args.policy, host=args.host, compress_tags=args.compress_tags, registry=registry
     )
@@ -375,12 +391,12 @@ class _Tally:
         }
 
 
-def _check_spec(line: int, spec: str, registry: Registry, tally: _Tally) -> list[_Problem]:
+def _check_spec(line: int, spec: str, registry: Registry, era: str | None, tally: _Tally) -> list[_Problem]:
     """Every check of one spec; later checks still run when an earlier one (but parse) failed."""
     problems: list[_Problem] = []
     # Exception, not only TargetError, throughout: one line that trips a bug must not end the batch.
     try:
-        target = parse(spec, registry=registry)
+        target = parse(spec, registry=registry, era=era)
     except Exception as err:
         problems.append(_problem(line, spec, "parse", err))
         return problems
@@ -421,10 +437,10 @@ def _check(args: argparse.Namespace) -> int:
         name, text = "<stdin>", _read_stdin()
     else:
         name, text = args.file, _read_file(args.file)
-    registry = _registry(args)
+    registry, era = _reading(args)
     tally = _Tally()
     for line, spec in _spec_lines(text):
-        problems = _check_spec(line, spec, registry, tally)
+        problems = _check_spec(line, spec, registry, era, tally)
         tally.add(problems)
         for problem in problems:  # reported as found, so a long file shows progress
             if args.json:
@@ -460,6 +476,7 @@ def _build_parser() -> argparse.ArgumentParser:
         sub.add_argument("spec", metavar="SPEC", help=spec_help)
         if name == "fmt":
             sub.add_argument("--jsonish", action="store_true", help="the canonical JSON-ish text instead")
+        _add_tvm_version(sub)
         sub.set_defaults(run=_show(render))
 
     summary = "print SPEC migrated to TVM 0.27's JSON form, and every change made"
@@ -477,14 +494,14 @@ def _build_parser() -> argparse.ArgumentParser:
     when = migrate.add_mutually_exclusive_group()
     when.add_argument(
         "--era",
-        choices=("0.6", "0.7", "0.8", "0.22"),
+        choices=ERA_NAMES,
         help="read SPEC as the TVM of that era printed it: <= v0.6, v0.7, v0.8 - v0.9, v0.10 - v0.23 (default)",
     )
     when.add_argument(
         "--tvm-version",
         metavar="VERSION",
         type=tvm_version_argument,
-        help="the TVM version that wrote SPEC (e.g. 0.8.0 or 0.7.dev0): reads it in that version's era",
+        help="the TVM version that wrote SPEC (e.g. 0.8.0 or 0.7.dev0): read with its era's rules and its own kinds",
     )
     migrate.add_argument(
         "--host", metavar="HOST", help="a host given separately (target_host=, auto_scheduler logs), folded in"
@@ -504,10 +521,20 @@ def _build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--json", action="store_true", help="one JSON object per failure and a summary object, on stdout"
     )
+    _add_tvm_version(check)
     check.set_defaults(run=_check)
     _add_logs_parser(commands)
     _add_fix_parser(commands)
     return parser
+
+
+def _add_tvm_version(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--tvm-version",
+        metavar="VERSION",
+        type=tvm_version_argument,
+        help="read as that TVM release did (e.g. 0.19 or 0.8.0): its era's rules, its own kinds and tags",
+    )
 
 
 def _quiet_stdout() -> None:

@@ -50,10 +50,16 @@ Decisions (where the era's TVM did something a typed reader cannot or should not
   spaces, which crashed TVM v0.8 - v0.9, is a :class:`~targetlang.ValueConversionError`. Whether
   v0.7.0 still rejected a second ``=`` in an option (its development line did) could not be checked;
   like v0.8 we split at the first one.
-* **Registries.** E1 uses ``builtin_registry("0.7")``, E2 the union of ``builtin_registry("0.8")``
-  and ``builtin_registry("0.9")`` (v0.9's kinds plus v0.8's ``cuda.shared_memory_per_block``), E3
-  ``builtin_registry()``. These are v0.22's schema plus what the era had and v0.22 dropped, so they
-  accept a few attributes that came later. Pass ``registry=`` to use another.
+* **Registries.** An era reads only what its releases had: E1 uses ``builtin_registry("0.7")``
+  (v0.7's own schema), E2 what ``builtin_registry("0.8")`` and ``builtin_registry("0.9")`` had
+  together (v0.9's kinds and tags plus v0.8's ``cuda.shared_memory_per_block``), E3
+  ``builtin_registry()`` (v0.22's, as :func:`targetlang.parse`). ``parse(text, era=...)`` with a
+  registry, or :func:`release_reading` for one release (``--tvm-version`` on the command line),
+  reads with exactly that release's schema.
+
+Each era is an object (:class:`Era`) that does its own splitting, value conversion and option
+reading; this module sits beneath the parser, which hands it the default reader for tags, JSON
+and E3.
 
 How ``resolve()`` differs from what each era's TVM did: ``resolve()`` is always v0.22's pipeline,
 run over the target's registry (whose kinds have no CPU target parser before v0.10); the keys below
@@ -80,6 +86,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from ._diagnostics import check_required, depth_limit, hint, suggest, unknown_attr
 from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
@@ -94,88 +101,200 @@ from .errors import (
     show,
 )
 from .lexical import stream_int
-from .parsing import _check_required, _hint, _suggest, _unknown_attr, depth_limit, parse
 from .registry import Registry, builtin_registry
 from .schema import KindSchema, TypeSpec
 from .target import Span, Target
+from .versions import (
+    DEFAULT,
+    ERA_BOUNDS,
+    ERA_NAMES,
+    FIRST_SCHEMA,
+    LAST_LEGACY,
+    RELEASES,
+    SCHEMA_RELEASES,
+    Version,
+    release,
+)
 
-__all__ = ["ERAS", "Era", "era_for_version", "era_registry", "parse_in_era"]
+__all__ = ["DEFAULT_ERA", "ERAS", "Era", "era_for_version", "era_named", "era_registry", "release_reading"]
+
+
+Reader = Callable[[str, Registry], Target]
+"""The default reader (``parse(text, registry=...)``), which E3 is and E1 and E2 hand tags and JSON
+to. The parser passes it in: this module sits beneath the parser and never imports it."""
 
 
 @dataclass(frozen=True)
 class Era:
-    """One era of the target-string language (spec 1.2).
+    """One era of the target-string language (spec 1.2): how the TVM releases of the era split a
+    string into words, convert a value, read options, and whether they read tags and JSON.
 
     Attributes:
-        name: the era's name, the version of its registry (``"0.8"``).
+        name: the era's name (``"0.8"``).
         label: the spec's label (``"E2"``).
-        first, last: the oldest and newest TVM release of the era, as ``(major, minor)``.
-        registries: the ``builtin_registry`` versions whose union is the era's default registry.
+        first, last: the oldest and newest TVM release of the era.
         summary: how the era read a target string.
     """
 
     name: str
     label: str
-    first: tuple[int, int]
-    last: tuple[int, int]
-    registries: tuple[str, ...]
+    first: Version
+    last: Version
     summary: str
 
     @property
     def releases(self) -> str:
         """The TVM releases of the era, as text (``"TVM v0.8 - v0.9"``)."""
-        if self.first == (0, 1):
-            return f"TVM <= v{self.last[0]}.{self.last[1]}"
+        if self.first == RELEASES["0.1"].version:
+            return f"TVM <= v{self.last}"
         if self.first == self.last:
-            return f"TVM v{self.first[0]}.{self.first[1]}"
-        return f"TVM v{self.first[0]}.{self.first[1]} - v{self.last[0]}.{self.last[1]}"
+            return f"TVM v{self.first}"
+        return f"TVM v{self.first} - v{self.last}"
+
+    @property
+    def schemas(self) -> tuple[str, ...]:
+        """The releases whose registries together are the era's default registry."""
+        return tuple(v for v in SCHEMA_RELEASES if self.first <= Version.parse(v) <= self.last)
+
+    def registry(self) -> Registry:
+        """The registry the era reads with by default: what its releases had, together."""
+        return _union(self.name, self.schemas)
+
+    def read(self, text: str, registry: Registry, depth: int, reader: Reader) -> Target:
+        """``text`` as the era's TVM read it; ``reader`` reads tags and JSON."""
+        if depth > depth_limit():
+            raise NestingTooDeepError(f"targets nest more than {depth_limit()} levels deep", text, 0, len(text))
+        if self.reads_tags_and_json and (text in registry.tags or text.startswith("{")):
+            # Tag names and JSON objects were dispatched before the string reader, and a config
+            # dict was read the same way from v0.7 to v0.23.
+            return reader(text, registry)
+        words = self.split(text)
+        if not words:
+            raise TargetSyntaxError("cannot parse an empty target string", text, 0, len(text))
+        kind_word = words[0]
+        schema = registry.kinds.get(kind_word.text)
+        if schema is None:
+            raise self.unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
+        if schema.modern_only:
+            raise UnknownKindError(
+                f"kind {show(schema.name)} came after TVM v{LAST_LEGACY}: write this target in the JSON form",
+                text,
+                kind_word.start,
+                kind_word.end,
+            )
+
+        def nested(value: str) -> Target:
+            return self.read(value, registry, depth + 1, reader)
+
+        attrs, fields, spans = self.options(text, words, schema, nested)
+        check_required(schema, attrs, text, kind_word.start, kind_word.end)
+        return Target._make(
+            schema, registry, attrs=attrs, text=text, text_form=f"era {self.name}", spans=spans, **fields
+        )
+
+    # What each era does its own way.
+    reads_tags_and_json = True
+    repeats_kind = False  # v0.8's config started as {"kind": NAME}, so -kind= repeated it
+
+    def split(self, text: str) -> list[_Word]:
+        """``istringstream >> word``, which splits at any whitespace and knows no quotes."""
+        return [_Word(m.group(), range(m.start(), m.end()), m.start(), m.end()) for m in _NOT_SPACE.finditer(text)]
+
+    def value(self, text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
+        """A value from its text, as the era's ``ParseType`` read it."""
+        raise NotImplementedError
+
+    def options(self, text: str, words: list[_Word], schema: KindSchema, nested: Nested) -> _Fields:
+        """The options after the kind, as ``ParseKVPair`` and ``ParseType`` read them."""
+        return _options(self, text, words, schema, nested)
+
+    def unknown_kind(self, name: str, registry: Registry, text: str, start: int, end: int) -> UnknownKindError:
+        message = f"unknown target kind {show(name)}{hint(suggest(name, [*registry.kinds, *registry.tags]))}"
+        return UnknownKindError(message, text, start, end)
+
+
+class _E0(Era):
+    """TVM <= v0.6: no schema, no tags, no JSON; options recognised by their spelling."""
+
+    reads_tags_and_json = False
+
+    def registry(self) -> Registry:
+        return _e0_registry()
+
+    def options(self, text: str, words: list[_Word], schema: KindSchema, nested: Nested) -> _Fields:
+        return _e0_options(self, text, words, schema)
+
+    def unknown_kind(self, name: str, registry: Registry, text: str, start: int, end: int) -> UnknownKindError:
+        message = f"unknown target kind {show(name)}{hint(suggest(name, registry.kinds))}"
+        message += " (TVM <= v0.6 logged an error and used 'stackvm' instead)"
+        return UnknownKindError(message, text, start, end)
+
+
+class _E1(Era):
+    """TVM v0.7: whitespace split, no quoting, 32-bit integers."""
+
+    def value(self, text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
+        return _e1_value(text, typ, attr, nested)
+
+
+class _E2(Era):
+    """TVM v0.8 - v0.9: quote-aware split that removes the quotes."""
+
+    repeats_kind = True
+
+    def split(self, text: str) -> list[_Word]:
+        return _split_quoted(text, " ")
+
+    def value(self, text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
+        return _e2_value(text, typ, attr, nested)
+
+
+class _E3(Era):
+    """TVM v0.10 - v0.23: the default reader."""
+
+    def registry(self) -> Registry:
+        return builtin_registry()  # the very registry targetlang.parse reads with by default
+
+    def read(self, text: str, registry: Registry, depth: int, reader: Reader) -> Target:
+        return reader(text, registry)
 
 
 ERAS: Mapping[str, Era] = MappingProxyType(
     {
         era.name: era
         for era in (
-            Era(
+            _E0(
                 "0.6",
                 "E0",
-                (0, 1),
-                (0, 6),
-                ("0.7",),
+                *ERA_BOUNDS["0.6"],
                 "words split at any whitespace; options kept verbatim, recognised by their spelling",
             ),
-            Era(
+            _E1(
                 "0.7",
                 "E1",
-                (0, 7),
-                (0, 7),
-                ("0.7",),
+                *ERA_BOUNDS["0.7"],
                 "words split at any whitespace, no quoting; 32-bit integers; empty array items rejected",
             ),
-            Era(
+            _E2(
                 "0.8",
                 "E2",
-                (0, 8),
-                (0, 9),
-                ("0.8", "0.9"),
+                *ERA_BOUNDS["0.8"],
                 "quote-aware split at spaces that removes the quotes; no per-value interpretation",
             ),
-            Era(
+            _E3(
                 "0.22",
                 "E3",
-                (0, 10),
-                (0, 23),
-                ("0.22",),
+                *ERA_BOUNDS["0.22"],
                 "quotes and escapes kept by the split and interpreted per value (targetlang.parse)",
             ),
         )
     }
 )
 """The eras, oldest first, by name: ``"0.6"`` (E0), ``"0.7"`` (E1), ``"0.8"`` (E2), ``"0.22"`` (E3)."""
+assert tuple(ERAS) == ERA_NAMES
 
-# TVM's version strings: 0.7.dev0, 0.8.0, v0.9.0, 0.19.dev123, 0.9.dev1092+g0123abc, 0.22.0.post1.
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.\d+)*(?:[.\-_]?(?:dev|rc|a|b|post)\d*)*(?:\+[0-9A-Za-z._\-]+)?")
-# The JSON-only releases (E4) wrote JSON objects and tag names, which the default reader reads.
-_JSON_ONLY = ((0, 24), (0, 27))
+DEFAULT_ERA = RELEASES[str(DEFAULT)].era
+"""The era :func:`targetlang.parse` reads in when given none: ``"0.22"``."""
 
 
 def era_for_version(tvm_version: str) -> str:
@@ -184,25 +303,26 @@ def era_for_version(tvm_version: str) -> str:
     ``"0.7.dev0"`` is ``"0.7"``: a development version belongs to the release it leads to (early
     0.7 development builds still wrote E0 spellings such as ``-target=``; read those with
     ``"0.6"``). v0.24 - v0.27 wrote JSON, which the default era ``"0.22"`` reads. Raises
-    :class:`ValueError` for anything that is not a TVM version from v0.1 to v0.27.
+    :class:`ValueError` for anything that is not a TVM version targetlang knows.
     """
-    match = _VERSION.fullmatch(tvm_version) if isinstance(tvm_version, str) else None
-    if match is None:
-        raise ValueError(f"not a TVM version: {tvm_version!r} (expected something like '0.8.0' or '0.7.dev0')")
-    version = (int(match[1]), int(match[2]))
-    for era in ERAS.values():
-        if era.first <= version <= era.last:
-            return era.name
-    if _JSON_ONLY[0] <= version <= _JSON_ONLY[1]:
-        return "0.22"
-    raise ValueError(f"unknown TVM version {tvm_version!r}: targetlang knows TVM v0.1 to v0.27")
+    return release(tvm_version).era
 
 
-def _check_era(era: str) -> Era:
-    found = ERAS.get(era) if isinstance(era, str) else None
+def release_reading(tvm_version: str) -> tuple[Era, Registry]:
+    """How the strings TVM ``tvm_version`` wrote are read: its era's rules and its own registry
+    (a release before v0.7, which had no schema, reads with its era's). Raises
+    :class:`ValueError` for a version targetlang does not know."""
+    found = release(tvm_version)
+    rules = ERAS[found.era]
+    return rules, builtin_registry(str(found)) if found.has_schema else rules.registry()
+
+
+def era_named(name: str) -> Era:
+    """The era named ``name``. Raises :class:`ValueError` for an unknown name."""
+    found = ERAS.get(name) if isinstance(name, str) else None
     if found is None:
         names = ", ".join(repr(name) for name in ERAS)
-        raise ValueError(f"unknown era {era!r}: one of {names} (era_for_version maps a TVM version to one)")
+        raise ValueError(f"unknown era {name!r}: one of {names} (era_for_version maps a TVM version to one)")
     return found
 
 
@@ -229,34 +349,43 @@ _E0_KINDS = (
 _OPENGL_DEVICE_TYPE = 11  # kOpenGL in TVM <= v0.6
 
 
-@functools.cache
 def era_registry(era: str) -> Registry:
     """The registry an era reads with by default (see the module documentation)."""
-    found = _check_era(era)
-    if found.label == "E0":
-        base = builtin_registry(found.registries[0])
-        opengl = KindSchema.build(
-            "opengl", {"system-lib": "bool"}, default_keys=("opengl",), device_type=_OPENGL_DEVICE_TYPE
-        )
-        kinds = [base.kinds[name] if name != "opengl" else opengl for name in _E0_KINDS]
-        return Registry(kinds, {}, era)
-    if found.label == "E3":
-        return builtin_registry()  # the very registry targetlang.parse reads with by default
-    registries = [builtin_registry(version) for version in found.registries]
+    return era_named(era).registry()
+
+
+@functools.cache
+def _e0_registry() -> Registry:
+    # TVM <= v0.6 had no schema: v0.7's first one gives the attribute types of the few options
+    # E0 read (only its option table decides what is accepted), and v0.6's opengl is added.
+    base = builtin_registry(str(FIRST_SCHEMA))
+    opengl = KindSchema.build(
+        "opengl", {"system-lib": "bool"}, default_keys=("opengl",), device_type=_OPENGL_DEVICE_TYPE
+    )
+    kinds = [base.kinds[name] if name != "opengl" else opengl for name in _E0_KINDS]
+    return Registry(kinds, {}, "")
+
+
+@functools.cache
+def _union(name: str, releases: tuple[str, ...]) -> Registry:
+    """What the releases had together: the newest one's kinds and tags, plus whatever the older
+    ones had and it dropped (v0.8's cuda.shared_memory_per_block)."""
+    registries = [builtin_registry(version) for version in releases]
     if len(registries) == 1:
         return registries[0]
-    # The union of the era's releases: the newest one's kinds and tags, plus whatever the older
-    # ones had and it dropped (v0.8's cuda.shared_memory_per_block).
     newest = registries[-1]
     merged = dict(newest.kinds)
+    tags = dict(newest.tags)
     for older in registries[:-1]:
-        for name, kind in older.kinds.items():
-            mine = merged.get(name)
+        for kind_name, kind in older.kinds.items():
+            mine = merged.get(kind_name)
             if mine is None:
-                merged[name] = kind
+                merged[kind_name] = kind
             elif set(kind.attrs) - set(mine.attrs):
-                merged[name] = replace(mine, attrs={**kind.attrs, **mine.attrs})
-    return Registry(merged.values(), newest.tags, era)
+                merged[kind_name] = replace(mine, attrs={**kind.attrs, **mine.attrs})
+        for tag, config in older.tags.items():
+            tags.setdefault(tag, config)
+    return Registry(merged.values(), tags, name)
 
 
 # ------------------------------------------------------------------------------------ words
@@ -273,11 +402,6 @@ class _Word(NamedTuple):
 
 # C++ ``operator>>`` skips what ``isspace`` calls space in the C locale.
 _NOT_SPACE = re.compile(r"[^ \t\n\v\f\r]+")
-
-
-def _split_whitespace(text: str) -> list[_Word]:
-    """E0/E1: ``istringstream >> word``, which splits at any whitespace and knows no quotes."""
-    return [_Word(m.group(), range(m.start(), m.end()), m.start(), m.end()) for m in _NOT_SPACE.finditer(text)]
 
 
 def _split_quoted(text: str, sep: str) -> list[_Word]:
@@ -425,72 +549,9 @@ def _e2_value(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
     raise _not_text(attr, typ, text)
 
 
-# ------------------------------------------------------------------------------------ errors
-
-
-def _unknown_kind(name: str, era: Era, registry: Registry, text: str, start: int, end: int) -> UnknownKindError:
-    choices = [*registry.kinds] if era.label == "E0" else [*registry.kinds, *registry.tags]
-    message = f"unknown target kind {show(name)}{_hint(_suggest(name, choices))}"
-    if era.label == "E0":
-        message += " (TVM <= v0.6 logged an error and used 'stackvm' instead)"
-    return UnknownKindError(message, text, start, end)
-
+# ------------------------------------------------------------------------------------ options
 
 _STRUCTURAL = ("keys", "tag", "host")
-
-
-# ------------------------------------------------------------------------------------ reading
-
-
-def parse_in_era(text: str, era: str, *, registry: Registry | None = None) -> Target:
-    """Read ``text`` as the TVM of ``era`` read it (``"0.6"``, ``"0.7"``, ``"0.8"`` or ``"0.22"``).
-
-    ``str()`` of the result is ``text``, exactly. ``registry`` defaults to
-    :func:`era_registry` ``(era)``. Nothing is resolved. Raises :class:`ValueError` for an unknown
-    era and a :class:`~targetlang.TargetError` subclass, with ``text`` and a span, for bad input.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"parse_in_era reads a target string, not {type(text).__name__}")
-    found = _check_era(era)
-    return _parse_cached(
-        text, found.name, registry if registry is not None else era_registry(found.name), depth_limit()
-    )
-
-
-@functools.lru_cache(maxsize=4096)
-def _parse_cached(text: str, era: str, registry: Registry, max_depth: int) -> Target:
-    return _read(text, ERAS[era], registry, 0)
-
-
-def _read(text: str, era: Era, registry: Registry, depth: int) -> Target:
-    if depth > depth_limit():
-        raise NestingTooDeepError(f"targets nest more than {depth_limit()} levels deep", text, 0, len(text))
-    if era.label == "E3":
-        return parse(text, registry=registry)
-    if era.label != "E0" and (text in registry.tags or text.startswith("{")):
-        # Tag names and JSON objects were dispatched before the string reader, and a config dict
-        # was read the same way from v0.7 to v0.23.
-        return parse(text, registry=registry)
-    words = _split_whitespace(text) if era.label != "E2" else _split_quoted(text, " ")
-    if not words:
-        raise TargetSyntaxError("cannot parse an empty target string", text, 0, len(text))
-    kind_word = words[0]
-    schema = registry.kinds.get(kind_word.text)
-    if schema is None:
-        raise _unknown_kind(kind_word.text, era, registry, text, kind_word.start, kind_word.end)
-    if schema.modern_only:
-        raise UnknownKindError(
-            f"kind {show(schema.name)} came after TVM v0.23: write this target in the JSON form",
-            text,
-            kind_word.start,
-            kind_word.end,
-        )
-    reader = _e0_options if era.label == "E0" else _options
-    attrs, fields, spans = reader(text, words, schema, era, registry, depth)
-    _check_required(schema, attrs, text, kind_word.start, kind_word.end)
-    return Target._make(schema, registry, attrs=attrs, text=text, text_form=f"era {era.name}", spans=spans, **fields)
-
-
 _Fields = tuple[dict[str, Any], dict[str, Any], dict[str, Span]]
 
 
@@ -501,16 +562,11 @@ def _store(key: str, typed: Any, attrs: dict[str, Any], fields: dict[str, Any]) 
         attrs[key] = typed
 
 
-def _options(text: str, words: list[_Word], schema: KindSchema, era: Era, registry: Registry, depth: int) -> _Fields:
+def _options(era: Era, text: str, words: list[_Word], schema: KindSchema, nested: Nested) -> _Fields:
     """E1 and E2: the options after the kind, as ``ParseKVPair`` and ``ParseType`` read them."""
-    convert = _e1_value if era.label == "E1" else _e2_value
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
     spans: dict[str, Span] = {}
-
-    def nested(value: str) -> Target:
-        return _read(value, era, registry, depth + 1)
-
     n = len(words)
     i = 1
     while i < n:
@@ -546,14 +602,13 @@ def _options(text: str, words: list[_Word], schema: KindSchema, era: Era, regist
             value_offsets, value_start, value_end = (), word.end, word.end
         key_offsets = word.offsets[dashes : dashes + len(key)]
         key_start, key_end = key_offsets[0], key_offsets[-1] + 1
-        # v0.8's config started as {"kind": NAME}, so -kind= repeated it; v0.7 did not know the key.
-        if key in spans or (key == "kind" and era.label == "E2"):
+        if key in spans or (key == "kind" and era.repeats_kind):
             raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
         spec = schema.attrs.get(key)
         if spec is None or spec.modern_only:
-            raise _unknown_attr(key, schema, text, key_start, key_end, era.name)
+            raise unknown_attr(key, schema, text, key_start, key_end, era.name)
         try:
-            typed = convert(value, spec.type, key, nested)
+            typed = era.value(value, spec.type, key, nested)
         except TargetError as err:
             if flag:
                 raise err.at(text, word.start, word.end) from None
@@ -583,15 +638,15 @@ def _e0_unknown(option: str, schema: KindSchema, text: str, start: int, end: int
     known = [prefix[:-1] for prefix, _ in _E0_PREFIXES] + ["-system-lib"]
     if schema.name in _E0_LLVM_KINDS:
         known += list(_E0_LLVM_OPTIONS)
-    close = _suggest(option, known)
+    close = suggest(option, known)
     err = UnknownAttributeError(
-        f"TVM <= v0.6 did not read option {show(option)} for kind {show(schema.name)}{_hint(close)}", text, start, end
+        f"TVM <= v0.6 did not read option {show(option)} for kind {show(schema.name)}{hint(close)}", text, start, end
     )
     err.suggestions = close
     return err
 
 
-def _e0_options(text: str, words: list[_Word], schema: KindSchema, era: Era, registry: Registry, depth: int) -> _Fields:
+def _e0_options(era: Era, text: str, words: list[_Word], schema: KindSchema) -> _Fields:
     """E0: the options after the kind, recognised by the spellings TVM <= v0.6 scanned for."""
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
@@ -652,7 +707,7 @@ def _e0_options(text: str, words: list[_Word], schema: KindSchema, era: Era, reg
             raise DuplicateAttributeError(f"attribute {show(attr)} is given more than once", text, key_start, key_end)
         spec = schema.attrs.get(attr)
         if spec is None or spec.modern_only:
-            raise _unknown_attr(attr, schema, text, key_start, key_end, era.name)
+            raise unknown_attr(attr, schema, text, key_start, key_end, era.name)
         typed: Any
         if value is None and spec.type.name == "bool":
             typed = True

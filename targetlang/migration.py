@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from .eras import DEFAULT_ERA
 from .errors import TargetError, pointed, show
 from .lexical import MKLDNN
 from .parsing import parse
@@ -22,6 +23,7 @@ from .registry import Registry, builtin_registry
 from .resolution import Environment
 from .schema import AttrSpec
 from .target import Target
+from .versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version
 
 __all__ = ["POLICIES", "RULES", "Change", "Migration", "equal_tags", "migrate"]
 
@@ -105,28 +107,37 @@ class Migration:
 def _legacy_registry() -> Registry:
     """Every kind and attribute any TVM release from v0.7 on knew, so old targets read at all."""
     merged: dict[str, Any] = {}
-    for version in ("0.7", "0.8", "0.9", "0.19", "0.22"):
+    # Oldest first, so a later release's declaration of a kind wins; v0.22's last, as parse reads.
+    for version in (v for v in SCHEMA_RELEASES if Version.parse(v) <= DEFAULT):
         for name, kind in builtin_registry(version).kinds.items():
             if name in merged:
                 kind = type(kind)(**{**kind.__dict__, "attrs": {**merged[name].attrs, **kind.attrs}})
             merged[name] = kind
-    # TVM <= v0.6's -target, which AutoTVM's log reader (v0.7 - v0.19) still rewrote to
-    # -mtriple: read as an attribute of its own, at any depth, and renamed by the rules.
-    for name, kind in merged.items():
+    return _with_target_option(Registry(merged.values(), builtin_registry().tags, str(DEFAULT)))
+
+
+def _with_target_option(registry: Registry) -> Registry:
+    """TVM <= v0.6's -target, which AutoTVM's log reader (v0.7 - v0.19) still rewrote to -mtriple:
+    read as an attribute of its own, at any depth, and renamed by the rules."""
+    kinds = dict(registry.kinds)
+    for name, kind in kinds.items():
         if "mtriple" in kind.attrs and "target" not in kind.attrs:
             spec = AttrSpec("target", kind.attrs["mtriple"].type)
-            merged[name] = type(kind)(**{**kind.__dict__, "attrs": {**kind.attrs, "target": spec}})
-    return Registry(merged.values(), builtin_registry().tags, "0.22")
+            kinds[name] = type(kind)(**{**kind.__dict__, "attrs": {**kind.attrs, "target": spec}})
+    return Registry(kinds.values(), registry.tags, registry.version)
 
 
 @functools.lru_cache(maxsize=8)
 def _reading_registry(registry: Registry | None) -> Registry:
-    """The legacy registry plus what ``registry`` adds to the built-in one it extends (its user
-    kinds and tags, which win over any built-in ones of the same name)."""
+    """The registry a spec is read with: a built-in registry as it is (one release's own
+    schema); else the legacy registry plus what ``registry`` adds to the built-in one it extends
+    (its user kinds and tags, which win over any built-in ones of the same name)."""
     legacy = _legacy_registry()
     if registry is None:
         return legacy
-    base = builtin_registry(registry.version) if registry.version else None
+    base = builtin_registry(registry.version) if registry.version in SCHEMA_RELEASES else None
+    if base is not None and base == registry:
+        return _with_target_option(registry)
     kinds = {**legacy.kinds}
     for name, kind in registry.kinds.items():
         if base is None or base.kinds.get(name) != kind:
@@ -330,7 +341,7 @@ def _compress(config: dict[str, Any], changes: list[Change], env: Environment) -
 def migrate(
     spec: str | Mapping[str, Any] | Target,
     *,
-    to: str = "0.27",
+    to: str = str(MODERN),
     era: str | None = None,
     policy: Policy = "error",
     host: str | Mapping[str, Any] | Target | None = None,
@@ -351,8 +362,8 @@ def migrate(
     :class:`Registry` built on a built-in one): TVM 0.27 knows no user kind, so a target of one
     migrates only under ``policy="keep"``, with a warning.
     """
-    if to != "0.27":
-        raise ValueError("targetlang migrates to TVM 0.27's form only")
+    if to != str(MODERN):
+        raise ValueError(f"targetlang migrates to TVM {MODERN}'s form only")
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
     changes: list[Change] = []
@@ -363,7 +374,7 @@ def migrate(
         target = parse(spec, registry=reader, era=era)
         if era == "0.6":
             _report_e0_target_option(target, changes)
-        if era in (None, "0.22") and MKLDNN in spec:
+        if era in (None, DEFAULT_ERA) and MKLDNN in spec:
             rewritten = spec
     else:
         source = json.dumps(spec.to_json() if isinstance(spec, Target) else dict(spec))

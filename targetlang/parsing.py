@@ -7,18 +7,18 @@ is a legacy string. A mapping is a config dict. Values are typed by the kind's s
 
 from __future__ import annotations
 
-import contextvars
+import copyreg
 import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from ._diagnostics import LIMIT, MAX_DEPTH, check_required, depth_limit, hint, suggest, unknown_attr, unknown_kind
+from .eras import DEFAULT_ERA, ERAS, era_named
 from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
     InvalidSpecError,
-    LeafKindError,
-    MissingAttributeError,
     MissingDashError,
     NestingTooDeepError,
     TagCycleError,
@@ -31,21 +31,15 @@ from .errors import (
     show,
 )
 from .lexical import MKLDNN
-from .registry import Registry, builtin_registry, modern_tag, removed_attribute
+from .registry import Registry, builtin_registry, modern_tag
 from .resolution import is_aprofile, is_mprofile
 from .schema import KindSchema
 from .syntax import MAX_JSON_DEPTH, JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
 from .values import from_json, from_text
+from .versions import SCHEMA_RELEASES
 
-__all__ = ["MAX_DEPTH", "depth_limit", "parse"]
-
-MAX_DEPTH = 32
-"""How deeply targets may nest inside targets (hosts of hosts, devices of composites), by default."""
-
-# The limit of the parse under way: a context variable, so that threads parsing at once each
-# keep their own.
-_LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar("targetlang_max_depth", default=MAX_DEPTH)
+__all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 
 _STRUCTURAL = ("keys", "tag", "host")
 
@@ -62,12 +56,12 @@ def parse(
     this one is called from); deeper input, like input too deep for Python's stack, is a
     :class:`NestingTooDeepError`. Raises a :class:`TargetError` subclass on bad input.
     """
-    current = _LIMIT.get()
+    current = LIMIT.get()
     if max_depth is None:
         max_depth = current
     elif isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 0:
         raise ValueError(f"max_depth is a number of levels, 0 or more, not {max_depth!r}")
-    token = _LIMIT.set(max_depth) if max_depth != current else None
+    token = LIMIT.set(max_depth) if max_depth != current else None
     try:
         return _parse(spec, registry, era, max_depth)
     except RecursionError:
@@ -80,18 +74,11 @@ def parse(
         ) from None
     finally:
         if token is not None:
-            _LIMIT.reset(token)
-
-
-def depth_limit() -> int:
-    """How deeply targets may nest in the parse under way (``parse``'s ``max_depth``)."""
-    return _LIMIT.get()
+            LIMIT.reset(token)
 
 
 def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int) -> Target:
-    if era is not None and era != "0.22":
-        from .eras import parse_in_era  # older eras are rare: their reader loads on first use
-
+    if era is not None and era != DEFAULT_ERA:
         if not isinstance(spec, str):
             raise InvalidSpecError(f"an era applies to target strings only, not to {type(spec).__name__}")
         check_encodable(spec)
@@ -106,6 +93,29 @@ def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int
         return _from_config(spec, reg, 0, None, "")
     what = "None" if spec is None else type(spec).__name__
     raise InvalidSpecError(f"a target spec is a str, a mapping or a Target, not {what}")
+
+
+def parse_in_era(text: str, era: str, *, registry: Registry | None = None) -> Target:
+    """Read ``text`` as the TVM of ``era`` read it (``"0.6"``, ``"0.7"``, ``"0.8"`` or ``"0.22"``).
+
+    ``str()`` of the result is ``text``, exactly. ``registry`` defaults to the era's
+    (:func:`targetlang.eras.era_registry`). Nothing is resolved. Raises :class:`ValueError` for an
+    unknown era and a :class:`~targetlang.TargetError` subclass, with ``text`` and a span, for bad
+    input.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_in_era reads a target string, not {type(text).__name__}")
+    found = era_named(era)
+    return _era_cached(text, found.name, registry if registry is not None else found.registry(), depth_limit())
+
+
+@functools.lru_cache(maxsize=4096)
+def _era_cached(text: str, era: str, registry: Registry, max_depth: int) -> Target:
+    return ERAS[era].read(text, registry, 0, _default_reader)
+
+
+def _default_reader(text: str, registry: Registry) -> Target:
+    return parse(text, registry=registry)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -170,7 +180,7 @@ def _retexted(
 
 
 def _check_depth(depth: int) -> None:
-    limit = _LIMIT.get()
+    limit = LIMIT.get()
     if depth > limit:
         raise NestingTooDeepError(f"targets nest more than {limit} levels deep")
 
@@ -196,86 +206,10 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         return _retexted(target, registry, text, "tag")
     # A target nests in a target one JSON level deep, two inside an array (devices): deep
     # targets that max_depth allows are never cut short by the JSON limit.
-    syntax = parse_syntax(text, max(MAX_JSON_DEPTH, 2 * _LIMIT.get() + 4))
+    syntax = parse_syntax(text, max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4))
     if isinstance(syntax, LegacySyntax):
         return _read_legacy(syntax, text, registry, depth, chain)
     return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
-
-
-def _suggest(name: str, choices: Any) -> tuple[str, ...]:
-    import difflib  # only on the error path: it costs import time
-
-    return tuple(difflib.get_close_matches(name, list(choices), n=3, cutoff=0.6))
-
-
-def _hint(close: tuple[str, ...]) -> str:
-    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-
-
-def _unknown_kind(name: str, registry: Registry, source: str, start: int, end: int) -> UnknownKindError:
-    if name not in registry.tags and modern_tag(registry, name) is not None:
-        message = f'{show(name)} is a tag TVM 0.27 added, after TVM v0.22: write {{"tag": "{name}"}}'
-        return UnknownKindError(message, source, start, end)
-    close = _suggest(name, [*registry.kinds, *registry.tags])
-    err = UnknownKindError(f"unknown target kind {show(name)}{_hint(close)}", source, start, end)
-    return err
-
-
-_NON_LEAF_FIELDS = ("executor", "runtime", "devices")
-
-
-def _release(version: str) -> str:
-    major, minor = version.lstrip("v").split(".")[:2]
-    return f"v{major}.{minor}"
-
-
-def _unknown_attr(
-    key: str, schema: KindSchema, source: str, start: int, end: int, version: str = "0.22"
-) -> UnknownAttributeError:
-    """The error for option ``key`` that kind ``schema`` does not take, as read by TVM ``version``.
-
-    It says why where TVM's history does: an attribute of an older or a newer TVM, ``-target``
-    (TVM <= v0.6's ``-mtriple``), a composite's field on a leaf kind; else the closest names.
-    """
-    name = show(schema.name)
-    if key in schema.attrs:
-        return UnknownAttributeError(
-            f"attribute {show(key)} of kind {name} came after TVM v0.23: write this target in the JSON form",
-            source,
-            start,
-            end,
-        )
-    history = removed_attribute(schema.name, key, version)
-    was = ""
-    if history is not None:
-        first, last = _release(history[0]), _release(history[1])
-        major, minor = last[1:].split(".")
-        had = f"TVM {first} had it" if first == last else f"TVM {first} - {last} had it"
-        was = f" since TVM v{major}.{int(minor) + 1} ({had})"
-    if schema.leaf and key in _NON_LEAF_FIELDS:
-        said = f"has no attribute {show(key)}{was}: it is a leaf target, and" if was else "is a leaf target:"
-        return LeafKindError(
-            f"kind {name} {said} {show(key)} belongs on a composite target that contains it",
-            source,
-            start,
-            end,
-        )
-    if key == "target" and "mtriple" in schema.attrs:
-        close: tuple[str, ...] = ("mtriple",)
-        message = f"kind {name} has no attribute 'target' since TVM v0.7: it is TVM <= v0.6's 'mtriple'"
-    else:
-        close = _suggest(key, schema.attrs)
-        message = f"kind {name} has no attribute {show(key)}{was}{_hint(close)}"
-    err = UnknownAttributeError(message, source, start, end)
-    err.suggestions = close
-    return err
-
-
-def _check_required(schema: KindSchema, given: Mapping[str, Any], source: str, start: int, end: int) -> None:
-    missing = [spec.name for spec in schema.attrs.values() if spec.required and spec.name not in given]
-    if missing:
-        names = ", ".join(show(name) for name in missing)
-        raise MissingAttributeError(f"kind {show(schema.name)} needs {names}", source, start, end)
 
 
 def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
@@ -290,7 +224,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
                 kind_word.start,
                 kind_word.end,
             )
-        raise _unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
+        raise unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
     if schema.modern_only:
         raise UnknownKindError(
             f"kind {show(schema.name)} came after TVM v0.23: write this target in the JSON form",
@@ -342,7 +276,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
             raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
         spec = specs.get(key)
         if spec is None or spec.modern_only:
-            raise _unknown_attr(key, schema, text, key_start, key_end, registry.version)
+            raise unknown_attr(key, schema, text, key_start, key_end, registry.version)
         try:
             typed = from_text("1" if value is None else value, spec.type, key, nested)
         except TargetError as err:
@@ -355,7 +289,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
             attrs[key] = typed
         spans[key] = (word.start, key_end, value_start, end)
         i += 1
-    _check_required(schema, attrs, text, kind_word.start, kind_word.end)
+    check_required(schema, attrs, text, kind_word.start, kind_word.end)
     return Target._make(schema, registry, attrs=attrs, text=text, text_form="legacy", spans=spans, **fields)
 
 
@@ -374,8 +308,8 @@ def _expand_tag(
     while True:
         base = modern_tag(registry, name)
         if base is None:
-            close = _suggest(name, registry.tags)
-            raise UnknownTagError(f"unknown target tag {show(name)}{_hint(close)}", source, *span)
+            close = suggest(name, registry.tags)
+            raise UnknownTagError(f"unknown target tag {show(name)}{hint(close)}", source, *span)
         chain = _check_cycle(name, chain, source, *span)
         layers.append(base)
         name = base.get("tag")
@@ -423,7 +357,7 @@ def _typed(
 ) -> Any:
     spec = schema.attrs.get(key)
     if spec is None:
-        raise _unknown_attr(key, schema, source, *key_span, version=registry.version)
+        raise unknown_attr(key, schema, source, *key_span, version=registry.version)
     return from_json(value, spec.type, key, nested, value_node, source)
 
 
@@ -481,7 +415,7 @@ def _from_config(
         raise ValueConversionError("'kind' must be a string", source, *where("kind"))
     schema = registry.kinds.get(kind)
     if schema is None:
-        raise _unknown_kind(kind, registry, source, *value_span("kind"))
+        raise unknown_kind(kind, registry, source, *value_span("kind"))
     if any(value is None for value in config.values()):
         config = _nulls_read(config, schema)
 
@@ -527,7 +461,7 @@ def _from_config(
             fields[key] = typed
         else:
             attrs[key] = typed
-    _check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
+    check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
     if own_text is None or node is None:
         return Target._make(schema, registry, attrs=attrs, **fields)
     offset = node.start
@@ -535,3 +469,30 @@ def _from_config(
         name: (k.start - offset, k.end - offset, v.start - offset, v.end - offset) for name, (k, v) in members.items()
     }
     return Target._make(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=spans, **fields)
+
+
+# ------------------------------------------------------------------------------------ pickling
+
+
+def _reduce_target(target: Target) -> tuple[Any, ...]:
+    # Pickled as its text, the era that reads that text back, and which built-in or era registry
+    # it uses; a target reads back equal (features, which only resolve() sets, are recomputed by
+    # resolving again). Registered here, by the reader, so that Target need not know the parser.
+    era = target.era
+    registry = target.registry
+    version = registry.version
+    if version and version in SCHEMA_RELEASES and builtin_registry(version) == registry:
+        return (_unpickle, (str(target), version, era, False))
+    # an era's registry; an edited target of one has lost its era's text, not its registry
+    for name, rules in ERAS.items():
+        if rules.registry() == registry:
+            return (_unpickle, (str(target), name, era, True))
+    raise TypeError("only targets of a built-in registry can be pickled")
+
+
+def _unpickle(text: str, version: str, era: str = "", era_registry: bool = False) -> Target:
+    registry = era_named(version).registry() if era_registry else builtin_registry(version)
+    return parse(text, registry=registry, era=era or None)
+
+
+copyreg.pickle(Target, _reduce_target)

@@ -12,15 +12,29 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import RegistryError, TargetError, show
-from .schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, frozen
+from .schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec
 from .values import _json_type, from_json
+from .versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version, release
 
 __all__ = ["Registry", "builtin_registry"]
 
-# Built-in kinds whose TVM target parser we reproduce (spec section 7.2).
-_CANONICALIZERS = {"llvm": "cpu", "c": "cpu", "cuda": "cuda", "nvptx": "nvptx", "rocm": "rocm", "test": "test"}
-_BUILTIN_CANONICALIZERS = frozenset({*_CANONICALIZERS.values(), "cpu-without-host-triple"})
 _UNORDERED = frozenset({"libs"})
+# TVM's target parsers (v0.10 on) and attribute preprocessors (v0.7 - v0.9), by the C++ function
+# the kind registered, and the canonicaliser of ours that does what it did (spec section 7.2).
+_PARSERS = {
+    "UpdateCUDAAttrs": "cuda",
+    "UpdateNVPTXAttrs": "nvptx",
+    "UpdateROCmAttrs": "rocm",
+    "TestTargetParser": "test",
+    "tvm::target::parsers::cpu::ParseTarget": "cpu",
+    # v0.24 on: the CPU parser renamed, the same reading for what a legacy string can say
+    "tvm::target::canonicalizer::llvm::Canonicalize": "cpu",
+}
+# Registered by a release, and not modelled, with the reason.
+_UNMODELLED_PARSERS = {
+    "UpdateWebGPUAttrs": "v0.24 on: thread_warp_size checked against supports_subgroups, JSON-only attributes",
+}
+_BUILTIN_CANONICALIZERS = frozenset({*_PARSERS.values(), "cpu-without-host-triple"})
 _COMMON = {spec.name: spec for spec in COMMON_ATTRS}
 _COMMON_NAMES = frozenset(_COMMON)
 # Read into the target's own fields, never its attributes: a default for them would never apply.
@@ -30,9 +44,8 @@ _RESERVED = {
     "kind": "it names the kind itself",
     "features": "a target's features are derived by its kind's canonicaliser",
 }
-# The releases whose schema the data files record (legacy ranges start at v0.7, additions end at
-# v0.23; v0.24 - v0.27 wrote JSON only); "none" is a registry built from scratch.
-_BASES = tuple(f"0.{minor}" for minor in range(7, 24))
+# The releases whose schema ships with targetlang; "none" is a registry built from scratch.
+_BASES = SCHEMA_RELEASES
 _NO_BASE = "none"
 
 
@@ -211,7 +224,7 @@ class Registry:
             raise RegistryError(
                 f"a registry file has no field {', '.join(map(repr, extra))}: it has {_listed(_FILE_FIELDS)}"
             )
-        version = data.get("base", "0.22")
+        version = data.get("base", str(DEFAULT))
         if version not in (*_BASES, _NO_BASE):
             shown = json.dumps(version) if isinstance(version, str) else _json_type(version)
             raise RegistryError(
@@ -306,10 +319,9 @@ def _tag_config(name: str, config: Any) -> Mapping[str, Any]:
 
 def _json_data(value: Any, where: str) -> Any:
     """``value`` checked to be JSON data (or targets, kept as their JSON form) and frozen."""
-    from .target import Target  # target.py imports this module
-
-    if isinstance(value, Target):
-        return frozen(value.to_json())
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):  # a Target, or anything else that gives its JSON form
+        return _json_data(to_json(), where)
     if isinstance(value, float) and not math.isfinite(value):
         raise RegistryError(f"{where}: {value} is not a JSON number")
     if value is None or isinstance(value, (str, int, float)):
@@ -438,14 +450,6 @@ def _kind_from_dict(name: str, decl: Any) -> KindSchema:
     )
 
 
-def _version_tuple(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in text.lstrip("v").split(".")[:2])
-
-
-def _in_range(version: tuple[int, ...], first: str, last: str) -> bool:
-    return _version_tuple(first) <= version <= _version_tuple(last)
-
-
 def _load(name: str) -> Any:
     return json.loads((Path(__file__).parent / "data" / name).read_text(encoding="utf-8"))
 
@@ -464,7 +468,7 @@ _MODERN_TYPES = {
 }
 
 
-def _add_modern(kinds: list[KindSchema], added: Mapping[str, Any]) -> None:
+def _add_modern(kinds: list[KindSchema]) -> None:
     """Add what TVM 0.27 reads and v0.22 did not, marked modern-only and without defaults (the
     modern form spells every value out, and a default would change v0.22's printed strings)."""
     modern = _load("kinds-v0.27.json")["kinds"]
@@ -474,7 +478,8 @@ def _add_modern(kinds: list[KindSchema], added: Mapping[str, Any]) -> None:
         if name not in by_name:
             specs = {a: AttrSpec(a, TypeSpec.parse(_MODERN_TYPES[t]), modern_only=True) for a, t in options.items()}
             keys = tuple(kind["bare_export"]["keys"])
-            device_type = added.get(name, {}).get("device_type_id", 1)
+            variant = _variant(_schemas()["kinds"].get(name, ()), MODERN)
+            device_type = variant["device_type"] if variant is not None else 1
             kinds.append(KindSchema(name, specs, keys, device_type, modern_only=True))
             continue
         old = kinds[by_name[name]]
@@ -487,17 +492,46 @@ def _add_modern(kinds: list[KindSchema], added: Mapping[str, Any]) -> None:
             kinds[by_name[name]] = replace(old, attrs={**old.attrs, **extra})
 
 
-def _canonicalizer(name: str | None, version: tuple[int, ...]) -> str | None:
-    # TVM's CPU target parser came with v0.10's string semantics (before it, v0.8 printed
-    # "llvm -keys=cpu -mcpu=cortex-m3"), and it filled llvm's mtriple from the host only from v0.16.
-    if name != "cpu" or version >= (0, 16):
-        return name
-    return "cpu-without-host-triple" if version >= (0, 10) else None
+def _canonicalizer(variant: Mapping[str, Any], version: Version) -> str | None:
+    function = variant.get("target_parser") or variant.get("preprocessor")
+    if function is None:
+        return None
+    if function in _UNMODELLED_PARSERS:
+        return None
+    name = _PARSERS.get(function)
+    if name is None:
+        raise RegistryError(f"the schema of TVM v{version} names target parser {function!r}, which targetlang lacks")
+    # TVM's CPU target parser filled llvm's mtriple from the host only from v0.16.
+    if name == "cpu" and version < Version(0, 16):
+        return "cpu-without-host-triple"
+    return name
 
 
 @functools.cache
-def _tags_added_in_027() -> Mapping[str, Mapping[str, Any]]:
-    old = _load("tags-v0.22.json")["tags"]
+def _schemas() -> Mapping[str, Any]:
+    data: Mapping[str, Any] = _load("tvm-schemas.json")
+    return data
+
+
+def _variant(variants: Iterable[Mapping[str, Any]], version: Version) -> Mapping[str, Any] | None:
+    """The variant of a kind or tag that release ``version`` had, if it had one."""
+    want = str(version)
+    return next((v for v in variants if want in v["releases"]), None)
+
+
+@functools.cache
+def attribute_releases(kind: str, attr: str) -> tuple[Version, ...]:
+    """The TVM releases whose kind ``kind`` had attribute ``attr``, oldest first."""
+    found: set[Version] = set()
+    for variant in _schemas()["kinds"].get(kind, ()):
+        if any(a[0] == attr for a in variant["attrs"]):
+            found.update(Version.parse(r) for r in variant["releases"])
+    return tuple(sorted(found))
+
+
+@functools.cache
+def _tags_added_in_modern() -> Mapping[str, Mapping[str, Any]]:
+    old = builtin_registry(str(DEFAULT)).tags
     added = {}
     for name, config in _load("tags-v0.27.json")["tags"].items():
         if name not in old:
@@ -513,72 +547,49 @@ def modern_tag(registry: Registry, name: str) -> Mapping[str, Any] | None:
     registry's own, else one of the tags TVM 0.27 added, for a registry built on TVM v0.22 or
     later (TVM v0.22 itself never read those names)."""
     config = registry.tags.get(name)
-    if config is None and registry.version not in ("", _NO_BASE) and _version_tuple(registry.version) >= (0, 22):
-        config = _tags_added_in_027().get(name)
+    if config is None and registry.version in SCHEMA_RELEASES and Version.parse(registry.version) >= DEFAULT:
+        config = _tags_added_in_modern().get(name)
     return config
 
 
 @functools.cache
-def _attribute_history() -> dict[tuple[str, str], tuple[str, str]]:
-    data = _load("kinds-v0.22.json")["legacy_attrs_absent_in_v0_22"]
-    return {(item["kind"], item["attr"]): (item["first_seen"], item["last_seen"]) for item in data}
+def builtin_registry(version: str = str(DEFAULT)) -> Registry:
+    """TVM's own kinds and tags as of release ``version`` (``"0.22"`` by default; ``"0.7"`` to
+    ``"0.27"``), as TVM's source registered them (``targetlang/data/tvm-schemas.json``, extracted
+    from each tagged release by ``tests/oracle/extract_schemas.py``).
 
-
-def removed_attribute(kind: str, attr: str, version: str = "0.22") -> tuple[str, str] | None:
-    """``(first, last)`` TVM releases (``"v0.8.0"``, ``"v0.9.0"``) in which kind ``kind`` had
-    attribute ``attr``, when TVM ``version`` comes after them; else ``None``."""
-    seen = _attribute_history().get((kind, attr))
-    if seen is None or _version_tuple(version or "0.22") <= _version_tuple(seen[1]):
-        return None
-    return seen
-
-
-@functools.cache
-def builtin_registry(version: str = "0.22") -> Registry:
-    """TVM's kinds and tags as of ``version`` (``"0.22"`` by default).
-
-    Versions before 0.22 add the attributes and kinds that TVM had then and removed later
-    (``system-lib``, ``link-params``, ``stackvm``, the Relay BYOC kinds, ...), from the
-    version ranges recorded in the schema file; ``"0.23"`` adds ``opencl.texture_depth_limit``.
-    Everything else is v0.22's schema.
+    From v0.22 on the registry also reads what TVM 0.27's JSON form added, marked modern-only (a
+    legacy string cannot use it; migration writes it). Raises :class:`ValueError` for a version
+    targetlang has no schema of.
     """
-    data = _load("kinds-v0.22.json")
-    want = _version_tuple(version)
-    ids: dict[str, int] = data["device_type_ids"]
-    attrs: dict[str, dict[str, AttrSpec]] = {}
-    meta: dict[str, tuple[tuple[str, ...], int, str | None]] = {}
-    for name, kind in data["kinds"].items():
-        attrs[name] = {a: _spec(a, d["type"], d["default"]) for a, d in kind["attrs"].items()}
-        meta[name] = (tuple(kind["default_keys"]), kind["device_type_id"], _CANONICALIZERS.get(name))
-    if want < (0, 22):
-        for name, kind in data["legacy_kinds_absent_in_v0_22"].items():
-            if _in_range(want, kind["first_seen"], kind["last_seen"]):
-                attrs[name] = {}
-                meta[name] = (tuple(kind["default_keys_last"]), ids[kind["device_type"]], None)
-        for name, kind in data["legacy_external_codegen_kinds"]["kinds"].items():
-            if _in_range(want, kind["first_seen"], kind["last_seen"]):
-                attrs[name] = {a: _spec(a, d["type"]) for a, d in kind["attrs"].items()}
-                parser = "cpu" if kind.get("parser") else None
-                meta[name] = ((), ids[kind["device_type"]], parser)
-        for item in data["legacy_attrs_absent_in_v0_22"]:
-            if item["kind"] in attrs and _in_range(want, item["first_seen"], item["last_seen"]):
-                attrs[item["kind"]][item["attr"]] = _spec(item["attr"], item["type"], item["default"])
-    if want >= (0, 23):
-        for name, extra in data["v0_23_additions"].items():
-            for a, d in extra.items():
-                attrs[name][a] = _spec(a, d["type"], d["default"])
-    kinds = [
-        KindSchema(
-            name,
-            specs,
-            meta[name][0],
-            meta[name][1],
-            _canonicalizer(meta[name][2], want),
-            leaf=not any(spec.type.holds_targets for n, spec in specs.items() if n != "host"),
+    want = release(version).version
+    if str(want) not in SCHEMA_RELEASES:
+        raise ValueError(
+            f"targetlang has the schemas of TVM v{SCHEMA_RELEASES[0]} to v{SCHEMA_RELEASES[-1]}, not {version!r}"
         )
-        for name, specs in attrs.items()
-    ]
-    if want >= (0, 22):
-        _add_modern(kinds, data["comparison_with_0_27"]["kinds_added"])
-    tags = _load("tags-v0.22.json")["tags"]
-    return Registry(kinds, tags, version)
+    data = _schemas()
+    kinds = []
+    for name, variants in data["kinds"].items():
+        variant = _variant(variants, want)
+        if variant is None:
+            continue
+        specs = {a: _spec(a, type_text, default) for a, type_text, default in variant["attrs"]}
+        kinds.append(
+            KindSchema(
+                name,
+                specs,
+                tuple(variant["default_keys"]),
+                variant["device_type"],
+                _canonicalizer(variant, want),
+                leaf=not any(spec.type.holds_targets for n, spec in specs.items() if n != "host"),
+                common=False,
+            )
+        )
+    if want >= DEFAULT:
+        _add_modern(kinds)
+    tags = {}
+    for name, variants in data["tags"].items():
+        variant = _variant(variants, want)
+        if variant is not None:
+            tags[name] = variant["config"]
+    return Registry(kinds, tags, str(want))

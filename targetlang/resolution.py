@@ -34,17 +34,21 @@ class Environment:
         rocm_arch: what ``tvm_callback_rocm_get_arch`` returns, or ``None`` (then ``gfx900``).
         rocm_api_version: the ROCm device's API version, or ``None`` for no device; below 305
             TVM appended ``-code-object-v3`` to ``mattr``.
-        llvm: TVM was built with LLVM, whose backend rejected malformed ``cl-opt`` entries.
+        check_cl_opt: also reject malformed ``cl-opt`` entries of every ``llvm`` target, as
+            LLVM's backend did when it generated code. An opt-in stricter check: TVM's
+            ``Target()`` itself checked them only for A-profile targets (see docs/language.md).
     """
 
     host_triple: str = ""
     cuda_arch: str | None = None
     rocm_arch: str | None = None
     rocm_api_version: int | None = None
-    llvm: bool = False
+    check_cl_opt: bool = False
 
 
 DEFAULT_ENVIRONMENT = Environment()
+
+_CPU = 1  # kDLCPU
 
 _MPROFILE_CPUS = (
     "cortex-m0",
@@ -268,13 +272,19 @@ def resolve_parts(
         assembled.extend(schema.default_keys)
     final_keys = tuple(dict.fromkeys(assembled))
 
-    cfg.pop("from_device", None)
+    if cfg.get("from_device") is not None:  # a null one is what an earlier resolve left
+        del cfg["from_device"]
+        if cfg.get("target_device_type", schema.device_type) == _CPU:
+            # TVM queried the device for every attribute not given. Only the CPU's device API is
+            # there whatever TVM was built with, and it answers no property: each attribute came
+            # back null (from_device too), so none of them took its default afterwards.
+            cfg.update((name, None) for name in schema.attrs if name not in cfg and name not in _STRUCTURAL)
     for name, spec in schema.attrs.items():
         if spec.default is not None and name not in cfg and name not in _STRUCTURAL:
             default = spec.default
             cfg[name] = tuple(default) if isinstance(default, list) else default
     if schema.preprocessor is not None:
         schema.preprocessor(cfg)
-    if env.llvm and schema.name == "llvm" and "cl-opt" in cfg:
+    if env.check_cl_opt and schema.name == "llvm" and "cl-opt" in cfg:
         _check_cl_opt(cfg["cl-opt"], locate)
     return final_keys, cfg, features

@@ -107,7 +107,8 @@ class KindSchema:
     A ``modern_only`` kind or attribute (one TVM added after v0.23) is read from JSON and dicts,
     the modern form, but not from legacy strings, which TVM never accepted with it.
     A *leaf* kind is a code generator (``llvm``, ``cuda``); only non-leaf kinds (``composite``)
-    may carry ``executor``, ``runtime`` or ``devices``.
+    may carry ``executor``, ``runtime`` or ``devices``. Every kind takes the attributes of
+    :data:`COMMON_ATTRS` unless ``common`` is false: a built-in kind lists the ones its release had.
     """
 
     name: str
@@ -118,9 +119,10 @@ class KindSchema:
     preprocessor: Callable[[dict[str, Any]], None] | None = None
     leaf: bool = True
     modern_only: bool = False
+    common: bool = True  # add COMMON_ATTRS; a release's own schema lists the ones it had itself
 
     def __post_init__(self) -> None:
-        merged = {spec.name: spec for spec in COMMON_ATTRS}
+        merged = {spec.name: spec for spec in COMMON_ATTRS} if self.common else {}
         merged.update(self.attrs)
         object.__setattr__(self, "attrs", MappingProxyType(merged))
         object.__setattr__(self, "default_keys", tuple(self.default_keys))

@@ -10,7 +10,7 @@ from typing import Any
 from . import printing
 from .errors import TargetError, UnknownAttributeError
 from .lexical import encode_scalar, interpret, interpret_offsets
-from .registry import Registry, builtin_registry
+from .registry import Registry
 from .resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from .schema import AttrSpec, KindSchema
 from .syntax import json_string_offsets
@@ -119,20 +119,6 @@ class Target:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError("Target is immutable")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as its text, the era that reads that text back, and which built-in registry it
-        # uses; a target reads back equal (features, which only resolve() sets, are recomputed by
-        # resolving again).
-        era = self.era
-        version = self._registry.version
-        if version and builtin_registry(version) == self._registry:
-            return (_unpickle, (str(self), version, era, False))
-        from .eras import ERAS, era_registry  # the older eras' registries load on first use
-
-        if version in ERAS and era_registry(version) == self._registry:
-            return (_unpickle, (str(self), version, era, True))
-        raise TypeError("only targets of a built-in registry can be pickled")
 
     # ------------------------------------------------------------------ fields
 
@@ -427,18 +413,6 @@ class Target:
         if text[:end].endswith("\\") and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2:
             end += 1
         return f"{text[:end]} -{name}={raw}{text[end:]}"
-
-
-def _unpickle(text: str, version: str, era: str = "", era_registry: bool = False) -> Target:
-    from .parsing import parse
-
-    if era_registry:
-        from .eras import era_registry as registry_of_era
-
-        registry = registry_of_era(version)
-    else:
-        registry = builtin_registry(version)
-    return parse(text, registry=registry, era=era or None)
 
 
 def _legacy_removed(text: str, span: Span) -> str:

@@ -38,6 +38,7 @@ from .lexical import encode_scalar, split_items
 from .parsing import parse
 from .registry import Registry, builtin_registry
 from .target import Target
+from .versions import Version
 
 __all__ = [
     "CODEGENS",
@@ -75,7 +76,7 @@ _CODEGEN_FIELDS: dict[str, tuple[tuple[str, type], ...]] = {
     "ethos-u": (("accelerator_config", str), ("enable_cascader", int)),
 }
 # Both codegens left tvmc's list after v0.18 (spec 11.1 step 4).
-_CODEGEN_FIELDS_LAST = (0, 18)
+_CODEGEN_FIELDS_LAST = Version(0, 18)
 
 
 class TvmcError(TargetError):
@@ -665,13 +666,9 @@ class _Flag(NamedTuple):
     type: type
 
 
-def _version(registry: Registry) -> tuple[int, int]:
+def _version(registry: Registry) -> Version:
     """The registry's TVM release; one without a version is taken as tvmc's last."""
-    parts = (registry.version or TVMC_VERSION).lstrip("v").split(".")
-    try:
-        return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
-    except ValueError:
-        return (0, 19)
+    return Version.find(registry.version) or Version.parse(TVMC_VERSION)
 
 
 def _flag_type(type_name: str, int_era: bool) -> type | None:
@@ -693,7 +690,7 @@ def _flags(registry: Registry) -> dict[str, _Flag]:
         if kind in CODEGENS:
             continue
         for attr, spec in schema.attrs.items():
-            typ = _flag_type(spec.type.name, version <= (0, 17))
+            typ = _flag_type(spec.type.name, version <= Version(0, 17))
             if typ is not None:
                 flags[f"--target-{kind}-{attr}"] = _Flag(kind, attr, typ)
     if version <= _CODEGEN_FIELDS_LAST:

@@ -141,7 +141,7 @@ def test_error_empty_spec(run: Run) -> None:
 
 
 def test_error_internal_is_one_line_not_a_traceback(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(spec: str, *, registry: Any = None) -> targetlang.Target:
+    def broken(spec: str, *, registry: Any = None, era: str | None = None) -> targetlang.Target:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(cli, "parse", broken)
@@ -149,7 +149,7 @@ def test_error_internal_is_one_line_not_a_traceback(run: Run, monkeypatch: pytes
 
 
 def test_keyboard_interrupt_exits_130_quietly(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    def interrupted(spec: str, *, registry: Any = None) -> targetlang.Target:
+    def interrupted(spec: str, *, registry: Any = None, era: str | None = None) -> targetlang.Target:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "parse", interrupted)
@@ -295,7 +295,7 @@ def test_check_json_clean_file_prints_only_the_summary(run: Run) -> None:
 def test_check_reports_comparisons_that_fail(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     # The real parser passes both comparisons on every real target, so a wrong one stands in:
     # it drops outer spaces (str() no longer gives the line back) and misreads a canonical form.
-    def wrong(spec: str, *, registry: Any = None) -> targetlang.Target:
+    def wrong(spec: str, *, registry: Any = None, era: str | None = None) -> targetlang.Target:
         if spec == "cuda -host=llvm":
             return targetlang.parse("cuda")
         return targetlang.parse(spec.strip(), registry=registry)
@@ -317,7 +317,7 @@ def test_check_reports_comparisons_that_fail(run: Run, monkeypatch: pytest.Monke
 def test_check_goes_on_after_an_internal_error(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     real = targetlang.parse
 
-    def flaky(spec: str, *, registry: Any = None) -> targetlang.Target:
+    def flaky(spec: str, *, registry: Any = None, era: str | None = None) -> targetlang.Target:
         if spec == "c":
             raise IndexError("oops")
         return real(spec, registry=registry)

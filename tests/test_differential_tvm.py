@@ -100,7 +100,7 @@ def _environment() -> targetlang.Environment:
     one); reading them from bare targets keeps the test valid on machines with a GPU too.
     """
     bare = {kind: _plain_tvm(_tvm_target({"kind": kind}).export()) for kind in ("llvm", "cuda", "rocm")}
-    # llvm=False: TVM's Target constructor does not check cl-opt entries; only the LLVM backend
+    # check_cl_opt=False: TVM's Target constructor does not check cl-opt entries; only the LLVM backend
     # (LLVMTargetInfo) does, and test_llvm_backend_agrees_on_cl_opt compares that step separately.
     return targetlang.Environment(
         host_triple=bare["llvm"].get("mtriple", ""),
@@ -193,7 +193,7 @@ _CL_OPT_TEXTS = [text for text in _TEXTS if "cl-opt" in targetlang.parse(text).a
 @pytest.mark.skipif(not tvm.runtime.enabled("llvm"), reason="this TVM build has no LLVM backend")
 @pytest.mark.parametrize("text", _CL_OPT_TEXTS)
 def test_llvm_backend_agrees_on_cl_opt(text: str) -> None:
-    # targetlang's Environment(llvm=True) models the LLVM backend's check of cl-opt entries, which
+    # targetlang's Environment(check_cl_opt=True) models the LLVM backend's check of cl-opt entries, which
     # TVM runs when it builds LLVMTargetInfo for a target (llvm_get_cpu_features builds one), not in
     # the Target constructor; both must accept and reject the same entries.
     target = targetlang.parse(text, registry=_REGISTRY)
@@ -204,7 +204,7 @@ def test_llvm_backend_agrees_on_cl_opt(text: str) -> None:
         tvm_error: str | None = str(err).strip().splitlines()[-1]
     else:
         tvm_error = None
-    llvm_env = targetlang.Environment(host_triple=_environment().host_triple, llvm=True)
+    llvm_env = targetlang.Environment(host_triple=_environment().host_triple, check_cl_opt=True)
     try:
         target.resolve(llvm_env)
     except targetlang.TargetError as err:

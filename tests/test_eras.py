@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 import targetlang
 from targetlang import TargetError, builtin_registry
-from targetlang.eras import ERAS, era_for_version, era_registry, parse_in_era
+from targetlang.eras import ERAS, era_for_version, era_registry
+from targetlang.parsing import parse_in_era
 
 from .conftest import data_path, read_jsonl
 
@@ -215,8 +216,12 @@ GOLDEN: list[tuple[str, str, dict[str, Any]]] = [
         {"device": "vta", "keys": ("cpu",), "model": "pynq_1x16"},
     ),
     ("0.7", "llvm\t-mcpu=a'b\\c\n", {"mcpu": "a'b\\c"}),
-    ("0.7", "llvm -num-cores=4abc --system-lib", {"num-cores": 4, "system-lib": True}),
-    ("0.7", "llvm -num-cores=-2147483648 -opt-level 3", {"num-cores": -(2**31), "opt-level": 3}),
+    ("0.7", "cuda -max_num_threads=4abc --system-lib", {"max_num_threads": 4, "system-lib": True}),
+    (
+        "0.7",
+        "cuda -max_num_threads=-2147483648 -thread_warp_size 3",
+        {"max_num_threads": -(2**31), "thread_warp_size": 3},
+    ),
     ("0.7", "llvm -mattr=+a,+b,", {"mattr": ("+a", "+b")}),
     ("0.7", "llvm -model=a=b -runtime=c", {"model": "a=b", "runtime": "c"}),
     ("0.7", "cuda -libs=cudnn -keys=cuda,gpu -max_num_threads=1024", {"libs": ("cudnn",), "keys": ("cuda", "gpu")}),
@@ -290,11 +295,15 @@ def test_nested_targets_follow_the_era() -> None:
 
 def test_tags_and_json_in_e1_and_e2_but_not_e0() -> None:
     for era in ("0.7", "0.8"):
-        assert parse_in_era("nvidia/jetson-nano", era).kind == "cuda"
+        assert parse_in_era("nvidia/gtx1080ti", era).kind == "cuda"
         target = parse_in_era('{"kind": "llvm", "system-lib": true}', era)
         assert target["system-lib"] is True and str(target) == '{"kind": "llvm", "system-lib": true}'
     with pytest.raises(targetlang.UnknownKindError):
         parse_in_era('{"kind": "llvm"}', "0.6")
+    # each era has the tags its releases had: v0.7 two, v0.8 - v0.9 the jetsons too
+    assert parse_in_era("nvidia/jetson-nano", "0.8").kind == "cuda"
+    with pytest.raises(targetlang.UnknownKindError):
+        parse_in_era("nvidia/jetson-nano", "0.7")
 
 
 def test_default_era_is_parse() -> None:
@@ -404,17 +413,17 @@ ERRORS: list[tuple[str, str, type[TargetError], str]] = [
     ),
     (
         "0.7",
-        "llvm -num-cores=true",
+        "cuda -max_num_threads=true",
         targetlang.ValueConversionError,
-        "attribute 'num-cores' is int: cannot parse a 32-bit integer from 'true'\n"
-        "  llvm -num-cores=true\n                  ^^^^",
+        "attribute 'max_num_threads' is int: cannot parse a 32-bit integer from 'true'\n"
+        "  cuda -max_num_threads=true\n                        ^^^^",
     ),
     (
         "0.7",
-        "llvm -num-cores=2147483648",
+        "cuda -max_num_threads=2147483648",
         targetlang.ValueConversionError,
-        "attribute 'num-cores' is int: cannot parse a 32-bit integer from '2147483648'\n"
-        "  llvm -num-cores=2147483648\n                  ^^^^^^^^^^",
+        "attribute 'max_num_threads' is int: cannot parse a 32-bit integer from '2147483648'\n"
+        "  cuda -max_num_threads=2147483648\n                        ^^^^^^^^^^",
     ),
     (
         "0.7",

@@ -342,10 +342,10 @@ def test_cl_opt_checked_as_llvm_did(entry: str, ok: bool) -> None:
     target = parse({"kind": "llvm", "cl-opt": [entry]})
     target.resolve()  # without LLVM nothing checks cl-opt
     if ok:
-        target.resolve(Environment(llvm=True))
+        target.resolve(Environment(check_cl_opt=True))
     else:
         with pytest.raises(targetlang.ValueConversionError, match="LLVM rejects cl-opt entry"):
-            target.resolve(Environment(llvm=True))
+            target.resolve(Environment(check_cl_opt=True))
 
 
 def test_pickle_and_copy() -> None:

@@ -209,10 +209,10 @@ def add_parser(commands: Any) -> None:
 
 def tvm_version_argument(text: str) -> str:
     """``--tvm-version``'s type: a TVM version targetlang knows (``0.8``, ``0.7.dev0``, ``v0.19.0``)."""
-    from ..eras import era_for_version
+    from ..versions import release
 
     try:
-        era_for_version(text)
+        release(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text

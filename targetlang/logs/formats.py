@@ -7,12 +7,11 @@ is classified on its own.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-__all__ = ["Format", "Layout", "classify", "classify_columns", "version_tuple"]
+__all__ = ["Format", "Layout", "classify", "classify_columns"]
 
 
 class Format(str, Enum):
@@ -147,14 +146,3 @@ def classify_columns(columns: list[str]) -> Layout:
     return Layout(
         Format.UNKNOWN, reason=f"neither JSON nor AutoTVM's pickle rows ({len(columns)} tab-separated columns)"
     )
-
-
-_VERSION = re.compile(r"v?(\d+)\.(\d+)")
-
-
-def version_tuple(version: str | None) -> tuple[int, int] | None:
-    """``(major, minor)`` of a TVM version string (``"0.7.dev0"`` -> ``(0, 7)``), or ``None``."""
-    if version is None:
-        return None
-    match = _VERSION.match(version.strip())
-    return (int(match.group(1)), int(match.group(2))) if match else None

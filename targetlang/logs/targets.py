@@ -4,10 +4,11 @@ A log repeats the same few targets thousands of times, so every reading (parse, 
 resolve) is cached per ``(spec, era)``; a generated log may hold a new target on every line, so
 the cache holds a few thousand readings at most and memory stays flat.
 
-The era comes from the record's TVM version (AutoTVM v0.2's ``tvm_version``, the last column of a
-v0.2 pickle row) or, for records that do not say, from the version the caller assumes (``None``:
-TVM v0.22's rules). Records before v0.10 are read in their era (``"0.6"``, ``"0.7"`` or ``"0.8"``,
-see :mod:`targetlang.eras`), all other records with the default registry (or the one given).
+The release comes from the record's TVM version (AutoTVM v0.2's ``tvm_version``, the last column
+of a v0.2 pickle row) or, for records that do not say, from the version the caller assumes
+(``None``: TVM v0.22). Records before v0.10 are read in their era (``"0.6"``, ``"0.7"`` or
+``"0.8"``, see :mod:`targetlang.eras`) with the era's registry; later records with the rules of
+:func:`targetlang.parse` and the registry of their own release (or the one given).
 """
 
 from __future__ import annotations
@@ -16,15 +17,13 @@ from dataclasses import dataclass
 
 import targetlang
 
+from ..eras import DEFAULT_ERA, release_reading
 from ..errors import TargetError, UnknownAttributeError, UnknownKindError
 from ..registry import Registry, builtin_registry
 from ..target import Target
-from .formats import version_tuple
+from ..versions import RELEASES, Version
 
 __all__ = ["DEFAULT_ERA", "Finding", "Reading", "TargetReader", "autotvm_rewrite"]
-
-DEFAULT_ERA = "0.22"
-"""The era of TVM v0.10 - v0.23, targetlang's own rules."""
 
 # Readings kept at once. Each holds parsed and resolved targets (about 2 KB): 4096 of them are
 # a few MB, and more than a real log's distinct targets, so only a generated log ever reads again.
@@ -95,33 +94,40 @@ class TargetReader:
     def __init__(self, registry: Registry | None = None, assume: str | None = None) -> None:
         self.registry = registry
         self.assume = assume
-        self._cache: dict[tuple[str, str], Reading] = {}
+        self._cache: dict[tuple[str, str, Registry | None], Reading] = {}
         self._by_version: dict[tuple[str, str | None], Reading] = {}  # the same readings, by TVM version
-        self._eras: dict[str | None, str] = {}
+        self._contexts: dict[str | None, tuple[str, Registry | None]] = {}
 
     def era(self, tvm_version: str | None) -> str:
         """The era a record written by ``tvm_version`` (``None``: not recorded) is read in."""
-        era = self._eras.get(tvm_version)
-        if era is None:
-            version = version_tuple(tvm_version if tvm_version is not None else self.assume)
-            if version is None or version >= (0, 10):
-                era = DEFAULT_ERA
+        return self._context(tvm_version)[0]
+
+    def _context(self, tvm_version: str | None) -> tuple[str, Registry | None]:
+        """The era and the registry (``None``: the default) of records written by ``tvm_version``."""
+        context = self._contexts.get(tvm_version)
+        if context is None:
+            version = Version.find(tvm_version if tvm_version is not None else self.assume)
+            found = RELEASES.get(str(version)) if version is not None else None
+            if found is None:
+                context = (DEFAULT_ERA, self.registry)
             else:
-                era = "0.6" if version < (0, 7) else "0.7" if version < (0, 8) else "0.8"
-            if len(self._eras) < 1024:
-                self._eras[tvm_version] = era
-        return era
+                rules, registry = release_reading(str(found))
+                # A user registry stands in for the built-in ones of the releases parse reads as.
+                context = (rules.name, self.registry if self.registry and rules.name == DEFAULT_ERA else registry)
+            if len(self._contexts) < 1024:
+                self._contexts[tvm_version] = context
+        return context
 
     def read(self, spec: str, tvm_version: str | None = None) -> Reading:
-        """The reading of ``spec`` in the era of ``tvm_version`` (cached)."""
+        """The reading of ``spec`` as TVM ``tvm_version`` read it (cached)."""
         reading = self._by_version.get((spec, tvm_version))
         if reading is not None:
             return reading
-        era = self.era(tvm_version)
-        key = (spec, era)
+        era, registry = self._context(tvm_version)
+        key = (spec, era, registry)
         reading = self._cache.get(key)
         if reading is None:
-            reading = self._read(spec, era)
+            reading = self._read(spec, era, registry)
             if len(self._cache) >= _CACHE_SIZE:
                 self._cache.clear()
             self._cache[key] = reading
@@ -130,15 +136,13 @@ class TargetReader:
         self._by_version[(spec, tvm_version)] = reading
         return reading
 
-    def _parse(self, spec: str, era: str) -> Target:
-        if era == DEFAULT_ERA:
-            return targetlang.parse(spec, registry=self.registry)
-        return targetlang.parse(spec, era=era)
+    def _parse(self, spec: str, era: str, registry: Registry | None) -> Target:
+        return targetlang.parse(spec, registry=registry, era=era)
 
-    def _read(self, spec: str, era: str) -> Reading:
+    def _read(self, spec: str, era: str, registry: Registry | None) -> Reading:
         # Exception, not only TargetError: one target that trips a bug must not end a whole log.
         try:
-            target = self._parse(spec, era)
+            target = self._parse(spec, era, registry)
         except Exception as err:
             older = era == DEFAULT_ERA and isinstance(err, UnknownAttributeError | UnknownKindError) and _reads(spec)
             return Reading(spec, era, None, None, (_finding("parse", spec, err),), older)

@@ -1,0 +1,133 @@
+"""What the readers share below the parser: the nesting limit of the parse under way, and the
+errors every reader builds the same way (an unknown kind or attribute with its history and the
+closest names, a missing required attribute).
+
+The era readers (:mod:`targetlang.eras`) and the parser (:mod:`targetlang.parsing`) both use
+them, so they live beneath both: the eras never import the parser.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import LeafKindError, MissingAttributeError, UnknownAttributeError, UnknownKindError, show
+from .registry import Registry, attribute_releases, modern_tag
+from .schema import KindSchema
+from .versions import DEFAULT, LAST_LEGACY, MODERN, Version
+
+MAX_DEPTH = 32
+"""How deeply targets may nest inside targets (hosts of hosts, devices of composites), by default."""
+
+# The limit of the parse under way: a context variable, so that threads parsing at once each
+# keep their own.
+LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar("targetlang_max_depth", default=MAX_DEPTH)
+
+
+def depth_limit() -> int:
+    """How deeply targets may nest in the parse under way (``parse``'s ``max_depth``)."""
+    return LIMIT.get()
+
+
+def suggest(name: str, choices: Any) -> tuple[str, ...]:
+    import difflib  # only on the error path: it costs import time
+
+    return tuple(difflib.get_close_matches(name, list(choices), n=3, cutoff=0.6))
+
+
+def hint(close: tuple[str, ...]) -> str:
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+def unknown_kind(name: str, registry: Registry, source: str, start: int, end: int) -> UnknownKindError:
+    if name not in registry.tags and modern_tag(registry, name) is not None:
+        added = f"TVM {MODERN} added, after TVM v{registry.version or DEFAULT}"
+        message = f'{show(name)} is a tag {added}: write {{"tag": "{name}"}}'
+        return UnknownKindError(message, source, start, end)
+    close = suggest(name, [*registry.kinds, *registry.tags])
+    err = UnknownKindError(f"unknown target kind {show(name)}{hint(close)}", source, start, end)
+    return err
+
+
+_NON_LEAF_FIELDS = ("executor", "runtime", "devices")
+
+
+def unknown_attr(
+    key: str, schema: KindSchema, source: str, start: int, end: int, version: str = ""
+) -> UnknownAttributeError:
+    """The error for option ``key`` that kind ``schema`` does not take, as read by TVM ``version``.
+
+    It says why where TVM's history does: an attribute of an older or a newer TVM, ``-target``
+    (TVM <= v0.6's ``-mtriple``), a composite's field on a leaf kind; else the closest names.
+    """
+    name = show(schema.name)
+    if key in schema.attrs:
+        return UnknownAttributeError(
+            f"attribute {show(key)} of kind {name} came after TVM v{LAST_LEGACY}: write this target in the JSON form",
+            source,
+            start,
+            end,
+        )
+    was = _history(schema.name, key, Version.parse(version) if version else DEFAULT)
+    if schema.leaf and key in _NON_LEAF_FIELDS:
+        said = f"has no attribute {show(key)}{was}: it is a leaf target, and" if was else "is a leaf target:"
+        return LeafKindError(
+            f"kind {name} {said} {show(key)} belongs on a composite target that contains it",
+            source,
+            start,
+            end,
+        )
+    if key == "target" and "mtriple" in schema.attrs:
+        close: tuple[str, ...] = ("mtriple",)
+        message = f"kind {name} has no attribute 'target' since TVM v0.7: it is TVM <= v0.6's 'mtriple'"
+    else:
+        close = suggest(key, schema.attrs)
+        message = f"kind {name} has no attribute {show(key)}{was}{hint(close)}"
+    err = UnknownAttributeError(message, source, start, end)
+    err.suggestions = close
+    return err
+
+
+def _history(kind: str, attr: str, version: Version) -> str:
+    """Why TVM ``version``'s kind has no ``attr`` when another release's had it: `` since TVM
+    v0.10 (TVM v0.8 - v0.9 had it)`` or `` until TVM v0.20 added it``."""
+    had = attribute_releases(kind, attr)
+    if not had:
+        return ""
+    before = [v for v in had if v < version]
+    run = _last_run(before) if before else _first_run([v for v in had if v > version])
+    first, last = run[0], run[-1]
+    span = f"TVM v{first}" if first == last else f"TVM v{first} - v{last}"
+    if before:
+        return f" since TVM v{_next(last)} ({span} had it)"
+    return f" until TVM v{first} added it"
+
+
+def _next(version: Version) -> Version:
+    return Version(version.major, version.minor + 1)  # TVM's release lines follow each other by minor
+
+
+def _last_run(versions: list[Version]) -> list[Version]:
+    run = [versions[-1]]
+    for v in reversed(versions[:-1]):
+        if _next(v) != run[0]:
+            break
+        run.insert(0, v)
+    return run
+
+
+def _first_run(versions: list[Version]) -> list[Version]:
+    run = [versions[0]]
+    for v in versions[1:]:
+        if _next(run[-1]) != v:
+            break
+        run.append(v)
+    return run
+
+
+def check_required(schema: KindSchema, given: Mapping[str, Any], source: str, start: int, end: int) -> None:
+    missing = [spec.name for spec in schema.attrs.values() if spec.required and spec.name not in given]
+    if missing:
+        names = ", ".join(show(name) for name in missing)
+        raise MissingAttributeError(f"kind {show(schema.name)} needs {names}", source, start, end)

@@ -1,0 +1,140 @@
+"""TVM releases, the eras of the target-string language, and where each release stands.
+
+One table, read everywhere a TVM version matters: which releases targetlang has a schema of,
+which era's rules read the strings a release wrote, the release :func:`targetlang.parse` reads
+as by default, the last release that read legacy strings and the modern release that
+:func:`targetlang.migrate` writes for. Modelled on ``packaging.version``: a :class:`Version` is
+parsed once, compares as a version, and prints as ``major.minor`` (the only part of a TVM
+version that changes what a target means).
+
+>>> from targetlang.versions import Version, release
+>>> Version.parse("v0.9.dev1092+g0123abc")
+Version('0.9')
+>>> release("0.19.0").era
+'0.22'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+__all__ = [
+    "DEFAULT",
+    "ERA_BOUNDS",
+    "ERA_NAMES",
+    "LAST_LEGACY",
+    "MODERN",
+    "RELEASES",
+    "SCHEMA_RELEASES",
+    "Release",
+    "Version",
+    "release",
+]
+
+# TVM's version strings: 0.7.dev0, 0.8.0, v0.9.0, 0.19.dev123, 0.9.dev1092+g0123abc, 0.22.0.post1.
+_STRICT = re.compile(r"v?(\d+)\.(\d+)(?:\.\d+)*(?:[.\-_]?(?:dev|rc|a|b|post)\d*)*(?:\+[0-9A-Za-z._\-]+)?")
+# What a tuning log's free-form version field starts with.
+_LEADING = re.compile(r"\s*v?(\d+)\.(\d+)")
+
+
+@dataclass(frozen=True, order=True)
+class Version:
+    """A TVM release line, ``major.minor``: ``0.8.0``, ``v0.8.0`` and ``0.8.dev0`` are all ``0.8``
+    (a development version belongs to the release it leads to)."""
+
+    major: int
+    minor: int
+
+    @classmethod
+    def parse(cls, text: str | Version) -> Version:
+        """Read a TVM version string. Raises :class:`ValueError` for anything that is not one."""
+        if isinstance(text, Version):
+            return text
+        match = _STRICT.fullmatch(text) if isinstance(text, str) else None
+        if match is None:
+            raise ValueError(f"not a TVM version: {text!r} (expected something like '0.8.0' or '0.7.dev0')")
+        return cls(int(match[1]), int(match[2]))
+
+    @classmethod
+    def find(cls, text: object) -> Version | None:
+        """The version a free-form field starts with (a log record's ``tvm_version``), or ``None``."""
+        match = _LEADING.match(text) if isinstance(text, str) else None
+        return cls(int(match[1]), int(match[2])) if match else None
+
+    @property
+    def tag(self) -> str:
+        """The release's tag in TVM's repository (``"v0.8.0"``)."""
+        return f"v{self.major}.{self.minor}.0"
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}"
+
+    def __repr__(self) -> str:
+        return f"Version('{self}')"
+
+
+@dataclass(frozen=True)
+class Release:
+    """What targetlang knows of one TVM release line."""
+
+    version: Version
+    era: str  # the name of the era whose rules read the strings it wrote (targetlang.eras)
+    has_schema: bool  # its kinds and tags ship with targetlang (builtin_registry(str(version)))
+    reads_legacy: bool  # it read ``kind -key=val`` strings (v0.24 on read JSON and tags only)
+
+    def __str__(self) -> str:
+        return str(self.version)
+
+
+# The eras, oldest first: (name, first release, last release). Each era's rules are an object
+# in targetlang.eras; a release belongs to the era whose bounds hold it.
+_ERA_BOUNDS: Final = (
+    ("0.6", Version(0, 1), Version(0, 6)),
+    ("0.7", Version(0, 7), Version(0, 7)),
+    ("0.8", Version(0, 8), Version(0, 9)),
+    ("0.22", Version(0, 10), Version(0, 23)),
+)
+ERA_NAMES: Final = tuple(name for name, _, _ in _ERA_BOUNDS)
+ERA_BOUNDS: Final = MappingProxyType({name: (first, last) for name, first, last in _ERA_BOUNDS})
+"""Each era's oldest and newest release, by the era's name."""
+
+FIRST_SCHEMA: Final = Version(0, 7)  # the first release with a kind registry (TVM <= v0.6 had none)
+LAST_LEGACY: Final = Version(0, 23)  # the last release that read legacy strings
+MODERN: Final = Version(0, 27)  # the release whose JSON form migrate writes
+DEFAULT: Final = Version(0, 22)  # the release parse() reads as when given none
+
+
+def _era_of(version: Version) -> str:
+    for name, first, last in _ERA_BOUNDS:
+        if first <= version <= last:
+            return name
+    if LAST_LEGACY < version <= MODERN:
+        return "0.22"  # v0.24 on wrote only JSON and tag names, which the last era's reader reads
+    raise ValueError(f"unknown TVM version '{version}': targetlang knows TVM v0.1 to v{MODERN}")
+
+
+RELEASES: Final = MappingProxyType(
+    {
+        str(v): Release(v, _era_of(v), v >= FIRST_SCHEMA, v <= LAST_LEGACY)
+        for v in (Version(0, minor) for minor in range(1, MODERN.minor + 1))
+    }
+)
+"""Every TVM release line targetlang knows, ``"0.1"`` to ``"0.27"``, by name."""
+
+SCHEMA_RELEASES: Final = tuple(name for name, r in RELEASES.items() if r.has_schema)
+"""The releases whose own registry :func:`targetlang.builtin_registry` gives (``"0.7"`` on)."""
+
+
+def release(text: str | Version) -> Release:
+    """The release a TVM version string names (``"0.8.0"``, ``"v0.19.0"``, ``"0.7.dev0"``).
+
+    Raises :class:`ValueError` for a text that is not a TVM version or a version targetlang does
+    not know."""
+    version = Version.parse(text)
+    found = RELEASES.get(str(version))
+    if found is None:
+        raise ValueError(f"unknown TVM version {str(text)!r}: targetlang knows TVM v0.1 to v{MODERN}")
+    return found

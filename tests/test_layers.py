@@ -1,0 +1,109 @@
+"""The package's layers, read from the source: every import of a targetlang module points down the
+chain of docs/design.md, except ``Target(spec)``'s deferred call of the parser."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "targetlang"
+
+# Lowest first. A module may import the ones before it; the modules of one subpackage may import
+# each other.
+CHAIN = (
+    "errors",
+    "versions",
+    "lexical",
+    "syntax",
+    "schema",
+    "values",
+    "registry",
+    "resolution",
+    "printing",
+    "_diagnostics",
+    "target",
+    "eras",
+    "parsing",
+    "registry_files",
+    "compat",
+    "tvmc",
+    "helpers",
+    "migration",
+    "__init__",
+    "logs",
+    "fix",
+    "cli",
+    "__main__",
+)
+# (importer, imported, function it is deferred into): the references upwards that are allowed.
+UPWARDS = {("target", "parsing", "__new__")}
+
+
+def _layer(module: str) -> str:
+    first = module.split(".")[0]
+    # ``from . import Registry`` names something of the package itself, not a module
+    return first if first in CHAIN else "__init__"
+
+
+def _imports(path: Path, name: str) -> list[tuple[str, str]]:
+    """(module imported, enclosing function or "") for each import of a targetlang module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name.split(".")[:-1] if path.name != "__init__.py" else name.split(".")
+    found: list[tuple[str, str]] = []
+
+    def visit(node: ast.AST, function: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else function
+            if isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package[: len(package) - child.level + 1]
+                    module = ".".join([*base, child.module] if child.module else base)
+                    targets = [module] if child.module else [f"{module}.{a.name}" for a in child.names]
+                elif child.module and child.module.split(".")[0] == "targetlang":
+                    targets = [child.module]
+                else:
+                    targets = []
+                found.extend((t.removeprefix("targetlang").lstrip(".") or "__init__", function) for t in targets)
+            elif isinstance(child, ast.Import):
+                found.extend(
+                    (a.name.removeprefix("targetlang").lstrip(".") or "__init__", function)
+                    for a in child.names
+                    if a.name.split(".")[0] == "targetlang"
+                )
+            visit(child, inner)
+
+    visit(tree, "")
+    return found
+
+
+MODULES = sorted(
+    (str(p.relative_to(PACKAGE.parent).with_suffix("")).replace("/", "."), p) for p in PACKAGE.rglob("*.py")
+)
+
+
+def test_every_module_has_a_place_in_the_chain() -> None:
+    assert len(MODULES) > 30
+    for name, _ in MODULES:
+        inner = name.removeprefix("targetlang.")
+        assert _layer(inner if name != "targetlang.__init__" else "__init__") in CHAIN, name
+
+
+@pytest.mark.parametrize(("name", "path"), MODULES, ids=[name for name, _ in MODULES])
+def test_imports_point_down(name: str, path: Path) -> None:
+    inner = name.removeprefix("targetlang.")
+    me = _layer(inner) if name != "targetlang.__init__" else "__init__"
+    for imported, function in _imports(path, name):
+        them = _layer(imported)
+        if them == me:
+            continue
+        if (me, them, function) in UPWARDS:
+            continue
+        assert CHAIN.index(them) < CHAIN.index(me), f"{name} imports {imported} (in {function or 'the module'})"
+
+
+def test_the_checker_sees_an_upward_import() -> None:
+    # the allowed exception is found, so a new one would be too
+    found = _imports(PACKAGE / "target.py", "targetlang.target")
+    assert ("parsing", "__new__") in found
