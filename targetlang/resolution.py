@@ -146,7 +146,7 @@ def _check_llvm_target_info(cfg: Mapping[str, Any], locate: Locate) -> None:
     """What the constructor of TVM's ``LLVMTargetInfo`` (src/target/llvm/llvm_instance.cc)
     rejects, in its order: a malformed ``cl-opt`` entry, ``mfloat-abi`` other than ``hard`` or
     ``soft``, ``jit`` other than ``mcjit`` or ``orcjit``, ``vector-width`` outside 1 - 65536."""
-    if "cl-opt" in cfg:
+    if cfg.get("cl-opt") is not None:
         _check_cl_opt(cfg["cl-opt"], locate)
     abi = cfg.get("mfloat-abi")
     if abi is not None and abi not in ("hard", "soft"):
@@ -274,10 +274,11 @@ def resolve_parts(
 
     if cfg.get("from_device") is not None:  # a null one is what an earlier resolve left
         del cfg["from_device"]
-        if cfg.get("target_device_type", schema.device_type) == _CPU:
+        if schema.device_type == _CPU:
             # TVM queried the device for every attribute not given. Only the CPU's device API is
             # there whatever TVM was built with, and it answers no property: each attribute came
-            # back null (from_device too), so none of them took its default afterwards.
+            # back null (from_device too), so none of them took its default afterwards. The
+            # device asked is the kind's: target_device_type was not yet among the attributes.
             cfg.update((name, None) for name in schema.attrs if name not in cfg and name not in _STRUCTURAL)
     for name, spec in schema.attrs.items():
         if spec.default is not None and name not in cfg and name not in _STRUCTURAL:
@@ -285,6 +286,6 @@ def resolve_parts(
             cfg[name] = tuple(default) if isinstance(default, list) else default
     if schema.preprocessor is not None:
         schema.preprocessor(cfg)
-    if env.check_cl_opt and schema.name == "llvm" and "cl-opt" in cfg:
+    if env.check_cl_opt and schema.name == "llvm" and cfg.get("cl-opt") is not None:
         _check_cl_opt(cfg["cl-opt"], locate)
     return final_keys, cfg, features

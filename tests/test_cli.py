@@ -571,3 +571,43 @@ def test_migrate_usage_errors_exit_2(run: Run, argv: list[str]) -> None:
     status, out, err = run(*argv)
     assert (status, out) == (2, "")
     assert err
+
+
+# (command, release, spec, status, what stdout or stderr holds): --tvm-version reads as that release
+TVM_VERSION_ROWS = [
+    ("parse", "0.20", "llvm -vector-width=256", 0, '"vector-width": 256'),
+    ("parse", "0.19", "llvm -vector-width=256", 1, "'vector-width' until TVM v0.20 added it"),
+    ("fmt", "0.8.0", "llvm -model='a b'", 0, "llvm -model='a b'"),
+    ("legacy", "0.19", "opencl", 0, "opencl -keys=opencl,gpu -max_function_args=128"),
+    ("legacy", "0.20", "opencl", 0, "-image_base_address_alignment=64"),
+    ("parse", "0.19", "sdaccel", 0, '"kind": "sdaccel"'),
+    ("parse", "0.22", "sdaccel", 1, "unknown target kind 'sdaccel'"),
+    ("parse", "0.9", "llvm -link-params=1", 0, '"link-params": true'),
+    ("parse", "0.7", "nvidia/jetson-nano", 1, "unknown target kind 'nvidia/jetson-nano'"),
+    ("migrate", "0.19", "llvm -vector-width=256", 1, "'vector-width' until TVM v0.20 added it"),
+    ("migrate", "0.20", "llvm -vector-width=256", 0, '"vector-width": 256'),
+]
+
+
+@pytest.mark.parametrize(("command", "version", "spec", "status", "said"), TVM_VERSION_ROWS)
+def test_tvm_version_reads_as_that_release(
+    run: Run, command: str, version: str, spec: str, status: int, said: str
+) -> None:
+    got, out, err = run(command, "--tvm-version", version, spec)
+    assert got == status
+    assert said in (out if status == 0 else err)
+
+
+def test_check_takes_a_tvm_version(run: Run) -> None:
+    status, _out, err = run("check", "--tvm-version", "0.19", "-", stdin=b"llvm -vector-width=256\nsdaccel\n")
+    assert status == 1
+    assert "<stdin>:1: UnknownAttributeError" in err and "<stdin>:2" not in err
+    status, _out, err = run("check", "-", stdin=b"sdaccel\n")
+    assert status == 1 and "UnknownKindError" in err
+
+
+def test_tvm_version_must_be_one_targetlang_knows(run: Run) -> None:
+    for command in ("parse", "fmt", "legacy", "check", "migrate"):
+        status, out, err = run(command, "--tvm-version", "0.99", "llvm")
+        assert (status, out) == (2, "")
+        assert "unknown TVM version '0.99'" in err
