@@ -14,6 +14,7 @@ from typing import Any
 
 from .errors import CanonicalizationError, ValueConversionError
 from .schema import KindSchema
+from .versions import DEFAULT, Version
 
 __all__ = ["Environment", "is_aprofile", "is_mprofile", "mprofile_parse", "resolve_parts"]
 
@@ -49,6 +50,8 @@ class Environment:
 DEFAULT_ENVIRONMENT = Environment()
 
 _CPU = 1  # kDLCPU
+# The releases whose device query (-from_device) kept null answers as attributes.
+_QUERY_KEEPS_NULLS = (Version(0, 21), Version(0, 23))
 
 _MPROFILE_CPUS = (
     "cortex-m0",
@@ -240,8 +243,10 @@ def resolve_parts(
     attrs: Mapping[str, Any],
     env: Environment,
     locate: Locate,
+    version: Version = DEFAULT,
 ) -> tuple[tuple[str, ...], dict[str, Any], dict[str, Any]]:
-    """Run the pipeline on one level of a target; nested targets are the caller's.
+    """Run the pipeline on one level of a target, as TVM ``version`` (its registry's release)
+    did; nested targets are the caller's.
 
     Returns the final keys, attributes and features.
     """
@@ -274,11 +279,12 @@ def resolve_parts(
 
     if cfg.get("from_device") is not None:  # a null one is what an earlier resolve left
         del cfg["from_device"]
-        if schema.device_type == _CPU:
+        if schema.device_type == _CPU and _QUERY_KEEPS_NULLS[0] <= version <= _QUERY_KEEPS_NULLS[1]:
             # TVM queried the device for every attribute not given. Only the CPU's device API is
-            # there whatever TVM was built with, and it answers no property: each attribute came
-            # back null (from_device too), so none of them took its default afterwards. The
-            # device asked is the kind's: target_device_type was not yet among the attributes.
+            # there whatever TVM was built with, and it answers no property: v0.21 - v0.23 kept
+            # each answer, null (from_device too), so none of them took its default afterwards;
+            # the other releases skipped null answers. The device asked is the kind's:
+            # target_device_type was not yet among the attributes.
             cfg.update((name, None) for name in schema.attrs if name not in cfg and name not in _STRUCTURAL)
     for name, spec in schema.attrs.items():
         if spec.default is not None and name not in cfg and name not in _STRUCTURAL:

@@ -15,6 +15,7 @@ from .resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from .schema import AttrSpec, KindSchema
 from .syntax import json_string_offsets
 from .values import from_json, is_representable, to_text
+from .versions import DEFAULT, Version
 
 __all__ = ["Target"]
 
@@ -255,7 +256,8 @@ class Target:
         Nested targets (host, devices) are resolved too. Idempotent.
         """
         env = env or DEFAULT_ENVIRONMENT
-        keys, attrs, features = resolve_parts(self._schema, self._keys, self._attrs, env, self._locate)
+        version = Version.find(self._registry.version) or DEFAULT
+        keys, attrs, features = resolve_parts(self._schema, self._keys, self._attrs, env, self._locate, version)
         for name, value in attrs.items():
             spec = self._schema.attrs.get(name)
             if spec is not None and spec.type.holds_targets:
