@@ -13,6 +13,7 @@ __all__ = [
     "CanonicalizationError",
     "DuplicateAttributeError",
     "EmptyKeyOrValueError",
+    "IntegerOverflowError",
     "InvalidJSONError",
     "InvalidSpecError",
     "LeafKindError",
@@ -232,6 +233,11 @@ class MissingAttributeError(TargetError):
 
 class ValueConversionError(TargetError):
     """A value that does not convert to its attribute's type."""
+
+
+class IntegerOverflowError(ValueConversionError, OverflowError):
+    """An integer in a config mapping that does not fit 64 bits. TVM's FFI raised
+    ``OverflowError`` converting the mapping before reading any of it; this error is that too."""
 
 
 class DuplicateAttributeError(TargetError):

@@ -377,8 +377,10 @@ def migrate(
         if era in (None, DEFAULT_ERA) and MKLDNN in spec:
             rewritten = spec
     else:
-        source = json.dumps(spec.to_json() if isinstance(spec, Target) else dict(spec))
+        # read first: a mapping json.dumps cannot write (a key that is not a string, a value of
+        # no JSON type) is the reader's error, with its class, not json's
         target = spec if isinstance(spec, Target) else parse(spec, registry=reader)
+        source = json.dumps(target.to_json())
     rules = _Rules(policy, _modern()[0])
     rules.changes = changes
     rules.rewritten = rewritten

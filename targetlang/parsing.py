@@ -18,6 +18,7 @@ from .eras import DEFAULT_ERA, ERAS, era_named
 from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
+    IntegerOverflowError,
     InvalidSpecError,
     MissingDashError,
     NestingTooDeepError,
@@ -30,7 +31,7 @@ from .errors import (
     check_encodable,
     show,
 )
-from .lexical import MKLDNN
+from .lexical import INT64_MAX, INT64_MIN, MKLDNN
 from .registry import Registry, builtin_registry, modern_tag
 from .resolution import is_aprofile, is_mprofile
 from .schema import KindSchema
@@ -90,6 +91,7 @@ def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int
     if isinstance(spec, Target):
         return spec
     if isinstance(spec, Mapping):
+        _check_int64(spec)
         return _from_config(spec, reg, 0, None, "")
     what = "None" if spec is None else type(spec).__name__
     raise InvalidSpecError(f"a target spec is a str, a mapping or a Target, not {what}")
@@ -107,6 +109,24 @@ def parse_in_era(text: str, era: str, *, registry: Registry | None = None) -> Ta
         raise TypeError(f"parse_in_era reads a target string, not {type(text).__name__}")
     found = era_named(era)
     return _era_cached(text, found.name, registry if registry is not None else found.registry(), depth_limit())
+
+
+def _check_int64(config: Mapping[str, Any]) -> None:
+    """TVM's FFI converted a config mapping before reading any of it, and an integer anywhere in
+    it beyond 64 bits was an ``OverflowError`` then, whatever else was wrong."""
+    stack: list[tuple[Any, str]] = [(config, "config")]
+    seen: set[int] = set()  # a mapping that holds itself is the reader's to report, once
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, bool | str):
+            continue
+        if isinstance(value, int):
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise IntegerOverflowError(f"{path} is {value}, which does not fit 64 bits", "")
+        elif isinstance(value, Mapping | list | tuple) and id(value) not in seen:
+            seen.add(id(value))
+            items = value.items() if isinstance(value, Mapping) else enumerate(value)
+            stack.extend((v, f"{path}[{k!r}]") for k, v in reversed(list(items)))
 
 
 @functools.lru_cache(maxsize=4096)

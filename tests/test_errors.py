@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import targetlang
@@ -187,10 +189,11 @@ def test_errors_are_value_errors_with_one_base() -> None:
 def test_error_survives_pickling() -> None:
     import pickle
 
-    with pytest.raises(targetlang.TargetError) as info:
+    with pytest.raises(targetlang.UnknownAttributeError) as info:
         targetlang.parse("llvm -mcpux=1")
     again = pickle.loads(pickle.dumps(info.value))
     assert str(again) == str(info.value)
+    assert isinstance(again, targetlang.UnknownAttributeError)
     assert again.suggestions == info.value.suggestions
 
 
@@ -365,3 +368,22 @@ def test_error_in_a_text_read_with_mkldnn_renamed_points_at_what_was_written() -
         "  llvm -libs=mkldnn -num-cores=four\n"
         "                               ^^^^"
     )
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"kind": "rocm", "max_num_threads": 2**63},
+        {"kind": "llvm", "host": {"kind": "c", "target_device_type": -(2**63) - 1}},
+        {"kind": "no-such-kind", "libs": [1, 2**64]},  # before the kind is looked at, as TVM's FFI
+    ],
+)
+def test_an_integer_beyond_64_bits_in_a_config_is_an_overflow_error(config: dict[str, Any]) -> None:
+    with pytest.raises(targetlang.IntegerOverflowError, match="does not fit 64 bits") as info:
+        targetlang.parse(config)
+    assert isinstance(info.value, OverflowError) and isinstance(info.value, ValueError)
+
+
+def test_migrate_reports_a_bad_key_as_the_reader_does() -> None:
+    with pytest.raises(targetlang.InvalidSpecError):
+        targetlang.migrate({"kind": "llvm", (1, 2): "a"})  # type: ignore[dict-item]
