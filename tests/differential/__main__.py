@@ -9,8 +9,9 @@ from pathlib import Path
 
 from . import harness
 from .areas import MigrateArea, TargetArea, TvmcArea
+from .logs import LogsArea
 
-AREAS = ("target", "migrate", "tvmc")
+AREAS = ("target", "migrate", "tvmc", "logs")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,8 +34,10 @@ def main(argv: list[str] | None = None) -> int:
         area = TargetArea(args.oracle)
     elif args.area == "migrate":
         area = MigrateArea(args.oracle, args.tvm027)
-    else:
+    elif args.area == "tvmc":
         area = TvmcArea(args.oracle)
+    else:
+        area = LogsArea(args.oracle)
     summary_path = args.summary or harness.RESULTS / f"{args.area}-{args.count}.json"
     golden_path = None if args.no_golden else (args.golden or harness.GOLDEN_DIR / f"differential-{args.area}.jsonl")
     summary = harness.run(

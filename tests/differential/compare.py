@@ -230,11 +230,13 @@ def _leading_spaces_brace(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
 @dataclass(frozen=True)
 class Decision:
     """A documented difference: ``applies(input, TVM's outcome, targetlang's)`` when a
-    disagreement is it."""
+    disagreement is it; ``area``: the areas it is looked up for (``target``: the Target areas,
+    ``target``, ``migrate`` and ``tvmc``; ``logs``: tests/differential/logs.py)."""
 
     name: str
     reason: str
     applies: Callable[[Any, Outcome, Outcome], bool]
+    area: str = "target"
 
 
 DECISIONS = [
@@ -278,10 +280,10 @@ DECISION_REASONS["migration-change"] = (
 )
 
 
-def decision_for(spec: Any, tvm: Outcome, ours: Outcome) -> str | None:
+def decision_for(spec: Any, tvm: Outcome, ours: Outcome, area: str = "target") -> str | None:
     """The name of the documented decision that explains a disagreement on ``spec``, if any."""
     for decision in DECISIONS:
-        if decision.applies(spec, tvm, ours):
+        if decision.area == area and decision.applies(spec, tvm, ours):
             return decision.name
     return None
 

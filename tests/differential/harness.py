@@ -129,10 +129,12 @@ class Tally:
     classes: dict[str, Counter[str]] = field(default_factory=dict)
     examples: dict[str, list[str]] = field(default_factory=dict)
     status_of: dict[str, str] = field(default_factory=dict)
+    origins: dict[str, Counter[str]] = field(default_factory=dict)
 
     def add(self, case: Case) -> None:
         self.compared += case.status != "skipped"
         self.statuses[case.status] += 1
+        self.origins.setdefault(case.origin, Counter())[case.status] += 1
         if case.status == "agree":
             return
         self.classes.setdefault(case.cls, Counter())[case.origin] += 1
@@ -156,6 +158,7 @@ class Tally:
             "decision": self.statuses["decision"],
             "disagree": self.statuses["disagree"],
             "skipped": self.statuses["skipped"],
+            "by_origin": {origin: dict(sorted(counts.items())) for origin, counts in self.origins.items()},
             "decisions": table("decision"),
             "disagreements": table("disagree"),
             "skips": table("skipped"),
@@ -181,6 +184,7 @@ class Area:
 
     name = ""
     tvm = ""
+    corpus_origins: tuple[str, ...] = ("corpus",)  # the real inputs, all kept in the goldens
 
     def inputs(self, seed: int, count: int) -> Iterator[tuple[str, Any]]:
         raise NotImplementedError
@@ -193,6 +197,10 @@ class Area:
 
     def restarts(self) -> int:
         return 0
+
+    def extra(self) -> dict[str, Any]:
+        """Figures of the area's own, added to the summary."""
+        return {}
 
 
 def write_golden(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -226,9 +234,10 @@ def run(
             case = area.step(origin, spec)
             tally.add(case)
             if case.golden is not None:
-                keep = origin == "corpus" and (golden_corpus is None or corpus_kept < golden_corpus)
+                real = origin in area.corpus_origins
+                keep = real and (golden_corpus is None or corpus_kept < golden_corpus)
                 corpus_kept += keep
-                if not keep and origin != "corpus" and generated < golden_generated:
+                if not keep and not real and generated < golden_generated:
                     generated += 1
                     keep = True
                 if not keep and case.status != "agree" and per_class[case.cls] < 3:
@@ -249,6 +258,7 @@ def run(
         "seconds": round(time.monotonic() - started),
         "worker_restarts": area.restarts(),
         **tally.summary(),
+        **area.extra(),
         "decision_reasons": {
             name: compare.DECISION_REASONS.get(name, "")
             for name in tally.classes

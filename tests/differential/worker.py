@@ -10,17 +10,69 @@ TVM's outcome with that module's functions, so the goldens it feeds have the exi
 * ``tvm027``: ``tvm.target.Target(config)`` of apache-tvm 0.27 (the same function);
 * ``tvmc``: tvmc's flags and ``target_from_cli`` (``record_tvmc_flags.outcome``);
 * ``logs``: AutoTVM's ``load_from_file``/``ApplyHistoryBest`` or auto_scheduler's
-  ``load_records`` on a log text (``logs_oracle``); the input is ``(loader, log)``.
+  ``load_records`` on a log text (``logs_oracle``); the input is ``(loader, log)``, or
+  ``("autotvm", log, queries)`` (``queries`` as JSON text: ``repr`` cannot carry a NaN): then
+  also ``queries``, what ``ApplyHistoryBest(log)`` answered (``_query_inside``, the
+  dispatcher's own lookup) for each ``[target, task name, arguments]`` (:func:`dispatch_queries`).
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 ORACLE_DIR = Path(__file__).resolve().parents[1] / "oracle"
+
+
+def _python(value: Any) -> Any:
+    """AutoTVM's ``clean_json_to_python`` (record.py, v0.19): JSON arrays as tuples."""
+    if isinstance(value, list):
+        return tuple(_python(item) for item in value)
+    return value
+
+
+def dispatch_queries(logs: Any, log: str, queries: list[list[Any]]) -> list[Any]:
+    """For each ``[target, task name, arguments]``: what TVM v0.19's dispatcher found for that
+    target and workload in ``ApplyHistoryBest(log)``: ``{"model", "keys", "index", "cost"}`` (the
+    config index and mean cost of the record returned, ``null`` when none), ``{"target_raises": class}`` when
+    ``Target(target)`` raised, or ``null`` for all queries when ``ApplyHistoryBest`` raised."""
+    import os
+
+    # imported by name, so that type checkers do not follow them into TVM
+    ApplyHistoryBest = importlib.import_module("tvm.autotvm.task").ApplyHistoryBest
+    Task = importlib.import_module("tvm.autotvm.task.task").Task
+    Target = importlib.import_module("tvm.target").Target
+
+    path = logs._write(log)
+    try:
+        try:
+            context = ApplyHistoryBest(path)
+        except Exception:
+            return [None for _ in queries]
+    finally:
+        os.unlink(path)
+    answers: list[Any] = []
+    for target, name, args in queries:
+        try:
+            tgt = Target(target)
+        except Exception as err:
+            answers.append({"target_raises": type(err).__name__})
+            continue
+        workload = Task(_python(name), _python(args)).workload
+        config = context._query_inside(tgt, workload)
+        found = config is not None
+        answers.append(
+            {
+                "model": str(tgt.model),
+                "keys": [str(k) for k in tgt.keys],
+                "index": config.index if found else None,
+                "cost": repr(float(config.cost)) if found else None,
+            }
+        )
+    return answers
 
 
 def main(area: str) -> None:
@@ -34,10 +86,12 @@ def main(area: str) -> None:
         logs = importlib.import_module("logs_oracle")
 
         def outcome(spec: Any) -> dict[str, Any]:
-            loader, log = spec
+            loader, log = spec[0], spec[1]
             result: dict[str, Any] = (
                 logs.autotvm_outcome(log) if loader == "autotvm" else logs.auto_scheduler_outcome(log)
             )
+            if loader == "autotvm" and len(spec) > 2:
+                result["queries"] = dispatch_queries(logs, log, json.loads(spec[2]))
             return result
 
     else:
