@@ -23,7 +23,7 @@ from .eras import DEFAULT_ERA, release_reading
 from .fix._command import add_parser as _add_fix_parser
 from .logs.commands import add_parser as _add_logs_parser
 from .logs.commands import tvm_version_argument
-from .versions import ERA_NAMES
+from .versions import ERA_NAMES, MODERN
 
 __all__ = ["main"]
 
@@ -479,7 +479,7 @@ def _build_parser() -> argparse.ArgumentParser:
         _add_tvm_version(sub)
         sub.set_defaults(run=_show(render))
 
-    summary = "print SPEC migrated to TVM 0.27's JSON form, and every change made"
+    summary = f"print SPEC migrated to TVM {MODERN}'s JSON form, and every change made"
     migrate = commands.add_parser(
         "migrate", help=summary, description=summary, epilog=_MIGRATE_EPILOG, formatter_class=raw
     )
@@ -489,7 +489,7 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=("error", "drop", "keep"),
         default="error",
         help="attributes TVM removed (system-lib, link-params, ...): stop (error, the default), drop them "
-        "with a warning, or keep them with a warning (TVM 0.27 will reject the JSON)",
+        f"with a warning, or keep them with a warning (TVM {MODERN} will reject the JSON)",
     )
     when = migrate.add_mutually_exclusive_group()
     when.add_argument(
@@ -509,7 +509,7 @@ def _build_parser() -> argparse.ArgumentParser:
     migrate.add_argument(
         "--compress-tags",
         action="store_true",
-        help='write {"tag": ...} plus overrides when the result equals a TVM 0.27 tag\'s configuration',
+        help=f'write {{"tag": ...}} plus overrides when the result equals a TVM {MODERN} tag\'s configuration',
     )
     migrate.set_defaults(run=_migrate)
 

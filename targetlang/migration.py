@@ -50,17 +50,17 @@ _REMOVED_KINDS = {
 
 RULES: dict[str, str] = {
     "target-to-mtriple": "-target= is the pre-v0.7 spelling of -mtriple= (renamed as an attribute)",
-    "era-keys": "TVM v0.6 - v0.9 appended the default keys to given keys; TVM 0.27 does not",
+    "era-keys": f"TVM v0.6 - v0.9 appended the default keys to given keys; TVM {MODERN} does not",
     "mkldnn-to-dnnl": "the library mkldnn is called dnnl since TVM v0.10",
     "shared-memory-renamed": "cuda's shared_memory_per_block (v0.8) is max_shared_memory_per_block",
     "removed-attribute": "an attribute TVM removed; where its setting went instead",
     "removed-kind": "a kind TVM removed",
     "byoc-kind": "a BYOC (external codegen) kind of the Relay era; partition with relax BYOC instead",
-    "unknown-in-0.27": "a kind or attribute TVM 0.27 does not know",
+    "unknown-in-0.27": f"a kind or attribute TVM {MODERN} does not know",
     "from-device": "from_device queries a device when the target is built; kept",
     "target-host-to-host": "composite's target_host (v0.7) is the host",
     "separate-host": "a host given separately (target_host=, auto_scheduler logs) folded into host",
-    "tag-compressed": "the configuration equals a registered TVM 0.27 tag",
+    "tag-compressed": f"the configuration equals a registered TVM {MODERN} tag",
 }
 
 
@@ -149,8 +149,8 @@ def _reading_registry(registry: Registry | None) -> Registry:
 @functools.cache
 def _modern() -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
     data = Path(__file__).parent / "data"
-    kinds = json.loads((data / "kinds-v0.27.json").read_text(encoding="utf-8"))["kinds"]
-    tags = json.loads((data / "tags-v0.27.json").read_text(encoding="utf-8"))["tags"]
+    kinds = json.loads((data / f"kinds-v{MODERN}.json").read_text(encoding="utf-8"))["kinds"]
+    tags = json.loads((data / f"tags-v{MODERN}.json").read_text(encoding="utf-8"))["tags"]
     return {name: frozenset(k["options"]) for name, k in kinds.items()}, tags
 
 
@@ -280,13 +280,13 @@ class _Rules:
                 continue  # a user kind's own attribute (its executor too): the kind is reported
             replaced = _REMOVED_ATTRS.get(name)
             rule = "removed-attribute" if replaced else "unknown-in-0.27"
-            what = f"moved to {replaced}" if replaced else "TVM 0.27 does not know it"
+            what = f"moved to {replaced}" if replaced else f"TVM {MODERN} does not know it"
             severity: Literal["warning", "error"] = "warning"
             if self.policy == "drop":
                 del config[name]
                 message = f"attribute {show(name)} dropped: {what}"
             elif self.policy == "keep":
-                message = f"attribute {show(name)} kept though {what} (TVM 0.27 rejects it)"
+                message = f"attribute {show(name)} kept though {what} (TVM {MODERN} rejects it)"
             else:
                 message, severity = f"attribute {show(name)} cannot migrate: {what}", "error"
             self.changes.append(Change(rule, message, span(name), severity))

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import TargetError
 from ..registry import Registry
+from ..versions import MODERN
 from . import PYTHON_SUFFIXES, RULES, TEXT_SUFFIXES, Finding, fix_source
 
 __all__ = ["add_parser"]
@@ -333,7 +334,7 @@ def _run_stdin(args: argparse.Namespace, job: _Job) -> int:
 
 def add_parser(commands: Any) -> None:
     """Add ``fix`` to the ``targetlang`` command's subparsers."""
-    summary = "rewrite the legacy targets of source trees (Python, shell, docs) into what TVM 0.27 reads"
+    summary = f"rewrite the legacy targets of source trees (Python, shell, docs) into what TVM {MODERN} reads"
     rules = "\n".join(f"  {rule.id:<16} {rule.safety:<12} {rule.summary}" for rule in RULES.values())
     parser = commands.add_parser(
         "fix",
@@ -355,7 +356,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--prefer-tags",
         action="store_true",
-        help="write a TVM 0.27 tag where its expansion equals the target and it names the target's model",
+        help=f"write a TVM {MODERN} tag where its expansion equals the target and it names the target's model",
     )
     parser.add_argument(
         "--docs", action="store_true", help="fix the Python code blocks of Markdown and reStructuredText files too"

@@ -14,6 +14,7 @@ from ..errors import TargetError
 from ..migration import Change, equal_tags, migrate
 from ..migration import _reading_registry as reading_registry
 from ..registry import Registry
+from ..versions import MODERN
 from ._literal import PLACEHOLDER
 from ._rules import Safety
 
@@ -91,12 +92,12 @@ def convert(
     warned = [f"{c.rule}: {c.message}" for c in changes if c.severity == "warning" and c not in expected]
     notes = [f"{c.rule}: {c.message}" for c in changes if c.severity == "info"]
     if expected:
-        notes.append(f"kind {words[0]!r} is the registry's own (TVM 0.27 itself does not know it)")
+        notes.append(f"kind {words[0]!r} is the registry's own (TVM {MODERN} itself does not know it)")
     model = result.json.get("model")
     if hint is None and prefer_tags and isinstance(model, str):
         hint = model
     tag = _tag_for(result.json, hint)
     message = "legacy target string" + (f"; {'; '.join(notes + warned)}" if notes or warned else "")
     if tag is not None:
-        message += f"; equals TVM 0.27's tag {tag!r}"
+        message += f"; equals TVM {MODERN}'s tag {tag!r}"
     return Conversion(result.json, tag, changes, "unsafe" if warned else "safe", message)

@@ -16,6 +16,8 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..versions import MODERN
+
 if TYPE_CHECKING:
     from ..registry import Registry
     from .records import Record
@@ -166,7 +168,7 @@ def add_parser(commands: Any) -> None:
 
     migrate = common(
         "migrate",
-        "rewrite the targets of tuning logs in TVM 0.27's form",
+        f"rewrite the targets of tuning logs in TVM {MODERN}'s form",
         _MIGRATE_EPILOG,
         _migrate,
         # Standard output may carry the migrated log or the diff: the report stays on stderr.
@@ -202,7 +204,7 @@ def add_parser(commands: Any) -> None:
         "or keep them (both with a warning)",
     )
     migrate.add_argument(
-        "--compress-tags", action="store_true", help="write a registered TVM 0.27 tag where the target equals one"
+        "--compress-tags", action="store_true", help=f"write a registered TVM {MODERN} tag where the target equals one"
     )
     migrate.add_argument("--no-backup", action="store_true", help="with --in-place, keep no FILE.bak")
 

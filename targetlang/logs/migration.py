@@ -28,6 +28,7 @@ from typing import Any, Literal
 from ..errors import TargetError, pointed
 from ..migration import Change, Migration, Policy, migrate
 from ..parsing import parse
+from ..versions import MODERN
 from .check import FileSummary, Problem
 from .formats import Format
 from .records import Field, Record, encode_value, json_text, splice, writer_version
@@ -247,7 +248,7 @@ class LogMigrator:
             return result.json if target.encoding == "object" else json_text(result.json)
         if result.target is None:
             raise _NoCanonicalForm(
-                "the migrated target keeps what TVM 0.27 rejects, so it has no canonical string: use --to json"
+                f"the migrated target keeps what TVM {MODERN} rejects, so it has no canonical string: use --to json"
             )
         canonical = result.target.canonical()
         if canonical == target.spec:
