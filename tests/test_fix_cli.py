@@ -85,6 +85,25 @@ DIFF_CASES: list[tuple[str, dict[str, str | bytes], list[str], int, str, str]] =
         "1 finding in 1 file, 1 fixable; 1 file would change\n",
     ),
     (
+        "--tvm-version reads with that release's own kinds",
+        {"m.py": 'Target("llvm -vector-width=256")\n'},
+        ["--tvm-version", "0.19", "m.py"],
+        1,
+        "",
+        "m.py:1:8: target-string [report-only] cannot read the target: kind 'llvm' has no attribute"
+        " 'vector-width' until TVM v0.20 added it\n"
+        "1 finding in 1 file, 0 fixable, 1 to do by hand; 0 files would change\n",
+    ),
+    (
+        "--tvm-version of a release that had the attribute",
+        {"m.py": 'Target("llvm -vector-width=256")\n'},
+        ["--tvm-version", "0.20.0", "m.py"],
+        1,
+        '--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-Target("llvm -vector-width=256")\n'
+        '+Target({"kind": "llvm", "vector-width": 256})\n',
+        "1 finding in 1 file, 1 fixable; 1 file would change\n",
+    ),
+    (
         "an unsafe fix is shown, not applied",
         {"m.py": 'expected = "llvm -mcpu=skylake"\n'},
         ["m.py"],
@@ -273,6 +292,16 @@ USAGE_CASES: list[tuple[str, list[str], str]] = [
     ("--write with --check", ["--write", "--check", "m.py"], "argument --check: not allowed with argument --write"),
     ("no path", [], "the following arguments are required: PATH"),
     ("a bad --jobs", ["-j", "two", "m.py"], "argument --jobs/-j: invalid int value: 'two'"),
+    (
+        "an unknown --tvm-version",
+        ["--tvm-version", "0.99", "m.py"],
+        "argument --tvm-version: unknown TVM version '0.99'",
+    ),
+    (
+        "a release of another era",
+        ["--tvm-version", "0.8", "m.py"],
+        "argument --tvm-version: fix reads targets as TVM v0.10",
+    ),
 ]
 
 

@@ -18,9 +18,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..eras import DEFAULT_ERA
 from ..errors import TargetError
-from ..registry import Registry
-from ..versions import MODERN
+from ..registry import Registry, builtin_registry
+from ..versions import LAST_LEGACY, MODERN, release
 from . import PYTHON_SUFFIXES, RULES, TEXT_SUFFIXES, Finding, fix_source
 
 __all__ = ["add_parser"]
@@ -57,6 +58,7 @@ _PARALLEL_FROM = 16  # files; below this a process pool costs more than it saves
 @dataclass(frozen=True)
 class _Job:
     registry_file: str | None
+    tvm_version: str | None
     unsafe: bool
     select: tuple[str, ...] | None
     ignore: tuple[str, ...]
@@ -74,15 +76,21 @@ class _Outcome:
     stamp: tuple[int, int, int] | None = None
 
 
-_REGISTRIES: dict[str | None, Registry | None] = {}
+_REGISTRIES: dict[tuple[str | None, str | None], Registry | None] = {}
 
 
-def _registry(path: str | None) -> Registry | None:
-    if path not in _REGISTRIES:
+def _registry(path: str | None, tvm_version: str | None = None) -> Registry | None:
+    """The ``--registry`` file's registry, else ``--tvm-version``'s own, else ``None`` (every kind
+    any release had)."""
+    key = (path, tvm_version)
+    if key not in _REGISTRIES:
         from ..registry_files import load_registry
 
-        _REGISTRIES[path] = None if path is None else load_registry(path)
-    return _REGISTRIES[path]
+        if path is not None:
+            _REGISTRIES[key] = load_registry(path)
+        else:
+            _REGISTRIES[key] = builtin_registry(str(release(tvm_version).version)) if tvm_version else None
+    return _REGISTRIES[key]
 
 
 def _stamp(path: str) -> tuple[int, int, int]:
@@ -116,7 +124,7 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
         result = fix_source(
             outcome.source[len(bom) :],
             path=outcome.path,
-            registry=_registry(job.registry_file),
+            registry=_registry(job.registry_file, job.tvm_version),
             unsafe=job.unsafe,
             select=job.select,
             ignore=job.ignore,
@@ -234,7 +242,9 @@ def _summary(found: list[Finding], changed: int, files: int, write: bool) -> str
 
 
 def _run(args: argparse.Namespace) -> int:
-    job = _Job(args.registry, args.unsafe_fixes, args.select, args.ignore or (), args.prefer_tags, args.docs)
+    job = _Job(
+        args.registry, args.tvm_version, args.unsafe_fixes, args.select, args.ignore or (), args.prefer_tags, args.docs
+    )
     if args.registry is not None:
         _registry(args.registry)  # a bad registry file fails here, once, before any work
     try:
@@ -372,4 +382,22 @@ def add_parser(commands: Any) -> None:
         "--registry", metavar="FILE", default=argparse.SUPPRESS,
         help="a registry file of user kinds and tags (a fork's own kinds)",
     )
+    parser.add_argument(
+        "--tvm-version",
+        metavar="VERSION",
+        type=_legacy_release,
+        help="read the targets with that TVM release's own kinds and tags (0.10 - 0.23; default: any release's)",
+    )
     parser.set_defaults(run=_run)
+
+
+def _legacy_release(text: str) -> str:
+    try:
+        found = release(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    if found.era != DEFAULT_ERA or not found.reads_legacy:
+        raise argparse.ArgumentTypeError(
+            f"fix reads targets as TVM v0.10 - v{LAST_LEGACY} wrote them in code, not as TVM v{found.version} did"
+        )
+    return text
