@@ -122,3 +122,27 @@ def test_tvmc_v019(row: dict[str, Any]) -> None:
 def test_decisions_have_reasons() -> None:
     assert all(len(d.reason) > 40 for d in compare.DECISIONS)
     assert len({d.name for d in compare.DECISIONS}) == len(compare.DECISIONS)
+
+
+LOGS_ROWS = read_jsonl("oracle", "differential-logs.jsonl")
+
+
+def test_logs_goldens_are_there() -> None:
+    assert len(LOGS_ROWS) >= 100
+    assert {row["origin"] for row in LOGS_ROWS} >= {"real-file", "real-line", "mutation"}
+    assert {row["loader"] for row in LOGS_ROWS} == {"autotvm", "auto_scheduler"}
+
+
+@pytest.mark.parametrize("row", LOGS_ROWS, ids=[row["case"][:80] for row in LOGS_ROWS])
+def test_logs_v019(row: dict[str, Any]) -> None:
+    # TVM v0.19's load_from_file, ApplyHistoryBest (indexes, dispatch queries) or load_records
+    # on the log when recorded (tests/differential/logs.py): targetlang's model must say the same.
+    from tests.differential import logs
+
+    ours = logs.targetlang_outcome(row)
+    cls = logs.classify(row["loader"], row["tvm"], ours)
+    if cls == "agree" or compare.decision_for(row, row["tvm"], ours, "logs") is not None:
+        return
+    if "recorded_class" in row:
+        pytest.xfail(f"disagreement recorded by the harness: {row['recorded_class']}; now: {cls}")
+    pytest.fail(f"{cls}\nTVM: {row['tvm']}\ntargetlang: {ours}")

@@ -272,6 +272,45 @@ DECISIONS = [
         _leading_spaces_brace,
     ),
 ]
+
+
+def _all_cost_unmodelled(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    from .logs import _all_cost_unmodelled as applies
+
+    return applies(spec, tvm, ours)
+
+
+DECISIONS.append(
+    Decision(
+        "all-cost-unmodelled",
+        "logs area: an auto_scheduler record without a readable all_cost (no 'r', or 'r' too short or not "
+        "numbers) that both TVM and targetlang load: TVM's dmlc JSON reader leaves the members a record lacks "
+        "as the reused MeasureResult held them (the default, or the previous record's), which targetlang's loader "
+        "(it says whether a line loads, not the values TVM fills in) does not model; the number of records "
+        "loaded is compared instead",
+        _all_cost_unmodelled,
+        "logs",
+    )
+)
+
+
+def _writer_era(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    from .logs import _writer_era as applies
+
+    return applies(spec, tvm, ours)
+
+
+DECISIONS.append(
+    Decision(
+        "writer-era",
+        "logs area: targetlang's Matcher (logs match) reads each AutoTVM record's target as the TVM release "
+        "its tvm_version names read it (that release's era and registry: keys, tags, quoting), while TVM "
+        "v0.19's ApplyHistoryBest reads every record as v0.19: counted a decision when targetlang agrees with "
+        "v0.19 once every record's tvm_version says 0.19.0",
+        _writer_era,
+        "logs",
+    )
+)
 DECISION_REASONS = {d.name: d.reason for d in DECISIONS}
 DECISION_REASONS["migration-change"] = (
     "migrate area: the attribute differs between v0.21's export of the original and 0.27's of the migration "

@@ -28,13 +28,14 @@ import importlib
 import json
 import math
 import random
+import re
 import traceback
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any, cast
 
 import targetlang
 from targetlang.logs import Matcher, Query, TargetReader
-from targetlang.logs.loading import autotvm_line, workload_of
+from targetlang.logs.loading import FileLoading, autotvm_line, workload_of
 from targetlang.logs.targets import autotvm_rewrite
 
 from . import compare, inputs
@@ -89,7 +90,10 @@ def read(path: str) -> str:
 
 
 def log_of(spec: dict[str, Any]) -> str:
-    """The text of an input: its ``log``, or the file it names."""
+    """The text of an input: its ``log``, the file it names, or the ``line`` of that file."""
+    if "line" in spec:
+        line: str = _lines(spec["file"])[spec["line"] - 1]
+        return line + "\n"
     if "file" in spec:
         return read(spec["file"])
     text: str = spec["log"]
@@ -109,9 +113,8 @@ def _objects(text: str) -> Iterator[dict[str, Any]]:
             yield value
 
 
-def queries_for(text: str, rng: random.Random, targets: int = 3, workloads: int = 4, extra: int = 2) -> list[Any]:
-    """Dispatch queries for an AutoTVM log: its record targets (as AutoTVM rewrote them) and
-    ``extra`` others, times its workloads and one that is not there."""
+def _tasks(text: str) -> tuple[list[str], list[list[Any]]]:
+    """The record targets of an AutoTVM log (as AutoTVM rewrote them) and its distinct tasks."""
     own: list[str] = []
     tasks: list[list[Any]] = []
     for value in _objects(text):
@@ -123,12 +126,28 @@ def queries_for(text: str, rng: random.Random, targets: int = 3, workloads: int 
         task = [inp[1], inp[2]]
         if task not in tasks:
             tasks.append(task)
-    chosen_targets = own[:targets] + rng.sample(QUERY_TARGETS, extra)
-    if len(tasks) > workloads:
-        step = len(tasks) / workloads
-        tasks = [tasks[int(i * step)] for i in range(workloads)]
-    chosen_tasks = [*tasks, ABSENT_WORKLOAD]
-    return [[target, name, args] for target in chosen_targets for name, args in chosen_tasks]
+    return own, tasks
+
+
+def plan_queries(text: str, rng: random.Random, targets: int = 2, workloads: int = 3, extra: int = 1) -> dict[str, Any]:
+    """Dispatch queries for an AutoTVM log, as a plan kept in the input (and the goldens):
+    ``query_targets``, the log's record targets and ``extra`` others, and ``query_tasks``, the
+    numbers of some of its distinct tasks (``-1``: a workload that is not there)."""
+    own, tasks = _tasks(text)
+    chosen = list(range(len(tasks)))
+    if len(chosen) > workloads:
+        step = len(chosen) / workloads
+        chosen = [int(i * step) for i in range(workloads)]
+    return {"query_targets": own[:targets] + rng.sample(QUERY_TARGETS, extra), "query_tasks": [*chosen, -1]}
+
+
+def queries_of(spec: dict[str, Any]) -> list[Any] | None:
+    """The queries ``[target, task name, arguments]`` of an input's plan (``None``: none)."""
+    if "query_targets" not in spec:
+        return None
+    tasks = _tasks(log_of(spec))[1]
+    chosen = [tasks[n] if n >= 0 else ABSENT_WORKLOAD for n in spec["query_tasks"]]
+    return [[target, name, args] for target in spec["query_targets"] for name, args in chosen]
 
 
 def _hashable(value: Hashable) -> bool:
@@ -197,8 +216,9 @@ def targetlang_outcome(spec: dict[str, Any]) -> dict[str, Any]:
     try:
         if spec["loader"] == "autotvm":
             out = autotvm_model(text)
-            if "queries" in spec:
-                out["queries"] = query_answers(text, spec["queries"])
+            queries = queries_of(spec)
+            if queries is not None:
+                out["queries"] = query_answers(text, queries)
             return out
         return auto_scheduler_loads(text)
     except Exception as err:  # a bug of targetlang (or of the model), whatever the log
@@ -207,15 +227,40 @@ def targetlang_outcome(spec: dict[str, Any]) -> dict[str, Any]:
 
 def auto_scheduler_loads(text: str) -> dict[str, Any]:
     """tests/test_oracle_logs.py's ``auto_scheduler_model``, which reads each loaded record's
-    ``all_cost`` as ``r[2]``: where targetlang's loader says a record loads and it has no such
-    ``all_cost`` (no ``r``, too short, not a number), ``loaded`` says so instead of raising."""
+    ``all_cost`` as ``r[2]``. Where targetlang's loader says every record loads and one has no
+    such ``all_cost`` (no ``r``, too short, not a number), ``loaded`` is the number of records
+    loaded (decision ``all-cost-unmodelled``)."""
     try:
         return auto_scheduler_model(text)
     except (KeyError, IndexError, TypeError, ValueError) as err:
         last = traceback.extract_tb(err.__traceback__)[-1]
         if last.name != "auto_scheduler_model":  # raised inside targetlang: its bug
             raise
-        return {"loaded": f"a record targetlang loads has no all_cost ({type(err).__name__})", "raises": False}
+    loading = FileLoading("auto_scheduler")
+    decided = [decision for record in records(text) for decision in loading.feed(record)]
+    decided += loading.finish()
+    return {"loaded": sum(load.what != "comment" for _, load in decided), "raises": False}
+
+
+def _all_cost_unmodelled(spec: dict[str, Any], tvm: dict[str, Any], ours: dict[str, Any]) -> bool:
+    loaded = ours.get("loaded")
+    return isinstance(loaded, int) and tvm.get("loaded") is not None and len(tvm["loaded"]) == loaded
+
+
+_TVM_VERSION = re.compile(r'"tvm_version"(\s*):(\s*)("(?:[^"\\]|\\.)*"|[^,}\s]+)')
+
+
+def _writer_era(spec: dict[str, Any], tvm: dict[str, Any], ours: dict[str, Any]) -> bool:
+    """Whether targetlang agrees with TVM v0.19 once every record says TVM v0.19 wrote it."""
+    if tvm.get("crashed") or spec["loader"] != "autotvm":
+        return False
+    text = log_of(spec)
+    if "tvm_version" not in text:
+        return False
+    pinned = _TVM_VERSION.sub(r'"tvm_version"\1:\2"0.19.0"', text)
+    again = {key: value for key, value in spec.items() if key not in ("file", "line")}
+    again["log"] = pinned
+    return classify(spec["loader"], tvm, targetlang_outcome(again)) == "agree"
 
 
 def _raised(value: Any) -> str:
@@ -243,6 +288,8 @@ def classify(loader: str, tvm: dict[str, Any] | None, ours: dict[str, Any]) -> s
     if loader != "autotvm":
         if (tvm["raises"] is not None) != ours["raises"]:
             return "auto_scheduler: TVM " + ("raises" if tvm["raises"] else "loads") + ", targetlang the opposite"
+        if isinstance(ours["loaded"], int) and not isinstance(ours["loaded"], bool):
+            return "auto_scheduler: targetlang loads a record without all_cost"
         if tvm["loaded"] != ours["loaded"]:
             return "auto_scheduler: records loaded differ"
         return "agree"
@@ -258,7 +305,7 @@ def classify(loader: str, tvm: dict[str, Any] | None, ours: dict[str, Any]) -> s
     for by in ("by_key", "by_model"):
         if best[by] != our_best[by]:
             return f"ApplyHistoryBest: index {by} differs"
-    for theirs, mine in zip(tvm.get("queries", []), ours.get("queries", []), strict=True):
+    for theirs, mine in zip(tvm.get("queries", []), ours.get("queries", []), strict=False):
         if theirs == mine:
             continue
         if theirs is None or mine is None:
@@ -286,8 +333,8 @@ def _lines(path: str) -> list[str]:
 def real_inputs(rng: random.Random) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every real log whole, then each of its lines alone, then the logs of the oracle goldens."""
     for path in AUTOTVM_FILES:
-        queries = queries_for(read(path), rng, targets=10, workloads=40, extra=len(QUERY_TARGETS))
-        yield "real-file", {"case": f"file {path}", "loader": "autotvm", "file": path, "queries": queries}
+        plan = plan_queries(read(path), rng, targets=10, workloads=20, extra=4)
+        yield "real-file", {"case": f"file {path}", "loader": "autotvm", "file": path, **plan}
     for path in AUTO_SCHEDULER_FILES:
         yield "real-file", {"case": f"file {path}", "loader": "auto_scheduler", "file": path}
     for path in META_SCHEDULE_FILES:
@@ -296,9 +343,9 @@ def real_inputs(rng: random.Random) -> Iterator[tuple[str, dict[str, Any]]]:
     for loader, paths in (("autotvm", AUTOTVM_FILES), ("auto_scheduler", AUTO_SCHEDULER_FILES)):
         for path in paths:
             for number, line in enumerate(_lines(path), 1):
-                spec: dict[str, Any] = {"case": f"{path}:{number}", "loader": loader, "log": line + "\n"}
+                spec: dict[str, Any] = {"case": f"{path}:{number}", "loader": loader, "file": path, "line": number}
                 if loader == "autotvm":
-                    spec["queries"] = queries_for(line, rng)
+                    spec.update(plan_queries(line, rng))
                 yield "real-line", spec
     for name in ORACLE_LOGS:
         with (DATA / "oracle" / f"logs-{name}.jsonl").open(encoding="utf-8") as handle:
@@ -307,7 +354,7 @@ def real_inputs(rng: random.Random) -> Iterator[tuple[str, dict[str, Any]]]:
                     continue  # a real file: above
                 spec = {"case": f"logs-{name}: {row['case']}", "loader": row["loader"], "log": row["log"]}
                 if row["loader"] == "autotvm":
-                    spec["queries"] = queries_for(row["log"], rng)
+                    spec.update(plan_queries(row["log"], rng))
                 yield "oracle-log", spec
 
 
@@ -548,7 +595,7 @@ class LogGenerator:
         log = "\n".join(out) + ("\n" if rng.random() < 0.9 else "")
         spec: dict[str, Any] = {"case": ", ".join(ops) or "unchanged", "loader": loader, "log": log}
         if loader == "autotvm":
-            spec["queries"] = queries_for(log, rng)
+            spec.update(plan_queries(log, rng, workloads=2))
         return spec
 
 
@@ -589,8 +636,9 @@ class LogsArea(Area):
 
     def step(self, origin: str, spec: Any) -> Case:
         text = log_of(spec)
-        queries = json.dumps(spec["queries"]) if "queries" in spec else None  # repr cannot carry a NaN
-        self.worker.send((spec["loader"], text, queries) if queries is not None else (spec["loader"], text))
+        queries = queries_of(spec)
+        plan = json.dumps(queries) if queries is not None else None  # repr cannot carry a NaN
+        self.worker.send((spec["loader"], text, plan) if plan is not None else (spec["loader"], text))
         ours = targetlang_outcome(spec)
         tvm = self.worker.receive()
         cls = classify(spec["loader"], tvm, ours)
