@@ -29,11 +29,10 @@ _PARSERS = {
     "tvm::target::parsers::cpu::ParseTarget": "cpu",
     # v0.24 on: the CPU parser renamed, the same reading for what a legacy string can say
     "tvm::target::canonicalizer::llvm::Canonicalize": "cpu",
+    "UpdateWebGPUAttrs": "webgpu",  # v0.24 on
 }
 # Registered by a release, and not modelled, with the reason.
-_UNMODELLED_PARSERS = {
-    "UpdateWebGPUAttrs": "v0.24 on: thread_warp_size checked against supports_subgroups, JSON-only attributes",
-}
+_UNMODELLED_PARSERS: dict[str, str] = {}
 _BUILTIN_CANONICALIZERS = frozenset({*_PARSERS.values(), "cpu-without-host-triple"})
 _COMMON = {spec.name: spec for spec in COMMON_ATTRS}
 _COMMON_NAMES = frozenset(_COMMON)
@@ -573,7 +572,8 @@ def builtin_registry(version: str = str(DEFAULT)) -> Registry:
         variant = _variant(variants, want)
         if variant is None:
             continue
-        specs = {a: _spec(a, type_text, default) for a, type_text, default in variant["attrs"]}
+        # v0.24 on lists "kind" among a kind's options; here it is the kind itself, never an attribute
+        specs = {a: _spec(a, type_text, default) for a, type_text, default in variant["attrs"] if a != "kind"}
         kinds.append(
             KindSchema(
                 name,

@@ -209,6 +209,18 @@ def _rocm(cfg: dict[str, Any], env: Environment, locate: Locate) -> None:
             cfg["mattr"] = (*mattr, "-code-object-v3")
 
 
+def _webgpu(cfg: dict[str, Any], locate: Locate) -> None:
+    # TVM v0.24 on (UpdateWebGPUAttrs): subgroups set a 32-wide warp, and a wider warp needs them
+    subgroups = cfg.get("supports_subgroups") is True
+    warp = cfg.get("thread_warp_size")
+    if isinstance(warp, int) and not subgroups and warp > 1:
+        raise _fail(
+            locate, "thread_warp_size", f"WebGPU target with thread_warp_size={warp} requires supports_subgroups=true"
+        )
+    if subgroups:
+        cfg["thread_warp_size"] = 32
+
+
 # LLVM's command-line parser takes "-name" or "--name", never three dashes.
 _CL_OPT = re.compile(r"--?([^-:=][^:=]*)(?::([^=]*))?(?:=(.*))?", re.S)
 _CL_VALUES = {
@@ -264,6 +276,8 @@ def resolve_parts(
         _nvptx(cfg, env, locate)
     elif canon == "rocm":
         _rocm(cfg, env, locate)
+    elif canon == "webgpu":
+        _webgpu(cfg, locate)
     elif canon == "test":
         features["is_test"] = True
     elif callable(canon):

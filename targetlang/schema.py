@@ -101,7 +101,7 @@ class KindSchema:
     """A target kind: its attributes, default keys, device type and canonicaliser.
 
     ``canonicalizer`` names a built-in TVM target parser (``cpu``, ``cpu-without-host-triple``,
-    ``cuda``, ``nvptx``, ``rocm``, ``test``) or is a callable
+    ``cuda``, ``nvptx``, ``rocm``, ``test``, ``webgpu``) or is a callable
     ``f(attrs: dict, keys: list | None, features: dict) -> keys`` for user kinds;
     ``preprocessor`` is TVM's legacy attrs preprocessor, ``f(attrs: dict)``.
     A ``modern_only`` kind or attribute (one TVM added after v0.23) is read from JSON and dicts,

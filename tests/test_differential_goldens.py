@@ -72,19 +72,12 @@ def test_migrated_json_read_as_tvm_027_did(row: dict[str, Any]) -> None:
     # names the host x86_64-conda-linux-gnu, compare.HOST_TRIPLES).
     tvm = row["tvm027"]
     ours = compare.target_outcome(row["migrated"], "0.27")
-    kinds = {kind for kind in compare.kinds_changed_027() if f"'kind': '{kind}'" in repr(row["migrated"])}
-    if ours["accepted"] != tvm["accepted"] and kinds:
-        # the registries are being replaced by each release's exact schema (issue 10)
-        pytest.xfail(f"registry: 0.27's schema and checks of {sorted(kinds)} not in builtin_registry('0.27')")
     assert ours["accepted"] == tvm["accepted"], (tvm, ours)
     if tvm["accepted"]:
         none: frozenset[str] = frozenset()
         fields = compare.differing_fields(
             compare.comparable(tvm["export"], none), compare.comparable(ours["export"], none)
         )
-        if fields and all(f.rsplit(".", 1)[-1] in compare.schema_changes_027() for f in fields):
-            # the registries are being replaced by each release's exact schema (issue 10)
-            pytest.xfail(f"registry: 0.27's defaults of {fields} not in builtin_registry('0.27')")
         assert not fields, (fields, tvm["export"], ours["export"])
 
 

@@ -176,7 +176,7 @@ def test_kind_defaults_are_read_only() -> None:
             ("k",),
             {"canonicalizer": "gpu"},
             "kind 'k': 'canonicalizer' must be one of 'cpu', 'cpu-without-host-triple', 'cuda', 'nvptx', 'rocm', "
-            "'test' or a function, not \"gpu\"",
+            "'test', 'webgpu' or a function, not \"gpu\"",
         ),
     ],
 )
@@ -261,7 +261,7 @@ def test_error_register_tag(config: Any, message: str) -> None:
         (
             '{"kinds": {"npu": {"canonicalizer": ["cpu"]}}}',
             "kind 'npu': 'canonicalizer' must be one of 'cpu', 'cpu-without-host-triple', 'cuda', 'nvptx', 'rocm', "
-            "'test', not an array",
+            "'test', 'webgpu', not an array",
         ),
         (
             '{"kinds": {"npu": {"attrs": {"features": "array<string>"}}}}',

@@ -69,9 +69,6 @@ CANONICALISER_FILLS: dict[str, set[tuple[str, str]]] = {
     }
     for release in ORACLE_RELEASES
 }
-# 0.27: webgpu.max_shared_memory_per_block is registered by the 0.27 release but not at v0.27.dev0
-# (the source the extraction reads); it comes from the wheel's option list, whose API has no defaults.
-CANONICALISER_FILLS["0.27"].add(("webgpu", "max_shared_memory_per_block"))
 
 
 @cache

@@ -810,6 +810,10 @@ for name in sorted(Target.list_kinds()):
     if kind is not None:
         out["kinds"][name]["default_keys"] = list(kind.default_keys)
         out["kinds"][name]["device_type"] = int(kind.default_device_type)
+        exported = Target({"kind": name}).export()
+        out["kinds"][name]["export"] = {
+            k: v for k, v in exported.items() if isinstance(v, (bool, int, str)) and k in opts
+        }
 print(json.dumps(out))
 """
 
@@ -913,7 +917,10 @@ def main() -> int:
                 if opt not in have:
                     if typ not in WHEEL_TYPES:
                         raise ExtractError(f"apache-tvm {version}: unknown option type {typ!r} of {name}.{opt}")
-                    kinds["0.27"][name]["attrs"].append([opt, WHEEL_TYPES[typ], None])
+                    # its default is what a bare target of the kind exports (webgpu's
+                    # max_shared_memory_per_block: 32768); the source has no declaration to read
+                    default = info.get("export", {}).get(opt)
+                    kinds["0.27"][name]["attrs"].append([opt, WHEEL_TYPES[typ], default])
                     kinds["0.27"][name].setdefault("wheel_only_attrs", []).append(opt)
             continue
         attrs = []
@@ -947,7 +954,8 @@ def main() -> int:
             "ignored_defaults: values given to add_attr_option after the name that v0.24+'s traits API silently "
             "ignores (only refl::DefaultValue(x) is a default there), so the attribute has no default.",
             "wheel_only_attrs (0.27): options the apache-tvm 0.27 wheel lists that v0.27.dev0's source lacks; "
-            "appended with their wheel type and default null (unknown), not at their registered position.",
+            "appended with their wheel type and, as default, what a bare target of the kind exports (null when it "
+            "exports nothing), not at their registered position.",
             "Tags: a name registered twice keeps the later config (as TVM does); configs are as registered, "
             "before Target construction adds defaults and keys.",
         ],
