@@ -26,7 +26,6 @@ from .conftest import data_path, read_jsonl  # noqa: E402
 # The kind schemas as TVM 0.27 and 0.22 registered them: the package ships them unchanged.
 _SPEC = Path(targetlang.__file__).resolve().parent / "data"
 _KINDS_027 = _SPEC / "kinds-v0.27.json"
-_KINDS_022 = _SPEC / "kinds-v0.22.json"
 
 # 0.23's registry is 0.22's plus opencl.texture_depth_limit (default 2048), which 0.27 also has;
 # it is the closest schema targetlang models, and it changes nothing for the other kinds, so it is
@@ -45,11 +44,17 @@ def _tvm_options() -> dict[str, Mapping[str, str]]:
 def _schema_changes() -> dict[str, frozenset[str]]:
     """Attributes 0.27 adds that the registry in use does not model, per kind.
 
-    These are genuine 0.22-vs-0.27 schema changes (kinds-v0.22.json "comparison_with_0_27"):
-    TVM fills their defaults in and targetlang, modelling v0.22/0.23, cannot. Attributes the 0.23
-    registry does have (opencl.texture_depth_limit) stay in the comparison.
+    These are genuine 0.22-vs-0.27 schema changes (each release's registry, extracted from TVM's
+    source): TVM fills their defaults in and targetlang, modelling v0.22/0.23, cannot. Attributes
+    the 0.23 registry does have (opencl.texture_depth_limit) stay in the comparison.
     """
-    added = json.loads(_KINDS_022.read_text(encoding="utf-8"))["comparison_with_0_27"]["attrs_added"]
+    old, new = targetlang.builtin_registry("0.22"), targetlang.builtin_registry("0.27")
+
+    def had(name: str) -> set[str]:  # v0.22's own attributes, not the modern-only ones it reads
+        kind = old.kinds.get(name)
+        return {a for a, spec in kind.attrs.items() if not spec.modern_only} if kind is not None else set()
+
+    added = {name: [a for a in kind.attrs if a not in had(name)] for name, kind in new.kinds.items()}
     out: dict[str, frozenset[str]] = {}
     for kind, attrs in added.items():
         schema = _REGISTRY.kinds.get(kind)

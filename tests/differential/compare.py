@@ -357,12 +357,14 @@ def decision_for(spec: Any, tvm: Outcome, ours: Outcome, area: str = "target") -
 def schema_changes_027() -> frozenset[str]:
     """Attribute names whose presence differs between v0.21's and 0.27's exports by a recorded
     schema change: removed since v0.21 (targetlang.migration._REMOVED_ATTRS) or added by 0.27
-    (kinds-v0.22.json ``comparison_with_0_27``)."""
-    from pathlib import Path
-
-    data = Path(targetlang.__file__).resolve().parent / "data" / "kinds-v0.22.json"
-    added = json.loads(data.read_text(encoding="utf-8"))["comparison_with_0_27"]["attrs_added"]
-    names = {name for attrs in added.values() for name in attrs}
+    (what TVM 0.27's registry has and v0.21's had not, from the extracted schemas)."""
+    old, new = targetlang.builtin_registry("0.21"), targetlang.builtin_registry("0.27")
+    names = {
+        attr
+        for name, kind in new.kinds.items()
+        for attr, spec in kind.attrs.items()
+        if not spec.modern_only and attr not in (old.kinds[name].attrs if name in old.kinds else {})
+    }
     return frozenset(names | set(targetlang.migration._REMOVED_ATTRS))
 
 
@@ -385,15 +387,6 @@ def comparable(export: Any, drop: frozenset[str]) -> Any:
             value = HOST_TRIPLES.get(value, value)
         out[name] = comparable(value, drop)
     return out
-
-
-@cache
-def kinds_changed_027() -> frozenset[str]:
-    """The kinds whose schema 0.27 changed (kinds-v0.22.json ``comparison_with_0_27``)."""
-    from pathlib import Path
-
-    data = Path(targetlang.__file__).resolve().parent / "data" / "kinds-v0.22.json"
-    return frozenset(json.loads(data.read_text(encoding="utf-8"))["comparison_with_0_27"]["attrs_added"])
 
 
 def migrated_fields(v021: Any, v027: Any) -> list[str]:
