@@ -1,4 +1,4 @@
-"""Differential tests of targetlang against real TVM releases (issue 10, point 3).
+"""Differential tests of targetlang against real TVM releases.
 
 One command runs one area, from the repository root, with the project's dev venv::
 
