@@ -43,6 +43,9 @@ from .versions import Version
 __all__ = [
     "CODEGENS",
     "TVMC_VERSION",
+    "EmptyTargetError",
+    "EmptyValueError",
+    "InlineJSONError",
     "Token",
     "TvmcEntry",
     "TvmcError",
@@ -81,6 +84,25 @@ _CODEGEN_FIELDS_LAST = Version(0, 18)
 
 class TvmcError(TargetError):
     """A target list or flag set that tvmc rejected, or crashed on (TVMCException's counterpart)."""
+
+
+# tvmc v0.19 failed on some texts with a plain Python exception that escaped target_from_cli (it
+# caught only ValueError): these errors are also instances of that exception's class.
+
+
+class EmptyTargetError(TvmcError, IndexError):
+    """No target at all, or none before or after a comma: tvmc read ``codegen_def[0]`` of an
+    empty target, an ``IndexError``."""
+
+
+class EmptyValueError(EmptyKeyOrValueError, IndexError):
+    """An option with an empty value (``-mcpu=``, ``-mcpu=''``): tvmc read ``opt_value[0]`` of an
+    empty string, an ``IndexError``."""
+
+
+class InlineJSONError(TvmcError, UnboundLocalError):
+    """A list that ``json.loads`` reads: tvmc took it for inline JSON and then used the unset
+    ``target_host``, an ``UnboundLocalError``."""
 
 
 # ---------------------------------------------------------------- tokens
@@ -296,7 +318,11 @@ def _read_option(token: Token, source: str) -> tuple[str, Any, _Source]:
             token.end,
         )
     key, raw = body[:eq], body[eq + 1 :]
-    if not key or not raw:
+    if not raw or raw in ("''", '""'):
+        # tvmc's regex dropped the quotes of '' (its quoted form needs a character), so all of
+        # these reached opt_value[0] empty.
+        raise EmptyValueError(f"empty option value in {show(text)}", source, token.start, token.end)
+    if not key:
         raise EmptyKeyOrValueError(f"empty option name or value in {show(text)}", source, token.start, token.end)
     # tvmc removed the first and last character of a value starting with a quote, whatever the
     # last one was ('a'b gives a'); kept, since tvmc read such a text without dropping anything.
@@ -318,10 +344,8 @@ def _unquote_name(token: Token) -> tuple[str, int]:
     return text, token.start
 
 
-def _groups(tokens: list[Token], source: str) -> list[list[Token]]:
-    """The tokens of each target, split at the comma tokens; an empty target is an error."""
-    if not tokens:
-        raise TvmcError("no target given", source, 0, len(source))
+def _groups(tokens: list[Token]) -> tuple[list[list[Token]], list[Token]]:
+    """The tokens of each target, split at the comma tokens (a target may be empty), and the commas."""
     groups: list[list[Token]] = [[]]
     commas: list[Token] = []
     for token in tokens:
@@ -330,24 +354,40 @@ def _groups(tokens: list[Token], source: str) -> list[list[Token]]:
             groups.append([])
         else:
             groups[-1].append(token)
+    return groups, commas
+
+
+def _empty_target(i: int, commas: list[Token], source: str) -> EmptyTargetError:
+    # tvmc read group[0] of the empty group: an IndexError, not a TVMCException.
+    if not commas:
+        return EmptyTargetError("no target given", source, 0, len(source))
+    comma = commas[i] if i < len(commas) else commas[i - 1]
+    where = "before" if i < len(commas) else "after"
+    return EmptyTargetError(f"empty target: there is no target {where} this comma", source, comma.start, comma.end)
+
+
+def _parse_entries(text: str, registry: Registry) -> tuple[list[_Parsed], TargetError | None]:
+    """The targets, read in tvmc's order: target by target, option by option, the first failure
+    raised where tvmc's ``parse_target`` failed. An empty option name (``-=x``, ``--``), which
+    tvmc kept and TVM rejected only when it built the target, is returned instead."""
+    parsed: list[_Parsed] = []
+    deferred: TargetError | None = None
+    groups, commas = _groups(scan(text))
     for i, group in enumerate(groups):
         if not group:
-            # tvmc read group[0] of the empty group: an IndexError, not a TVMCException.
-            comma = commas[i] if i < len(commas) else commas[i - 1]
-            where = "before" if i < len(commas) else "after"
-            raise TvmcError(f"empty target: there is no target {where} this comma", source, comma.start, comma.end)
-    return groups
-
-
-def _parse_entries(text: str, registry: Registry) -> list[_Parsed]:
-    parsed: list[_Parsed] = []
-    for group in _groups(scan(text), text):
+            raise _empty_target(i, commas, text)
         first = group[0]
         name, name_offset = _unquote_name(first)
         opts: dict[str, Any] = {}
         sources: dict[str, _Source] = {}
         for token in group[1:]:
-            key, value, where = _read_option(token, text)
+            try:
+                key, value, where = _read_option(token, text)
+            except EmptyKeyOrValueError as err:
+                if isinstance(err, EmptyValueError):
+                    raise
+                deferred = deferred or err
+                continue
             # A repeated option keeps its first place and its last value (tvmc's dict).
             opts[key] = value
             sources[key] = where
@@ -361,12 +401,15 @@ def _parse_entries(text: str, registry: Registry) -> list[_Parsed]:
             span,
         )
         parsed.append(_Parsed(entry, (first.start, first.end), name_offset, tuple(group[1:]), sources))
-    return parsed
+    return parsed, deferred
 
 
 def parse_target_list(text: str, *, registry: Registry | None = None) -> tuple[TvmcEntry, ...]:
     """The targets of a list, in order, without validating the list (tvmc's ``parse_target``)."""
-    return tuple(p.entry for p in _parse_entries(text, _registry(registry)))
+    parsed, deferred = _parse_entries(text, _registry(registry))
+    if deferred is not None:
+        raise deferred
+    return tuple(p.entry for p in parsed)
 
 
 # ---------------------------------------------------------------- the whole list
@@ -634,15 +677,17 @@ def parse_tvmc(
     reg = _registry(registry)
     frozen = MappingProxyType({name: MappingProxyType(dict(opts)) for name, opts in (options or {}).items()})
     if text.strip() and _is_json(text):
-        raise TvmcError(
+        raise InlineJSONError(
             "tvmc read this as inline JSON, a path on which v0.8 - v0.19 failed (UnboundLocalError);"
             " read JSON targets with targetlang.parse",
             text,
             0,
             len(text),
         )
-    parsed = _parse_entries(text, reg)
+    parsed, deferred = _parse_entries(text, reg)
     _validate(parsed, text, reg, frozen)
+    if deferred is not None:
+        raise deferred
     merged = [p if p.entry.name not in frozen else _merged(p, frozen[p.entry.name]) for p in parsed]
     tvm = [p for p in merged if p.entry.is_tvm_target]
     target = _build(tvm[0], text, reg)

@@ -1,15 +1,15 @@
-"""targetlang against what real TVM did with the inputs of issue 10's disagreement classes.
+"""targetlang against what real TVM did with the inputs of the classes where differential runs found them apart.
 
 The goldens, tests/data/oracle/*.jsonl, were recorded from real TVM by the scripts in
 tests/oracle/ (run with the TVM oracle's run.sh): ``record_aprofile.py``,
 ``record_null_configs.py``, ``record_key_types.py`` and ``record_mkldnn.py`` with TVM v0.21.0
-(``tvm.target.Target``), ``record_tvmc_flags.py`` with TVM v0.19.0 (tvmc's flags and
-``target_from_cli``). Each line is one input and TVM's outcome: accepted, with ``str()`` and
+(``tvm.target.Target``), ``record_tvmc_flags.py`` and ``record_tvmc_lists.py`` with TVM v0.19.0
+(tvmc's flags and ``target_from_cli``). Each line is one input and TVM's outcome: accepted, with ``str()`` and
 ``export()``, or rejected, with the error. A target TVM built is compared with targetlang's
 target resolved in the oracle's environment (no GPU, host triple ``x86_64-pc-linux-gnu``); an
 input TVM rejected must raise a :class:`TargetError` there too, which is also an instance of the
 Python exception class TVM raised (``ValueError``, or ``TypeError`` for a dict with a key that is
-not a string).
+not a string; tvmc's ``IndexError`` and ``UnboundLocalError``).
 """
 
 from __future__ import annotations
@@ -28,11 +28,18 @@ from .conftest import read_jsonl
 # What the oracle detects on a machine without a GPU (its README).
 ORACLE_ENV = Environment(host_triple="x86_64-pc-linux-gnu")
 
-CLASSES = ("aprofile", "null-configs", "key-types", "mkldnn", "tvmc-flags", "from-device")
+CLASSES = ("aprofile", "null-configs", "key-types", "mkldnn", "tvmc-flags", "tvmc-lists", "from-device")
 # The registry of the release that recorded the goldens (tvmc's are v0.19's, its own default).
 ORACLE_REGISTRY = builtin_registry("0.21")
 ROWS = {name: read_jsonl("oracle", f"{name}.jsonl") for name in CLASSES}
-BUILTINS: dict[str, type[BaseException]] = {"ValueError": ValueError, "TypeError": TypeError}
+BUILTINS: dict[str, type[BaseException]] = {
+    "ValueError": ValueError,
+    "TypeError": TypeError,
+    "IndexError": IndexError,
+    "LookupError": LookupError,
+    "UnboundLocalError": UnboundLocalError,
+    "NameError": NameError,
+}
 
 
 def _spec(row: Mapping[str, Any]) -> Any:
@@ -93,6 +100,7 @@ READERS: dict[str, Callable[[Any], Target]] = {
     "key-types": _target,
     "mkldnn": _target,
     "tvmc-flags": _tvmc,
+    "tvmc-lists": _tvmc,
     "from-device": _target,
 }
 TABLE = [(name, row) for name in CLASSES for row in ROWS[name]]
@@ -113,6 +121,7 @@ def test_goldens_are_there() -> None:
         "key-types": 37,
         "mkldnn": 42,
         "tvmc-flags": 92,
+        "tvmc-lists": 47,
         "from-device": 37,
     }
     for name in CLASSES:  # each class has inputs TVM accepted and inputs it rejected

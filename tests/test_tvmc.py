@@ -28,6 +28,9 @@ from targetlang import (
     builtin_registry,
 )
 from targetlang.tvmc import (
+    EmptyTargetError,
+    EmptyValueError,
+    InlineJSONError,
     TvmcEntry,
     TvmcError,
     TvmcTargets,
@@ -272,14 +275,19 @@ def test_empty_options_for_a_missing_target_are_no_flag() -> None:
 
 # ---------------------------------------------------------------- errors
 
+_JSON_MESSAGE = (
+    "tvmc read this as inline JSON, a path on which v0.8 - v0.19 failed (UnboundLocalError);"
+    " read JSON targets with targetlang.parse"
+)
+
 SMALL = Registry([KindSchema.build("llvm", {"mcpu": "string"}), KindSchema.build("c"), KindSchema.build("cmsis-nn")])
 
 ERROR_CASES: list[tuple[str, Registry | None, type[TargetError], str, tuple[int, int]]] = [
-    ("", None, TvmcError, "no target given", (0, 0)),
-    ("  ", None, TvmcError, "no target given", (0, 2)),
-    ("llvm,", None, TvmcError, "empty target: there is no target after this comma", (4, 5)),
-    (",llvm", None, TvmcError, "empty target: there is no target before this comma", (0, 1)),
-    ("cmsis-nn,, llvm", None, TvmcError, "empty target: there is no target before this comma", (9, 10)),
+    ("", None, EmptyTargetError, "no target given", (0, 0)),
+    ("  ", None, EmptyTargetError, "no target given", (0, 2)),
+    ("llvm,", None, EmptyTargetError, "empty target: there is no target after this comma", (4, 5)),
+    (",llvm", None, EmptyTargetError, "empty target: there is no target before this comma", (0, 1)),
+    ("cmsis-nn,, llvm", None, EmptyTargetError, "empty target: there is no target before this comma", (9, 10)),
     (
         "llvm -mcpu",
         None,
@@ -294,7 +302,8 @@ ERROR_CASES: list[tuple[str, Registry | None, type[TargetError], str, tuple[int,
         "cannot read the option 'mcpu': an option is -NAME=VALUE, or --NAME for a flag",
         (5, 9),
     ),
-    ("llvm -mcpu=", None, EmptyKeyOrValueError, "empty option name or value in '-mcpu='", (5, 11)),
+    ("llvm -mcpu=", None, EmptyValueError, "empty option value in '-mcpu='", (5, 11)),
+    ("llvm -mcpu=''", None, EmptyValueError, "empty option value in '-mcpu='''", (5, 13)),
     ("llvm -=x", None, EmptyKeyOrValueError, "empty option name or value in '-=x'", (5, 8)),
     ("llvm --", None, EmptyKeyOrValueError, "empty option name in '--'", (5, 7)),
     ("llvm -mattr='+a", None, MismatchedQuoteError, "mismatched quote: this quote is never closed", (12, 13)),
@@ -323,7 +332,7 @@ ERROR_CASES: list[tuple[str, Registry | None, type[TargetError], str, tuple[int,
     (
         '{"kind": "llvm"}',
         None,
-        TvmcError,
+        InlineJSONError,
         "tvmc read this as inline JSON, a path on which v0.8 - v0.19 failed (UnboundLocalError);"
         " read JSON targets with targetlang.parse",
         (0, 16),
@@ -372,6 +381,103 @@ def test_errors_have_class_message_and_span(
     assert err.source == text
     assert err.span == span
     assert isinstance(err, TargetError)
+
+
+# What tvmc v0.19 raised (tests/data/oracle/tvmc-lists.jsonl, recorded by
+# tests/oracle/record_tvmc_lists.py): target_from_cli turned only a ValueError of parse_target into
+# a TVMCException (no built-in base but Exception: None here), so an empty target (codegen_def[0])
+# or an empty value (opt_value[0]) escaped as an IndexError, and a text json.loads reads left
+# target_host unset (UnboundLocalError). parse_target failed at the first bad target or option, in
+# order; an empty option name passed it and failed when TVM built the target (ValueError), after
+# tvmc's checks. targetlang's error (its class, exactly) must be an instance of tvmc's.
+TVMC_V019_RAISED: list[tuple[str, list[str], type[BaseException] | None, type[TargetError], str]] = [
+    ("", [], IndexError, EmptyTargetError, "no target given"),
+    ("\t\n", [], IndexError, EmptyTargetError, "no target given"),
+    ("llvm, ,", [], IndexError, EmptyTargetError, "empty target: there is no target before this comma"),
+    (", llvm -mcpu", [], IndexError, EmptyTargetError, "empty target: there is no target before this comma"),
+    ("", ["--target-cuda-arch=x"], IndexError, EmptyTargetError, "no target given"),
+    (
+        "llvm,",
+        ["--target-cuda-arch=x"],
+        IndexError,
+        EmptyTargetError,
+        "empty target: there is no target after this comma",
+    ),
+    ("llvm -mcpu=", [], IndexError, EmptyValueError, "empty option value in '-mcpu='"),
+    ('llvm -mcpu=""', [], IndexError, EmptyValueError, "empty option value in '-mcpu=\"\"'"),
+    ("cuda -arch=", [], IndexError, EmptyValueError, "empty option value in '-arch='"),
+    ("llvm -mtriple= -mcpu=alderlake", [], IndexError, EmptyValueError, "empty option value in '-mtriple='"),
+    ("compute-library -x=, llvm", [], IndexError, EmptyValueError, "empty option value in '-x='"),
+    ("llvm -mcpu=, ,", [], IndexError, EmptyValueError, "empty option value in '-mcpu='"),
+    ("llvm -mcpu=, x -a", [], IndexError, EmptyValueError, "empty option value in '-mcpu='"),
+    ("llvm -mcpu=", ["--target-llvm-mcpu=x"], IndexError, EmptyValueError, "empty option value in '-mcpu='"),
+    (
+        "llvm -mcpu, ",
+        [],
+        None,
+        TvmcError,
+        "cannot read the option '-mcpu': an option is -NAME=VALUE, or --NAME for a flag",
+    ),
+    (
+        "x -a, llvm -b=",
+        [],
+        None,
+        TvmcError,
+        "cannot read the option '-a': an option is -NAME=VALUE, or --NAME for a flag",
+    ),
+    ("llvm --, ,", [], IndexError, EmptyTargetError, "empty target: there is no target before this comma"),
+    ("llvm -=x, ,", [], IndexError, EmptyTargetError, "empty target: there is no target before this comma"),
+    ("llvm -=x, llvm -b=", [], IndexError, EmptyValueError, "empty option value in '-b='"),
+    ("llvm -=x", [], ValueError, EmptyKeyOrValueError, "empty option name or value in '-=x'"),
+    ("llvm --", [], ValueError, EmptyKeyOrValueError, "empty option name in '--'"),
+    ("llvm -=x, llvm", [], None, TvmcError, "target 'llvm' is given twice: each target may appear once"),
+    (
+        "llvm -=x",
+        ["--target-cuda-arch=x"],
+        None,
+        TvmcError,
+        "Passed --target-cuda-arch but did not specify cuda target",
+    ),
+    *(
+        (text, flags, UnboundLocalError, InlineJSONError, _JSON_MESSAGE)
+        for text, flags in [
+            ("9", []),
+            (" 1 ", []),
+            ("null", []),
+            ("NaN", []),
+            ("-Infinity", []),
+            ('"llvm"', []),
+            ("[1, 2]", []),
+            ("[" * 5000 + "]" * 5000, []),
+            ("9", ["--target-llvm-mcpu=x"]),
+        ]
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "raised", "cls", "message"), TVMC_V019_RAISED, ids=[repr(c[:2])[:60] for c in TVMC_V019_RAISED]
+)
+def test_errors_are_instances_of_what_tvmc_v0_19_raised(
+    text: str, flags: list[str], raised: type[BaseException] | None, cls: type[TargetError], message: str
+) -> None:
+    with pytest.raises(TargetError) as info:
+        parse_tvmc(text, options=options_from_flags(flags))
+    err = info.value
+    assert type(err) is cls
+    assert err.message == message
+    if raised is not None:
+        assert isinstance(err, raised)
+    else:  # a TVMCException: not an IndexError or UnboundLocalError, which tvmc did not raise
+        assert not isinstance(err, IndexError | UnboundLocalError)
+
+
+def test_an_empty_option_name_is_reported_after_the_whole_list_is_read() -> None:
+    with pytest.raises(EmptyKeyOrValueError) as info:
+        parse_target_list("llvm -=x, c --")
+    assert info.value.span == (5, 8)
+    with pytest.raises(EmptyTargetError):
+        parse_target_list("llvm -=x,")
 
 
 def test_error_message_shows_the_text_and_a_caret() -> None:
@@ -466,6 +572,8 @@ _VALUES = st.one_of(st.just(True), st.text(st.characters(blacklist_categories=["
 def _render_option(key: str, value: Any) -> str | None:
     if value is True:
         return f"--{key}"
+    if value == "":
+        return None  # an empty value, quoted or not, is an error (tvmc's IndexError)
     if value and not re.search(r"[\s,'\"]", value):
         return f"-{key}={value}"
     quote = "'" if "'" not in value else '"'
