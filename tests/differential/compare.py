@@ -41,6 +41,8 @@ BUILTINS: dict[str, type[BaseException]] = {
     "IndexError": IndexError,
     "OverflowError": OverflowError,
     "ArithmeticError": ArithmeticError,
+    "NameError": NameError,
+    "UnboundLocalError": UnboundLocalError,
 }
 
 Outcome = dict[str, Any]
@@ -334,6 +336,85 @@ DECISIONS.append(
         "logs",
     )
 )
+_TVMC_PATTERN = re.compile(
+    r"(\-{0,2}[\w\-]+\=?(?:[\w\+\-\.]+(?:,[\w\+\-\.])*|[\'][\w\+\-,\s\.]+[\']|[\"][\w\+\-,\s\.]+[\"])*|,)"
+)
+_TVMC_QUOTED_SPACE = re.compile(r"""=(['"])[^'"]*\s[^'"]*\1""")
+_BUILD_OPTIONAL_KINDS = frozenset(("cublas", "cudnn", "cutlass", "tensorrt"))
+
+
+def _tvmc_text(spec: Any) -> str | None:
+    """The --target text of a tvmc-area input, else None."""
+    if isinstance(spec, Mapping) and set(spec) == {"target", "flags"} and isinstance(spec["target"], str):
+        return str(spec["target"])
+    return None
+
+
+def _tvmc_dropped(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    text = _tvmc_text(spec)
+    if text is None:
+        return False
+    kept = [False] * len(text)
+    for match in _TVMC_PATTERN.finditer(text):
+        kept[match.start() : match.end()] = [True] * (match.end() - match.start())
+    return any(not k and not c.isspace() for c, k in zip(text, kept, strict=True))
+
+
+def _tvmc_quoted_spaces(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    text = _tvmc_text(spec)
+    return text is not None and _TVMC_QUOTED_SPACE.search(text) is not None
+
+
+def _tvmc_build_optional_kind(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    text = _tvmc_text(spec)
+    if text is None:
+        return False
+    tokens = _TVMC_PATTERN.findall(text)
+    names = {token for i, token in enumerate(tokens) if token != "," and (i == 0 or tokens[i - 1] == ",")}
+    return bool(names & _BUILD_OPTIONAL_KINDS)
+
+
+def _v019_check_failed(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    if _tvmc_text(spec) is None or tvm.get("accepted") is not False or ours.get("accepted") is not False:
+        return False
+    error = tvm.get("error", {})
+    return (
+        error.get("type") == "TVMError"
+        and "Target creation from string failed" in error.get("message", "")
+        and ours.get("error", {}).get("type") == "CanonicalizationError"
+    )
+
+
+DECISIONS += [
+    Decision(
+        "tvmc-dropped-characters",
+        "tvmc area: tvmc v0.19's tokenizer (a regular expression) silently dropped the characters it did not know "
+        "(/ : @ \\ { } a second =, quotes around such text, '' ...) and cut tokens apart there, which gave "
+        "IndexErrors, 'Error parsing target string' or other options; targetlang keeps them in the token they "
+        "touch (docs/language.md, tvmc target lists)",
+        _tvmc_dropped,
+    ),
+    Decision(
+        "tvmc-quoted-spaces",
+        "tvmc area: tvmc removed the quotes of a value holding whitespace (-libs='a b') and rebuilt -libs=a b, "
+        "which TVM read as more options; targetlang quotes the value again so it arrives whole (docs/language.md)",
+        _tvmc_quoted_spaces,
+    ),
+    Decision(
+        "tvmc-build-optional-kinds",
+        "tvmc area: cublas, cudnn, cutlass and tensorrt are kinds of v0.19's source that only builds with "
+        "USE_CUBLAS/USE_CUDNN/USE_CUTLASS/USE_TENSORRT_CODEGEN registered; the oracle's wheel has none, so its "
+        "tvmc took them for extra targets; targetlang's v0.19 registry has every kind of the release",
+        _tvmc_build_optional_kind,
+    ),
+    Decision(
+        "v0.19-check-failed-class",
+        "tvmc area: a kind's own check failing (CUDA arch, ROCm gfx, Arm -mfloat-abi: CanonicalizationError) "
+        "reached Python from TVM v0.19 as TVMError (a RuntimeError) because Target's constructor re-raised it "
+        "with LOG(FATAL); v0.21 raises ValueError, as targetlang does for every release",
+        _v019_check_failed,
+    ),
+]
 DECISION_REASONS = {d.name: d.reason for d in DECISIONS}
 DECISION_REASONS["migration-change"] = (
     "migrate area: the attribute differs between v0.21's export of the original and 0.27's of the migration "

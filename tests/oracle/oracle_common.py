@@ -40,6 +40,8 @@ def plain(value: Any) -> Any:
         return plain(value.export())
     if isinstance(value, str | bool | int | float) or value is None:
         return value
+    if isinstance(value, tvm.tir.IntImm):  # v0.19's boxed integer attributes (example_attribute)
+        return bool(value.value) if value.dtype == "bool" else int(value.value)
     if isinstance(value, Mapping) or hasattr(value, "items"):
         return {str(k): plain(v) for k, v in value.items()}
     return [plain(v) for v in value]
