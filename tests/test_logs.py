@@ -24,7 +24,7 @@ from targetlang.logs import targets as targets_module
 from targetlang.logs.check import Checker, CheckSummary
 from targetlang.logs.spans import scan, walk
 
-from .conftest import Run, data_path
+from .conftest import Run, data_path, read_jsonl
 from .strategies import grammar_texts, target_configs, targets
 from .test_cli import replay, transcript
 
@@ -683,6 +683,10 @@ BLANK_AUTO_SCHEDULER = (
 )
 
 
+AS_FAILS = "record: LoadError: auto_scheduler's RecordReader (TVM v0.19) fails on the line ("
+AS_END = "), and the whole log fails to load"
+
+
 def load_error(error: str, where: str) -> str:
     return (
         f"record: LoadError: AutoTVM's loader (TVM v0.7 - v0.19) raises {error} here (load_from_file): {where}; "
@@ -751,6 +755,41 @@ def load_error(error: str, where: str) -> str:
         # An auto_scheduler log: a line starting with a space is a comment, whatever follows.
         (" \n " + AS_LINE + "\n garbage\n" + AS_LINE + "\n", [], "1 record (1 auto_scheduler), 3 comment lines"),
         (AS_LINE + "\n\t\n", [(2, BLANK_AUTO_SCHEDULER)], "2 records (1 auto_scheduler, 1 blank)"),
+        # auto_scheduler's dmlc JSON reader: a line without "v" or "r", text after the record are read;
+        # a host without the layout rewrite option after it, a \\u escape are not; a line without "i"
+        # takes the input of the one before it, and fails with none before it (tests/data/oracle/logs-dmlc.jsonl).
+        (AS_LINE.replace(', "v": "v0.3"', "") + " x\n", [], "1 record (1 auto_scheduler)"),
+        (AS_LINE + "\n" + AS_LINE.split(', "r"')[0] + "}\n", [], "2 records (2 auto_scheduler)"),
+        (AS_LINE + '\n{"r": [[0.1], 0, 0.5, 1]}\n', [], "2 records (2 auto_scheduler)"),
+        (
+            AS_LINE + "\n" + AS_LINE.replace("0, 0, 0]]", '0, 0, 0], "llvm"]') + "\n",
+            [
+                (
+                    2,
+                    AS_FAILS
+                    + "the search task has a host but no layout rewrite option after it (at column 114)"
+                    + AS_END,
+                )
+            ],
+            "2 records (2 auto_scheduler)",
+        ),
+        (
+            AS_LINE.replace("llvm -keys", "llvm\\u0020-keys") + "\n",
+            [
+                (
+                    1,
+                    AS_FAILS
+                    + 'a string with an escape dmlc does not know (only \\" \\\\ \\n \\r \\t), or unterminated '
+                    "(at column 61)" + AS_END,
+                )
+            ],
+            "1 record (1 auto_scheduler)",
+        ),
+        (
+            '{"r": [[0.1], 0, 0.5, 1]}\n' + AS_LINE + "\n",
+            [(1, "record: UnknownRecord: a JSON object with neither 'input' nor 'i' and 'v'")],
+            "2 records (1 auto_scheduler, 1 unknown)",
+        ),
     ],
 )
 def test_check_reports_lines_tvms_loader_failed_on(
@@ -1211,3 +1250,25 @@ def test_long_fractions_are_not_long_integers() -> None:
     record = parse_line(line)
     assert record.value == json.loads(line)
     assert record.value["input"][2] == [-12345678901234567890]
+
+
+@pytest.mark.parametrize("name", ["auto-scheduler", "dmlc"])
+def test_auto_scheduler_lines_json_loads_read_are_seen_at_once_as_dmlc_reads_them(name: str) -> None:
+    # auto_scheduler_line takes a line json.loads read the fast way (its decoded value): it must say
+    # what dmlc's reader, followed character by character, says of every line of the goldens.
+    from targetlang.logs.loading import auto_scheduler_line
+
+    texts = [row["log"] for row in read_jsonl("oracle", f"logs-{name}.jsonl") if "log" in row]
+    texts += [(LOGS / path).read_text() for path in (AS_MATMUL, AS_RESNET, AS_V08)]
+    seen = 0
+    for text in texts:
+        for record in read_lines(io.BytesIO(text.encode()), "t.log"):
+            if record.format is not Format.AUTO_SCHEDULER:
+                continue
+            fast, slow = auto_scheduler_line(record.text, record.value), auto_scheduler_line(record.text)
+            assert (bool(fast.fails), fast.all_cost, fast.input) == (bool(slow.fails), slow.all_cost, slow.input)
+            assert [(f.name, f.start, f.end, f.spec) for f in slow.fields] == [
+                (f.name, f.start, f.end, f.spec) for f in record.fields
+            ] or slow.fails
+            seen += 1
+    assert seen > 100
