@@ -138,6 +138,8 @@ def differing_fields(tvm: Any, ours: Any, prefix: str = "") -> list[str]:
 def _has_null(export: Any) -> bool:
     if isinstance(export, dict):
         return any(v is None or _has_null(v) for v in export.values())
+    if isinstance(export, list):  # composite devices
+        return any(_has_null(v) for v in export)
     return False
 
 
@@ -505,6 +507,8 @@ def classify_migration(v021: Outcome, migrated: Outcome, v027: Outcome | None) -
     if "refused" in migrated:
         side = "accepts" if v021["accepted"] else "rejects"
         return "skipped", f"migrate refuses ({migrated['refused']}); v0.21 {side} the original"
+    if v027 is not None and v027.get("crashed") and any(_ARM_TRIPLE.search(t) for t in _strings(migrated)):
+        return "decision", "arm-triple-crash"  # 0.27's A-profile parser aborts on the triple as v0.21's did
     if v027 is None or v027.get("crashed"):
         return "disagree", "TVM 0.27 crashed on the migrated JSON"
     if not v021["accepted"]:
