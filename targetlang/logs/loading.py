@@ -94,11 +94,12 @@ class AutotvmLine(NamedTuple):
     ``outcome``: ``comment`` (a ``#`` line), ``old`` (log format v0.1: skipped), ``record``
     (decoded; indexed when ``indexed``) or ``raises`` (``error`` is the exception's class,
     ``message`` why; ``dispatch`` when ``ApplyHistoryBest.load`` raised, not ``load_from_file``;
-    ``spec`` set when TVM had parsed the target before it raised). For a record: ``spec`` is its
-    target text as written, ``index`` its config index, ``cost`` ``np.mean`` of its costs,
-    ``error_no`` as written, ``workload`` the workload tuple ``ApplyHistoryBest`` indexed it
-    under (``None`` when not indexed, or not built). (A named tuple: ``logs check`` makes one
-    per record, and a tuple is made fastest.)
+    ``parsed`` when TVM had built the target ``spec`` before it raised). For a record: ``spec``
+    is its target text as written (``str()`` of what is no string, as ``decode`` made it),
+    ``index`` its config index, ``cost`` ``np.mean`` of its costs, ``error_no`` as written,
+    ``workload`` the workload tuple ``ApplyHistoryBest`` indexed it under (``None`` when not
+    indexed, or not built). (A named tuple: ``logs check`` makes one per record, and a tuple is
+    made fastest.)
     """
 
     outcome: str
@@ -110,6 +111,7 @@ class AutotvmLine(NamedTuple):
     cost: float = math.nan
     error_no: Any = None
     workload: Hashable = None
+    parsed: bool = False  # TVM got as far as building the target (``spec``, an empty one too)
 
     @property
     def indexed(self) -> bool:
@@ -182,12 +184,18 @@ def _decode(row: Any, build: bool, text: str = "") -> AutotvmLine:
             return line
     inp = _member(row, "input", "the record")
     target, name, args, _ = _unpack(inp, 4, "'input'")
-    spec = target if isinstance(target, str) else json.dumps(target)
+    spec = str(target)  # decode's str(tgt): a Python repr for what is no string
+    if isinstance(target, dict):
+        raise _Raised(
+            "ValueError",
+            f"the target is a JSON object, which decode's str() makes the Python text {_short(spec)}: TVM's Target "
+            "reads text starting with '{' as JSON, and json.loads refuses its quotes",
+        )
     try:
-        return _decode_task(spec, name, args, row, build)
+        return _decode_task(spec, name, args, row, build)._replace(parsed=True)
     except _Raised as raised:
-        # TVM parsed the target before this: ``spec`` says it got that far.
-        return AutotvmLine("raises", raised.error, raised.message, spec=spec)
+        # TVM parsed the target before this: ``parsed`` says it got that far.
+        return AutotvmLine("raises", raised.error, raised.message, spec=spec, parsed=True)
 
 
 def _as_written(row: dict[str, Any], text: str) -> AutotvmLine | None:
@@ -214,7 +222,7 @@ def _as_written(row: dict[str, Any], text: str) -> AutotvmLine | None:
         cost = mean(result[0])
     except _Raised:
         return None
-    return AutotvmLine("record", spec=inp[0], index=config["index"], cost=cost, error_no=result[1])
+    return AutotvmLine("record", spec=inp[0], index=config["index"], cost=cost, error_no=result[1], parsed=True)
 
 
 def _decode_task(spec: str, name: Any, args: Any, row: dict[str, Any], build: bool) -> AutotvmLine:
@@ -273,6 +281,10 @@ def workload_of(name: Any, args: Any) -> Hashable:
         return (name, *_serialize_args(args))
     except (_Raised, TypeError):
         return None
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
 def _a(value: Any) -> str:

@@ -32,9 +32,32 @@ from ..target import Target
 from .loading import AUTOTVM_LOADER, autotvm_line, is_blank, workload_of
 from .records import Record, writer_version
 from .report import counts, plural, table
-from .targets import TargetReader, autotvm_rewrite
+from .targets import Reading, TargetReader, autotvm_rewrite
 
-__all__ = ["Matcher", "Query", "RecordMatch"]
+__all__ = ["Matcher", "Query", "RecordMatch", "target_error"]
+
+
+def target_error(spec: str, reading: Reading) -> str:
+    """The Python class of what TVM v0.19's ``Target(spec)`` raised when ``spec`` does not read
+    (``reading``). Its constructor re-raises every failure as ``LOG(FATAL) << "ValueError" <<
+    e.what()``: a ``ValueError`` when the failure's own message starts with ``": "`` (the parser's
+    errors), a ``TVMError`` when it is a failed ``ICHECK`` (an empty spec; quotes that do not pair,
+    in ``SplitString``) or a kind's own check (canonicalisation)."""
+    if not spec or reading.findings[0].error == "CanonicalizationError" or _unpaired_quote(spec):
+        return "TVMError"
+    return "ValueError"
+
+
+def _unpaired_quote(spec: str) -> bool:
+    """``SplitString``'s ``ICHECK(!pos_quoted)``: a ``'`` left open (a ``\\`` escapes the next character)."""
+    quoted, pos = False, 0
+    while pos < len(spec):
+        if spec[pos] == "\\" and pos + 1 < len(spec):
+            pos += 2
+            continue
+        quoted ^= spec[pos] == "'"
+        pos += 1
+    return quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,12 +167,12 @@ class Matcher:
             self._keep(record, spec, self._workload(record, None), math.inf, "skipped", reason)
             return
         reading = None
-        if line.spec:
+        if line.parsed:
             # TVM parsed the target before anything else of the record (after -target became -mtriple).
             reading = self.reader.read(autotvm_rewrite(line.spec), writer_version(record))
             if reading.resolved is None:
                 first = reading.findings[0]
-                error = "ValueError" if reading.target is None else "TVMError"
+                error = target_error(line.spec, reading)
                 message = f"its target does not read ({first.error}: {first.message})"
                 if group is not None:
                     group.how = (
