@@ -169,15 +169,16 @@ def stream_int(digits: str, low: int, high: int) -> int | None:
     return value if low <= value <= high else None
 
 
-def parse_int(text: str) -> int | None:
-    """C++ ``istream >> int64_t``, then ``true``/``false`` in any case (TVM's integer parse).
+def parse_int(text: str, bits: int = 64) -> int | None:
+    """C++ ``istream >> int64_t`` (or ``int``, ``bits`` 32), then ``true``/``false`` in any case
+    (TVM's integer parse).
 
     Leading whitespace is skipped and reading stops at the first non-digit (``4abc`` is 4);
     at least one digit and no overflow are needed. ``None`` when nothing parses.
     """
     m = _INT.match(text)
     if m is not None:
-        value = stream_int(m.group(1), INT64_MIN, INT64_MAX)
+        value = stream_int(m.group(1), -(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
         if value is not None:
             return value
     lowered = text.lower()

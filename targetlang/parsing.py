@@ -38,7 +38,7 @@ from .schema import KindSchema
 from .syntax import MAX_JSON_DEPTH, JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
 from .values import from_json, from_text
-from .versions import SCHEMA_RELEASES
+from .versions import DEFAULT, LAST_LEGACY, RELEASES, SCHEMA_RELEASES
 
 __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 
@@ -232,6 +232,13 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
     return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
 
 
+def _int_bits(registry: Registry) -> int:
+    """How wide an integer of a string is for the release ``registry`` is (a user registry, or one
+    built from scratch, reads as the default release)."""
+    found = RELEASES.get(registry.version) or RELEASES[str(DEFAULT)]
+    return found.int_bits
+
+
 def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     kind_word = syntax.kind
     schema = registry.kinds.get(kind_word.text)
@@ -247,7 +254,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
         raise unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
     if schema.modern_only:
         raise UnknownKindError(
-            f"kind {show(schema.name)} came after TVM v0.23: write this target in the JSON form",
+            f"kind {show(schema.name)} came after TVM v{LAST_LEGACY}: write this target in the JSON form",
             text,
             kind_word.start,
             kind_word.end,
@@ -256,6 +263,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
     spans: dict[str, Span] = {}
+    bits = _int_bits(registry)
 
     def nested(value: str) -> Target:
         return _parse_text(value, registry, depth + 1, chain)
@@ -298,7 +306,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
         if spec is None or spec.modern_only:
             raise unknown_attr(key, schema, text, key_start, key_end, registry.version)
         try:
-            typed = from_text("1" if value is None else value, spec.type, key, nested)
+            typed = from_text("1" if value is None else value, spec.type, key, nested, bits)
         except TargetError as err:
             if value is None:
                 raise err.at(text, word.start, word.end) from None

@@ -26,14 +26,15 @@ def _relocate(err: TargetError, outer: str, offsets: Sequence[int], end: int) ->
     return err.relocated(outer, offsets, end)
 
 
-def from_text(raw: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
-    """Convert a raw option value (quotes and escapes still in it) to ``typ``.
+def from_text(raw: str, typ: TypeSpec, attr: str, nested: Nested, int_bits: int = 64) -> Any:
+    """Convert a raw option value (quotes and escapes still in it) to ``typ``; integers have
+    ``int_bits`` bits (TVM v0.10 - v0.20 read them into a C ``int``, 32).
 
     Errors carry ``raw`` as their source; the caller moves them into the whole string.
     """
     text = interpret(raw)
     try:
-        return _convert_text(text, typ, attr, nested)
+        return _convert_text(text, typ, attr, nested, int_bits)
     except TargetError as err:
         if text == raw:
             raise
@@ -41,15 +42,16 @@ def from_text(raw: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
         raise _relocate(err, raw, offsets, len(raw)) from None
 
 
-def _convert_text(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
+def _convert_text(text: str, typ: TypeSpec, attr: str, nested: Nested, int_bits: int = 64) -> Any:
     name = typ.name
     if name == "string":
         return text.strip(" ")
     if name == "int" or name == "bool":
-        number = parse_int(text)
+        number = parse_int(text, int_bits)
         if number is None:
+            width = "an integer" if int_bits == 64 else f"a {int_bits}-bit integer"
             raise ValueConversionError(
-                f"attribute '{attr}' is {name}: cannot parse an integer from {show(text)}", text, 0, len(text)
+                f"attribute '{attr}' is {name}: cannot parse {width} from {show(text)}", text, 0, len(text)
             )
         return number if name == "int" else number != 0
     if name == "target":
@@ -59,7 +61,7 @@ def _convert_text(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
         values = []
         for item, offset in split_items(text, ","):
             try:
-                values.append(from_text(item, typ.elem, attr, nested))
+                values.append(from_text(item, typ.elem, attr, nested, int_bits))
             except TargetError as err:
                 span = range(offset, offset + len(item))
                 raise _relocate(err, text, span, offset + len(item)) from None

@@ -84,6 +84,7 @@ class Release:
     era: str  # the name of the era whose rules read the strings it wrote (targetlang.eras)
     has_schema: bool  # its kinds and tags ship with targetlang (builtin_registry(str(version)))
     reads_legacy: bool  # it read ``kind -key=val`` strings (v0.24 on read JSON and tags only)
+    int_bits: int  # the width of an integer read from a string: a C ``int`` until v0.20, then int64
 
     def __str__(self) -> str:
         return str(self.version)
@@ -118,7 +119,7 @@ def _era_of(version: Version) -> str:
 
 RELEASES: Final = MappingProxyType(
     {
-        str(v): Release(v, _era_of(v), v >= FIRST_SCHEMA, v <= LAST_LEGACY)
+        str(v): Release(v, _era_of(v), v >= FIRST_SCHEMA, v <= LAST_LEGACY, 64 if v >= Version(0, 21) else 32)
         for v in (Version(0, minor) for minor in range(1, MODERN.minor + 1))
     }
 )

@@ -216,3 +216,25 @@ def test_the_table_bounds() -> None:
     with pytest.raises(ValueError, match="unknown TVM version"):
         release("0.28.0")
     assert Version(0, 9) < Version(0, 10) < Version(1, 0)
+
+
+@pytest.mark.parametrize(
+    ("version", "value", "reads"),
+    [
+        ("0.19", "2147483647", True),
+        ("0.19", "2147483648", False),  # v0.10 - v0.20 read into a C int (TVM v0.19: "Cannot parse integer")
+        ("0.20", "-2147483649", False),
+        ("0.21", "2147483648", True),  # int64_t from v0.21
+        ("0.22", "9223372036854775807", True),
+        ("0.22", "9223372036854775808", False),
+    ],
+)
+def test_an_integer_of_a_string_is_as_wide_as_that_release_read_it(version: str, value: str, reads: bool) -> None:
+    text = f"c -workspace-byte-alignment={value}"
+    registry = builtin_registry(version)
+    if reads:
+        assert parse(text, registry=registry)["workspace-byte-alignment"] == int(value)
+    else:
+        with pytest.raises(targetlang.ValueConversionError, match="cannot parse"):
+            parse(text, registry=registry)
+    assert release(version).int_bits == (64 if Version.parse(version) >= Version(0, 21) else 32)

@@ -301,21 +301,19 @@ DECISIONS = [
 ]
 
 
-def _all_cost_unmodelled(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
-    from .logs import _all_cost_unmodelled as applies
+def _build_optional_kind(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    from .logs import _build_optional_kind as applies
 
     return applies(spec, tvm, ours)
 
 
 DECISIONS.append(
     Decision(
-        "all-cost-unmodelled",
-        "logs area: an auto_scheduler record without a readable all_cost (no 'r', or 'r' too short or not "
-        "numbers) that both TVM and targetlang load: TVM's dmlc JSON reader leaves the members a record lacks "
-        "as the reused MeasureResult held them (the default, or the previous record's), which targetlang's loader "
-        "(it says whether a line loads, not the values TVM fills in) does not model; the number of records "
-        "loaded is compared instead",
-        _all_cost_unmodelled,
+        "build-optional-kinds",
+        "logs area: cublas, cudnn, cutlass, tensorrt and mrvl are kinds of v0.19's source that TVM registered "
+        "only when built with their USE_* option; the oracle's wheel has none, so it rejects records of them, "
+        "which targetlang's v0.19 registry (every kind of the release's source) reads (docs/logs.md)",
+        _build_optional_kind,
         "logs",
     )
 )
