@@ -61,7 +61,11 @@ def dispatch_queries(logs: Any, log: str, queries: list[list[Any]]) -> list[Any]
         except Exception as err:
             answers.append({"target_raises": type(err).__name__})
             continue
-        workload = Task(_python(name), _python(args)).workload
+        try:
+            workload = Task(_python(name), _python(args)).workload
+        except Exception as err:  # arguments no task has: no dispatcher is ever asked this
+            answers.append({"workload_raises": type(err).__name__})
+            continue
         config = context._query_inside(tgt, workload)
         found = config is not None
         answers.append(
