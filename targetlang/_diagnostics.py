@@ -126,6 +126,16 @@ def _first_run(versions: list[Version]) -> list[Version]:
     return run
 
 
+def modern_kind(schema: KindSchema, source: str, start: int, end: int) -> UnknownKindError:
+    """The error for a kind only the JSON form of TVM v0.24 on knows, written as a legacy string."""
+    return UnknownKindError(
+        f"kind {show(schema.name)} came after TVM v{LAST_LEGACY}: write this target in the JSON form",
+        source,
+        start,
+        end,
+    )
+
+
 def check_required(schema: KindSchema, given: Mapping[str, Any], source: str, start: int, end: int) -> None:
     missing = [spec.name for spec in schema.attrs.values() if spec.required and spec.name not in given]
     if missing:

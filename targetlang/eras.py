@@ -86,7 +86,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from ._diagnostics import check_required, depth_limit, hint, suggest, unknown_attr
+from ._diagnostics import check_required, depth_limit, hint, modern_kind, suggest, unknown_attr
 from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
@@ -109,7 +109,6 @@ from .versions import (
     ERA_BOUNDS,
     ERA_NAMES,
     FIRST_SCHEMA,
-    LAST_LEGACY,
     RELEASES,
     SCHEMA_RELEASES,
     Version,
@@ -176,12 +175,7 @@ class Era:
         if schema is None:
             raise self.unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
         if schema.modern_only:
-            raise UnknownKindError(
-                f"kind {show(schema.name)} came after TVM v{LAST_LEGACY}: write this target in the JSON form",
-                text,
-                kind_word.start,
-                kind_word.end,
-            )
+            raise modern_kind(schema, text, kind_word.start, kind_word.end)
 
         def nested(value: str) -> Target:
             return self.read(value, registry, depth + 1, reader)

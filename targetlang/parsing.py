@@ -13,7 +13,17 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ._diagnostics import LIMIT, MAX_DEPTH, check_required, depth_limit, hint, suggest, unknown_attr, unknown_kind
+from ._diagnostics import (
+    LIMIT,
+    MAX_DEPTH,
+    check_required,
+    depth_limit,
+    hint,
+    modern_kind,
+    suggest,
+    unknown_attr,
+    unknown_kind,
+)
 from .eras import DEFAULT_ERA, ERAS, era_named
 from .errors import (
     DuplicateAttributeError,
@@ -38,7 +48,7 @@ from .schema import KindSchema
 from .syntax import MAX_JSON_DEPTH, JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
 from .values import from_json, from_text
-from .versions import DEFAULT, LAST_LEGACY, RELEASES, SCHEMA_RELEASES
+from .versions import DEFAULT, RELEASES, SCHEMA_RELEASES
 
 __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 
@@ -253,12 +263,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
             )
         raise unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
     if schema.modern_only:
-        raise UnknownKindError(
-            f"kind {show(schema.name)} came after TVM v{LAST_LEGACY}: write this target in the JSON form",
-            text,
-            kind_word.start,
-            kind_word.end,
-        )
+        raise modern_kind(schema, text, kind_word.start, kind_word.end)
     specs = schema.attrs
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}

@@ -24,6 +24,7 @@ from targetlang import Environment, Target, TargetError, UnprintableTargetError,
 from targetlang.tvmc import options_from_flags, parse_tvmc
 
 from .conftest import read_jsonl
+from .differential.compare import export, fields_kept
 
 # What the oracle detects on a machine without a GPU (its README).
 ORACLE_ENV = Environment(host_triple="x86_64-pc-linux-gnu")
@@ -55,43 +56,6 @@ def _target(spec: Any) -> Target:
 
 def _tvmc(spec: Mapping[str, Any]) -> Target:
     return parse_tvmc(spec["target"], options=options_from_flags(spec["flags"])).target
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Target):
-        return _export(value)
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def _export(resolved: Target) -> dict[str, Any]:
-    """A resolved target as TVM's ``export()``: kind, tag, keys, host, then the attributes."""
-    out: dict[str, Any] = {"kind": resolved.kind, "tag": resolved.tag, "keys": list(resolved.keys)}
-    if resolved.host is not None:
-        out["host"] = _export(resolved.host)
-    out.update((name, _plain(value)) for name, value in resolved.attrs.items())
-    return out
-
-
-def _fields_kept(export: dict[str, Any], resolved: Target) -> dict[str, Any]:
-    """TVM's export with a target's own keys, tag and host where its attributes shadowed them.
-
-    After ``-from_device`` on a CPU kind, TVM's attributes held every name of the kind, null,
-    ``keys``, ``tag`` and ``host`` too, and ``export()`` let those nulls override the target's
-    own fields (``str()`` still printed ``-keys=cpu``). targetlang keeps the fields: a decision,
-    documented in docs/language.md; every other null attribute is modelled.
-    """
-    shadowed: dict[str, Any] = {"keys": list(resolved.keys), "tag": resolved.tag}
-    out: dict[str, Any] = {k: (shadowed[k] if k in shadowed and v is None else v) for k, v in export.items()}
-    if "host" in out and resolved.host is not None:
-        host = out["host"]
-        out["host"] = _export(resolved.host) if host is None else _fields_kept(host, resolved.host)
-    elif out.get("host", 0) is None:
-        del out["host"]
-    return out
 
 
 READERS: dict[str, Callable[[Any], Target]] = {
@@ -139,7 +103,10 @@ def test_targetlang_does_what_tvm_did(case: tuple[str, dict[str, Any]]) -> None:
             assert isinstance(info.value, BUILTINS[base]), f"TVM raised {base}: {row['error']['message']}"
         return
     resolved = read(_spec(row)).resolve(ORACLE_ENV)
-    assert _export(resolved) == _fields_kept(row["export"], resolved)
+    # TVM's export with the target's own keys, tag and host where -from_device's null attributes
+    # shadowed them: targetlang keeps the fields (a decision, docs/language.md)
+    ours = export(resolved)
+    assert ours == fields_kept(row["export"], ours)
     if "str" in row:
         assert resolved.to_legacy_str(ORACLE_ENV) == row["str"]
     else:  # TVM could not print it (a composite target)

@@ -77,6 +77,13 @@ def target_outcome(spec: Any, host: Any = None) -> dict[str, Any]:
     return out
 
 
+def constructor_outcome(spec: Any) -> dict[str, Any]:
+    """What ``Target(spec)`` did, or ``Target(target, host)`` for a pair (written as a tuple)."""
+    if isinstance(spec, tuple):
+        return target_outcome(*spec)
+    return target_outcome(spec)
+
+
 def encode(spec: Any) -> dict[str, Any]:
     """``{"input": spec}`` when JSON keeps ``spec`` exactly, else ``{"python": repr(spec)}``."""
     try:

@@ -21,13 +21,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from oracle_common import main, target_outcome
-
-
-def outcome(spec: Any) -> dict[str, Any]:
-    if isinstance(spec, tuple):  # (target, host): TVM's two-argument constructor
-        return target_outcome(*spec)
-    return target_outcome(spec)
+from oracle_common import constructor_outcome as outcome
+from oracle_common import main
 
 
 def inputs() -> list[Any]:

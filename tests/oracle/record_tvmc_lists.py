@@ -25,46 +25,11 @@ not.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from typing import Any
 
-from oracle_common import error_record, main
-
-
-def plain(value: Any) -> Any:
-    """oracle_common.plain, with ``IntImm`` as an int."""
-    import tvm
-
-    if isinstance(value, tvm.target.Target):
-        return plain(value.export())
-    if isinstance(value, tvm.tir.IntImm):
-        return int(value.value)
-    if isinstance(value, str | bool | int | float) or value is None:
-        return value
-    if hasattr(value, "items"):
-        return {str(k): plain(v) for k, v in value.items()}
-    return [plain(v) for v in value]
-
-
-def outcome(spec: Any) -> dict[str, Any]:
-    from tvm.driver.tvmc import target as tvmc_target
-
-    parser = argparse.ArgumentParser(prog="tvmc", add_help=False)
-    tvmc_target.generate_target_args(parser)
-    args, _ = parser.parse_known_args([f"--target={spec['target']}", *spec["flags"]])
-    options = tvmc_target.reconstruct_target_args(args)
-    out: dict[str, Any] = {"options": plain(options)}
-    try:
-        target, extra = tvmc_target.target_from_cli(args.target, options)
-    except Exception as err:
-        return {**out, "accepted": False, "error": error_record(err)}
-    out["accepted"] = True
-    out["str"] = str(target)
-    out["export"] = plain(target.export())
-    out["extra_targets"] = [{"name": e["name"], "opts": plain(e["opts"])} for e in extra]
-    return out
-
+from oracle_common import main
+from record_tvmc_flags import outcome  # the same call of tvmc, recorded the same way
 
 TARGETS = (
     # no target at all, or an empty one around a comma: IndexError (list index)
