@@ -40,7 +40,8 @@ def plain(value: Any) -> Any:
         return plain(value.export())
     if isinstance(value, str | bool | int | float) or value is None:
         return value
-    if isinstance(value, tvm.tir.IntImm):  # v0.19's boxed integer attributes (example_attribute)
+    int_imm = getattr(getattr(tvm, "tir", None), "IntImm", None)  # no tvm.tir in apache-tvm 0.27
+    if int_imm is not None and isinstance(value, int_imm):  # v0.19's boxed integers (example_attribute)
         return bool(value.value) if value.dtype == "bool" else int(value.value)
     if isinstance(value, Mapping) or hasattr(value, "items"):
         return {str(k): plain(v) for k, v in value.items()}
