@@ -121,7 +121,7 @@ LOGS_ROWS = read_jsonl("oracle", "differential-logs.jsonl")
 
 
 def test_logs_goldens_are_there() -> None:
-    assert len(LOGS_ROWS) >= 100
+    assert len(LOGS_ROWS) >= 60  # the 500,000-input run kept 66: the corpus, the first generated, 3 per class
     assert {row["origin"] for row in LOGS_ROWS} >= {"real-file", "real-line", "mutation"}
     assert {row["loader"] for row in LOGS_ROWS} == {"autotvm", "auto_scheduler"}
 
