@@ -54,6 +54,8 @@ def _legacy_canonical(t: Any) -> str | None:
     if t.schema.modern_only:
         return None
     for name in sorted(t.attrs):
+        if t.attrs[name] is None:
+            continue  # left null by a device query: absent to every printer, as to TVM's str()
         spec = specs[name]
         value = _ordered(t.attrs[name], spec)
         if spec.modern_only or not _plain_name(name) or not is_representable(value, spec.type):
@@ -122,6 +124,8 @@ def to_json(t: Any, *, sort_unordered: bool = False) -> dict[str, Any]:
         out["host"] = to_json(t.host, sort_unordered=sort_unordered)
     specs = t.schema.attrs
     for name, value in t.attrs.items():
+        if value is None:
+            continue  # left null by a device query: no input form carries a null attribute
         spec = specs[name]
         if sort_unordered:
             value = _ordered(value, spec)

@@ -202,7 +202,10 @@ class Target:
         norm = self._norm
         if norm is None:
             specs = self._schema.attrs
-            attrs = frozenset((name, _norm(value, specs[name])) for name, value in self._attrs.items())
+            # an attribute a device query left null is an absent one (TVM printed neither)
+            attrs = frozenset(
+                (name, _norm(value, specs[name])) for name, value in self._attrs.items() if value is not None
+            )
             norm = (self._kind, self._tag, self._keys, self._host, attrs)
             object.__setattr__(self, "_norm", norm)
         return norm

@@ -43,3 +43,22 @@ def test_pickle_row_whose_target_column_becomes_json() -> None:
     assert again.format is Format.AUTOTVM_PICKLE
     assert again.target == '{"kind": "c"}'
     assert LogMigrator().migrate(again).text == migrated
+
+
+def test_a_device_query_leaves_null_attributes_every_printer_skips() -> None:
+    # fuzz_printers: -from_device on a CPU kind leaves every attribute not given null (TVM v0.21 -
+    # v0.23); the canonical form sorted the null unordered `libs` and raised TypeError.
+    import targetlang
+
+    resolved = targetlang.parse("llvm -jit=orcjit -mtriple=riscv64-linux-gnu -from_device=0").resolve()
+    assert resolved.attrs["libs"] is None and resolved.attrs["mcpu"] is None
+    canonical = resolved.canonical()
+    assert canonical == "llvm -keys=cpu -jit=orcjit -mtriple=riscv64-linux-gnu"
+    assert targetlang.parse(canonical) == resolved  # a null attribute is an absent one to equality
+    assert resolved.resolve() == resolved
+    assert resolved.to_json() == {
+        "kind": "llvm",
+        "keys": ["cpu"],
+        "jit": "orcjit",
+        "mtriple": "riscv64-linux-gnu",
+    }
