@@ -535,3 +535,39 @@ def test_a_warning_about_a_record_kept_as_written_is_reported(run: Run, tmp_path
         "                 ^^^^^^^^^^^^^^^",
         f"{log}: 1 record, 0 changed, 1 unchanged, 0 kept as written",
     ]
+
+
+# Records that an older TVM wrote (its era reads no JSON): after `logs migrate`, their targets are
+# JSON objects, which check, stats and match read as the modern form they are.
+OLD_WRITERS = [
+    (
+        "AutoTVM log format v0.1",
+        '{"i": ["cuda -model=tx2", "dense", [], {}, ["dense"], {"i": 0, "c": null, "e": [], "t": ""}], '
+        '"r": [[0.1], 0, 1, 1], "v": 0.1}',
+    ),
+    (
+        "tvm_version below 0.7",
+        '{"input": ["llvm -device=arm_cpu -target=aarch64-linux-gnu", "dense", [], {}], '
+        '"config": {"index": 1, "code_hash": null, "entity": []}, "result": [[0.1], 0, 1, 1], '
+        '"version": 0.2, "tvm_version": "0.6.0"}',
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "line"), OLD_WRITERS, ids=[c for c, _ in OLD_WRITERS])
+def test_what_migrate_writes_check_stats_and_match_read(run: Run, tmp_path: Path, case: str, line: str) -> None:
+    original, migrated = tmp_path / "in.log", tmp_path / "out.log"
+    original.write_text(line + "\n")
+    assert run("logs", "migrate", str(original), "-o", str(migrated))[0] == 0
+    assert '{\\"kind\\"' in migrated.read_text()
+    status, out, err = run("logs", "check", str(migrated))
+    assert (status, err) == (0, ""), out
+    assert out.endswith("1 distinct target; 0 failed\n")
+    _, before, _ = run("logs", "stats", "--json", str(original))
+    _, after, _ = run("logs", "stats", "--json", str(migrated))
+    totals = [json.loads(text.splitlines()[-1]) for text in (before, after)]
+    for field in ("kinds", "models", "keys"):
+        assert totals[0][field] == totals[1][field], field
+    target = "cuda -model=tx2" if "cuda" in line else "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu"
+    answers = [run("logs", "match", "--target", target, str(path))[1].splitlines()[0] for path in (original, migrated)]
+    assert answers[0] == answers[1]

@@ -96,7 +96,7 @@ class Stats:
                         seen_as = self.reader.read(rewritten, writer_version(record))
                 entry = TargetStats(target.name, target.spec, len(self.targets), reading, seen_as)
                 self.targets[(target.name, target.spec)] = entry
-            era = self.reader.era(writer_version(record))
+            era = self.reader.read(target.spec, writer_version(record)).era
             version = record.tvm_version or "-"
             entry.records += 1
             entry.formats[record.format.value] += 1

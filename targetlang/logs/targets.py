@@ -123,7 +123,12 @@ class TargetReader:
         reading = self._by_version.get((spec, tvm_version))
         if reading is not None:
             return reading
-        era, registry = self._context(tvm_version)
+        if spec.startswith("{"):
+            # No TVM before v0.24 wrote a record's target as a JSON object: one in an older record
+            # is what `logs migrate` wrote there, in the modern form, read as parse reads it.
+            era, registry = DEFAULT_ERA, self.registry
+        else:
+            era, registry = self._context(tvm_version)
         key = (spec, era, registry)
         reading = self._cache.get(key)
         if reading is None:
