@@ -1272,3 +1272,26 @@ def test_auto_scheduler_lines_json_loads_read_are_seen_at_once_as_dmlc_reads_the
             ] or slow.fails
             seen += 1
     assert seen > 100
+
+
+_BY_RELEASE = (
+    '{"input": ["llvm -link-params=0", "dense", [], {}], "config": {"index": 1, "code_hash": null, "entity": []}, '
+    '"result": [[0.1], 0, 1, 1], "version": 0.2, "tvm_version": "VERSION"}\n'
+)
+
+
+@pytest.mark.parametrize("order", [("0.8.0", "0.10.0"), ("0.10.0", "0.8.0")])
+def test_stats_check_column_is_what_check_says_in_any_file_order(
+    run: Run, tmp_path: Path, order: tuple[str, str]
+) -> None:
+    # v0.8 read -link-params, v0.10 no longer: one text, two readings, whatever comes first
+    paths = []
+    for version in order:
+        path = tmp_path / f"{version}.log"
+        path.write_text(_BY_RELEASE.replace("VERSION", version))
+        paths.append(str(path))
+    status, out, _ = run("logs", "stats", *paths)
+    rows = {line.split()[4]: line.split()[6] for line in out.splitlines()[2:4]}
+    assert rows == {"0.8.0": "ok", "0.10.0": "UnknownAttributeError"}
+    status, out, err = run("logs", "check", *paths)
+    assert status == 1 and err.count("UnknownAttributeError") == 1 and "0.10.0.log:1" in err

@@ -68,7 +68,7 @@ class Stats:
         self.lines = 0
         self.comments = 0
         self.formats: Counter[str] = Counter()
-        self.targets: dict[tuple[str, str], TargetStats] = {}
+        self.targets: dict[tuple[Any, ...], TargetStats] = {}
         # Per record (its target field), as the dispatcher sees them.
         self.kinds: Counter[str] = Counter()
         self.keys: Counter[str] = Counter()
@@ -86,17 +86,20 @@ class Stats:
         for target in record.fields:
             if not target.spec and target.name == "host":
                 continue  # auto_scheduler's "no host"
-            entry = self.targets.get((target.name, target.spec))
+            reading = self.reader.read(target.spec, writer_version(record))
+            # One row per distinct target *as read*: the same text written by two TVM releases
+            # may read differently (its check, keys, era), whatever order the records come in.
+            row = (target.name, target.spec, reading.era, reading.findings, reading.keys, reading.model)
+            entry = self.targets.get(row)
             if entry is None:
-                reading = self.reader.read(target.spec, writer_version(record))
                 seen_as = reading
                 if reading.target is None and record.format in _JSON_AUTOTVM:
                     rewritten = autotvm_rewrite(target.spec)
                     if rewritten != target.spec:
                         seen_as = self.reader.read(rewritten, writer_version(record))
                 entry = TargetStats(target.name, target.spec, len(self.targets), reading, seen_as)
-                self.targets[(target.name, target.spec)] = entry
-            era = self.reader.read(target.spec, writer_version(record)).era
+                self.targets[row] = entry
+            era = reading.era
             version = record.tvm_version or "-"
             entry.records += 1
             entry.formats[record.format.value] += 1
