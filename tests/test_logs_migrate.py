@@ -7,6 +7,9 @@ import io
 import json
 import os
 import shutil
+import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -314,6 +317,102 @@ def test_a_failed_write_leaves_the_destination(tmp_path: Path) -> None:
         raise RuntimeError
     assert target.read_bytes() == b"old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.log"]
+
+
+# ------------------------------------------------------------------ attacks on the rewriting
+
+
+def test_a_symbolic_link_at_the_backup_is_replaced_never_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Someone who can write the directory puts a link at FILE.bak, to another user's file, just
+    # as hard linking fails (another file system, FAT, protected_hardlinks) and the backup is
+    # copied instead: the copy must not go through the link.
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious\n")
+    log = tmp_path / "tune.log"
+    log.write_bytes(b"old\n")
+    backup = tmp_path / "tune.log.bak"
+
+    def no_links(*args: Any, **kwargs: Any) -> None:
+        if not backup.is_symlink():
+            backup.unlink(missing_ok=True)
+            backup.symlink_to(victim)  # the attacker's move, in the window
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", no_links)
+    with AtomicFile(str(log), str(backup)) as out:
+        out.write(b"new\n")
+    assert victim.read_bytes() == b"precious\n"
+    assert not backup.is_symlink() and backup.read_bytes() == b"old\n"
+    assert log.read_bytes() == b"new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tune.log", "tune.log.bak", "victim"]
+
+
+def test_a_file_that_changes_meanwhile_is_not_replaced(tmp_path: Path) -> None:
+    # a writer appends records while the log is rewritten: they must not vanish
+    log = tmp_path / "tune.log"
+    log.write_bytes(b"old\n")
+    with pytest.raises(OSError, match="changed while it was rewritten") as info:
+        with AtomicFile(str(log), str(tmp_path / "tune.log.bak")) as out:
+            out.write(b"new\n")
+            with open(log, "ab") as writer:
+                writer.write(b"appended\n")
+    assert info.value.filename == str(log)
+    assert log.read_bytes() == b"old\nappended\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["tune.log"]
+
+
+def test_two_runs_at_once_on_one_file(tmp_path: Path) -> None:
+    log = tmp_path / "tune.log"
+    log.write_bytes(b"old\n")
+    with AtomicFile(str(log), str(tmp_path / "tune.log.bak")) as first:
+        with pytest.raises(OSError, match="another run is rewriting it"):
+            with AtomicFile(str(log), str(tmp_path / "tune.log.bak")):
+                pass
+        first.write(b"new\n")
+    assert log.read_bytes() == b"new\n"
+    assert (tmp_path / "tune.log.bak").read_bytes() == b"old\n"
+
+
+def test_a_new_output_file_follows_the_umask(tmp_path: Path) -> None:
+    before = os.umask(0o027)
+    try:
+        with AtomicFile(str(tmp_path / "new.log")) as out:
+            out.write(b"x\n")
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE((tmp_path / "new.log").stat().st_mode) == 0o640
+
+
+def test_a_full_disk_leaves_no_temporary_file(tmp_path: Path) -> None:
+    # RLIMIT_FSIZE stands in for a full disk: writes past it fail (EFBIG), closing the file too
+    log = tmp_path / "tune.log"
+    log.write_bytes(b"old\n")
+    script = (
+        "import resource, signal, sys\n"
+        "from targetlang.logs.output import AtomicFile\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))\n"
+        "try:\n"
+        "    with AtomicFile(sys.argv[1]) as out:\n"
+        "        for _ in range(64):\n"
+        "            out.write(b'x' * 4000)\n"
+        "except OSError as err:\n"
+        "    print(err.errno, err.filename)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(log)], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["27", str(log)]  # EFBIG, naming the file given
+    assert [p.name for p in tmp_path.iterdir()] == ["tune.log"]
+    assert log.read_bytes() == b"old\n"
+
+
+def test_in_place_refuses_a_fifo(run: Run, tmp_path: Path) -> None:
+    fifo = tmp_path / "tune.log"
+    os.mkfifo(fifo)
+    status, _out, err = run("logs", "migrate", "--in-place", str(fifo))
+    assert status == 1
+    assert "not a regular file, which --in-place cannot replace" in err
 
 
 def test_stdin_to_stdout(run: Run) -> None:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -524,6 +526,10 @@ def _migrate(args: argparse.Namespace) -> int:
 
     def one(path: str, destination: str | None) -> None:
         name = "<stdin>" if path == "-" else path
+        if args.in_place and not stat.S_ISREG(os.stat(path).st_mode):
+            # a pipe or a device has no place to put a new file: reading it to the end and
+            # replacing it would hang (a FIFO) or replace the device
+            raise OSError(errno.EINVAL, "not a regular file, which --in-place cannot replace", path)
         summary = MigrateSummary(name)
         with contextlib.ExitStack() as stack:
             diff = stack.enter_context(_Diff(name, write_stdout)) if args.diff else None

@@ -9,7 +9,9 @@ pipe, ``/dev/null``, a terminal) is written directly: renaming over it would rep
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import secrets
 import shutil
 import stat
 import tempfile
@@ -17,7 +19,16 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import BinaryIO
 
-__all__ = ["AtomicFile"]
+__all__ = ["AtomicFile", "ChangedMeanwhileError"]
+
+
+class ChangedMeanwhileError(OSError):
+    """The destination changed (or another run held it) while it was rewritten: it is left as it
+    was, and what the run wrote is dropped."""
+
+
+def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 class AtomicFile:
@@ -37,16 +48,22 @@ class AtomicFile:
         self._temp: str | None = None
         self._handle: BinaryIO | None = None
         self._discarded = False
+        self._before: os.stat_result | None = None  # the destination as it was when the work began
+        self._lock: int | None = None
 
     def __enter__(self) -> AtomicFile:
         try:
-            special = not stat.S_ISREG(os.stat(self.path).st_mode)
+            before = os.stat(self.path)
         except FileNotFoundError:
-            special = False
+            before = None
+        special = before is not None and not stat.S_ISREG(before.st_mode)
         with self._naming():
             if special:
                 self._handle = open(self.path, "wb")
                 return self
+            if before is not None:
+                self._take_lock()
+                self._before = before
             directory = os.path.dirname(self.path) or "."
             prefix = f".{os.path.basename(self.path)}."
             fd, self._temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
@@ -96,21 +113,71 @@ class AtomicFile:
                     self._commit(self._temp)
         finally:
             if not self._handle.closed:
-                self._handle.close()
+                with contextlib.suppress(OSError):  # a full disk fails the close too: still unlink
+                    self._handle.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self._temp)
+            self._release_lock()
 
     def _commit(self, temp: str) -> None:
-        if os.path.exists(self.path):
+        try:
+            now = os.stat(self.path)
+        except FileNotFoundError:
+            now = None
+        if self._before is not None and (now is None or _identity(now) != _identity(self._before)):
+            raise ChangedMeanwhileError(
+                errno.EAGAIN, "it changed while it was rewritten (another writer?); left as it is", self.given
+            )
+        if now is not None:
             shutil.copymode(self.path, temp)
+            with contextlib.suppress(OSError):  # keep the owner where we may, as sed -i does
+                os.chown(temp, now.st_uid, now.st_gid)
             if self.backup is not None:
                 self._keep(self.backup)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temp, 0o666 & ~umask)  # a new file as open() would make it, not mkstemp's 0600
         os.replace(temp, self.path)
+        self._release_lock()
 
     def _keep(self, backup: str) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(backup)
+        """The old file under the name ``backup``, made under a fresh name of our own and renamed
+        over ``backup``: a rename replaces whatever sits there (a symbolic link too) without
+        following it, so nothing outside the directory can be written through it."""
+        directory = os.path.dirname(os.path.abspath(backup)) or "."
+        fresh = os.path.join(directory, f".{os.path.basename(backup)}.{secrets.token_hex(8)}.tmp")
         try:
-            os.link(self.path, backup)
+            os.link(self.path, fresh)  # fails if the name exists: it is never followed
         except OSError:  # no hard links here (another file system, FAT, ...): copy instead
-            shutil.copy2(self.path, backup)
+            fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            try:
+                with os.fdopen(fd, "wb") as out, open(self.path, "rb") as old:
+                    shutil.copyfileobj(old, out)
+                shutil.copystat(self.path, fresh)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(fresh)
+                raise
+        os.replace(fresh, backup)
+
+    def _take_lock(self) -> None:
+        """An advisory lock on the destination: a second run rewriting it at once stops."""
+        try:
+            import fcntl
+        except ImportError:  # no flock (Windows): the check of the file before the rename remains
+            return
+        fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise ChangedMeanwhileError(
+                errno.EAGAIN, "another run is rewriting it; left as it is", self.given
+            ) from None
+        self._lock = fd
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
