@@ -9,11 +9,14 @@ internal error on one line.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -547,6 +550,32 @@ def _quiet_stdout() -> None:
         pass  # no real file descriptor behind stdout: nothing will be flushed to a dead pipe
 
 
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP, unwinding as Ctrl-C does, so files half written are removed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _terminated_as_interrupted() -> Iterator[None]:
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    if threading.current_thread() is not threading.main_thread() or not names:
+        yield  # signal handlers belong to the main thread
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Terminated(signum)
+
+    before = {name: signal.signal(getattr(signal, name), stop) for name in names}
+    try:
+        yield
+    finally:
+        for name, handler in before.items():
+            signal.signal(getattr(signal, name), handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (``sys.argv[1:]`` when ``None``) and return the exit status."""
     try:
@@ -556,7 +585,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
-        return run(args)
+        with _terminated_as_interrupted():
+            return run(args)
+    except _Terminated as ended:
+        return 128 + ended.signum
     except KeyboardInterrupt:
         return 130
     except (_InputError, TargetError) as err:

@@ -7,9 +7,11 @@ import io
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -405,6 +407,49 @@ def test_a_full_disk_leaves_no_temporary_file(tmp_path: Path) -> None:
     assert done.stdout.split() == ["27", str(log)]  # EFBIG, naming the file given
     assert [p.name for p in tmp_path.iterdir()] == ["tune.log"]
     assert log.read_bytes() == b"old\n"
+
+
+_RECORD = (
+    '{"input": ["llvm -device=arm_cpu -target=aarch64-linux-gnu", "dense", [], {}], "config": {"index": 1, '
+    '"code_hash": null, "entity": []}, "result": [[0.1], 0, 1, 1], "version": 0.2, "tvm_version": "0.8.0"}\n'
+)
+
+
+def _killed_midway(tmp_path: Path, signum: int) -> tuple[Path, bytes, int]:
+    """A `logs migrate --in-place` of a big log, sent ``signum`` once its temporary file exists."""
+    log = tmp_path / "big.log"
+    original = _RECORD.encode() * 200_000
+    log.write_bytes(original)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "targetlang", "logs", "migrate", "--in-place", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    while process.poll() is None and not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+        time.sleep(0.01)
+    assert process.poll() is None, "the run ended before it could be stopped: make the log bigger"
+    process.send_signal(signum)
+    return log, original, process.wait()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_clean_up_as_ctrl_c_does(tmp_path: Path, signum: int) -> None:
+    log, original, status = _killed_midway(tmp_path, signum)
+    assert status == 128 + signum
+    assert log.read_bytes() == original
+    assert [p.name for p in tmp_path.iterdir()] == ["big.log"]
+
+
+def test_a_later_run_removes_what_a_killed_one_left(run: Run, tmp_path: Path) -> None:
+    log, original, status = _killed_midway(tmp_path, signal.SIGKILL)
+    assert status == -signal.SIGKILL
+    assert log.read_bytes() == original
+    stale = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert stale and all(name.startswith(".big.log.") for name in stale)
+    (tmp_path / ".big.log.notours.tmp").write_bytes(b"someone else's")  # not a name we make
+    log.write_bytes(_RECORD.encode())
+    assert run("logs", "migrate", "--in-place", str(log))[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".big.log.notours.tmp", "big.log", "big.log.bak"]
 
 
 def test_in_place_refuses_a_fifo(run: Run, tmp_path: Path) -> None:

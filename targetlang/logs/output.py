@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
 import shutil
 import stat
@@ -64,6 +65,7 @@ class AtomicFile:
             if before is not None:
                 self._take_lock()
                 self._before = before
+                self._remove_stale()
             directory = os.path.dirname(self.path) or "."
             prefix = f".{os.path.basename(self.path)}."
             fd, self._temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
@@ -160,6 +162,24 @@ class AtomicFile:
                     os.unlink(fresh)
                 raise
         os.replace(fresh, backup)
+
+    def _remove_stale(self) -> None:
+        """Remove the temporary files an earlier run killed midway left beside the destination
+        (SIGKILL gives no chance to clean up): only names of our own making, only files of this
+        user, and only once the lock says no other run is writing them."""
+        if self._lock is None:
+            return
+        directory = os.path.dirname(self.path) or "."
+        names = [re.escape(os.path.basename(self.path))]
+        if self.backup is not None:
+            names.append(re.escape(os.path.basename(self.backup)))
+        ours = re.compile(rf"\.(?:{'|'.join(names)})\.(?:[a-z0-9_]{{8}}|[0-9a-f]{{16}})\.tmp")
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(directory):
+                if ours.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                    if entry.stat(follow_symlinks=False).st_uid == os.getuid():
+                        with contextlib.suppress(OSError):
+                            os.unlink(entry.path)
 
     def _take_lock(self) -> None:
         """An advisory lock on the destination: a second run rewriting it at once stops."""
