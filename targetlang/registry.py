@@ -316,22 +316,29 @@ def _tag_config(name: str, config: Any) -> Mapping[str, Any]:
     return frozen_config
 
 
-def _json_data(value: Any, where: str) -> Any:
+# How deeply a tag's config may nest (hosts of hosts, arrays of arrays): far beyond any real tag,
+# well inside Python's stack.
+MAX_CONFIG_DEPTH = 100
+
+
+def _json_data(value: Any, where: str, depth: int = 0) -> Any:
     """``value`` checked to be JSON data (or targets, kept as their JSON form) and frozen."""
+    if depth > MAX_CONFIG_DEPTH:
+        raise RegistryError(f"{where}: the config nests more than {MAX_CONFIG_DEPTH} levels deep")
     to_json = getattr(value, "to_json", None)
     if callable(to_json):  # a Target, or anything else that gives its JSON form
-        return _json_data(to_json(), where)
+        return _json_data(to_json(), where, depth + 1)
     if isinstance(value, float) and not math.isfinite(value):
         raise RegistryError(f"{where}: {value} is not a JSON number")
     if value is None or isinstance(value, (str, int, float)):
         return value
     if isinstance(value, (list, tuple)):
-        return tuple(_json_data(item, where) for item in value)
+        return tuple(_json_data(item, where, depth + 1) for item in value)
     if isinstance(value, Mapping):
         for key in value:
             if not isinstance(key, str):
                 raise RegistryError(f"{where}: an object's keys are strings, not {key!r}")
-        return MappingProxyType({key: _json_data(item, where) for key, item in value.items()})
+        return MappingProxyType({key: _json_data(item, where, depth + 1) for key, item in value.items()})
     raise RegistryError(f"{where}: a config holds JSON data and targets, not {type(value).__name__}")
 
 

@@ -70,6 +70,8 @@ def _decode(data: bytes, fmt: str) -> Any:
         raise RegistryError(f"not valid JSON: {exc.msg}", text, exc.pos, exc.pos + 1) from None
     except tomllib.TOMLDecodeError as exc:
         raise RegistryError(f"not valid TOML: {exc}") from None
+    except RecursionError:  # json and tomllib read nesting recursively
+        raise RegistryError(f"the {fmt.upper()} nests too deeply to read") from None
 
 
 def check_registry(registry: Registry) -> Registry:

@@ -452,3 +452,31 @@ def test_map_types_are_written_in_full() -> None:
     data = tomllib.loads(targetlang.dump_registry(r, "toml"))
     assert data["kinds"]["npu"]["attrs"] == {"m": "map<string,array<int>>"}
     assert Registry.from_dict(data) == r
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "words"),
+    [
+        ("r.json", '{"tags": {"t": ' + "[" * 10_000 + "]" * 10_000 + "}}", "the JSON nests too deeply to read"),
+        ("r.toml", "a = " + "[" * 10_000 + "]" * 10_000 + "\n", "the TOML nests too deeply to read"),
+        ("r.json", '{"tags": {"t": {"kind": "llvm", "x": ' + "[" * 500 + "]" * 500 + "}}}", "more than 100 levels"),
+    ],
+)
+def test_a_registry_file_nested_too_deeply_is_a_registry_error(
+    tmp_path: Path, name: str, text: str, words: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(targetlang.RegistryError, match=words) as info:
+        targetlang.load_registry(path)
+    assert str(info.value).startswith(str(path))
+
+
+def test_a_tag_nested_too_deeply_is_a_registry_error() -> None:
+    config: dict[str, Any] = {"kind": "llvm"}
+    inner = config
+    for _ in range(600):
+        inner["host"] = {"kind": "llvm"}
+        inner = inner["host"]
+    with pytest.raises(targetlang.RegistryError, match="more than 100 levels"):
+        targetlang.builtin_registry().with_tag("deep", config)
