@@ -310,17 +310,33 @@ def equal_tags(config: Mapping[str, Any], env: Environment | None = None) -> tup
     return tuple(name for name, tag in _modern()[1].items() if _tag_config(tag) == resolved)
 
 
-def _compress(config: dict[str, Any], changes: list[Change], env: Environment) -> dict[str, Any]:
-    """``{"tag": name}`` (plus overrides) when the resolved config equals a 0.27 tag's."""
+def _compress(config: dict[str, Any], changes: list[Change], env: Environment, named: str = "") -> dict[str, Any]:
+    """``{"tag": name}`` (plus overrides) when the resolved config equals a 0.27 tag's.
+
+    Many products share one config (a Jetson Nano is a Tegra X1 to TVM), so the tag must name the
+    product the input does: the tag the input names (``named``) if it still fits; otherwise only
+    a tag whose own ``model`` is the input's, or whose name, without its vendor, is the input's
+    ``model`` or ``device``, or ends with ``-`` and it (``tesla-t4`` for ``t4``). No such tag, no
+    compression.
+    """
     _, tags = _modern()
     try:
         resolved = parse(config).resolve(env).to_json()
     except TargetError:
         return config
     mine = {k: v for k, v in resolved.items() if k != "tag"}
+    products = {v for k, v in mine.items() if k in ("model", "device") and isinstance(v, str) and v}
     best: tuple[int, str, dict[str, Any]] | None = None
     for name, tag in tags.items():
         theirs = _tag_config(tag)
+        short = name.rsplit("/", 1)[-1]
+        about = (
+            name == named
+            or any(short == p or short.endswith("-" + p) for p in products)
+            or ("model" in theirs and theirs["model"] == mine.get("model"))  # the tag's own model
+        )
+        if not about:
+            continue
         if theirs.get("kind") != mine.get("kind") or set(theirs) - set(mine) or "host" in theirs:
             continue
         overrides = {k: v for k, v in mine.items() if theirs.get(k) != v}
@@ -403,7 +419,9 @@ def migrate(
     if config is None or not all(c.severity != "error" for c in changes):
         return Migration(source, None, None, tuple(changes))
     if compress_tags:
-        config = _compress(config, changes, env or Environment())
+        # the tag the input names: its whole text, as TVM read a tag, or its own tag field
+        named = source if source in _modern()[1] else target.tag
+        config = _compress(config, changes, env or Environment(), named)
     try:
         modern: Target | None = parse(config, registry=registry)
     except TargetError:

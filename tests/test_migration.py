@@ -190,17 +190,41 @@ def test_rule_tag_compressed_and_checked_by_expanding() -> None:
         "cuda -keys=cuda,gpu -arch=sm_80 -l2_cache_size_bytes=41943040 -max_num_threads=1024 "
         "-max_shared_memory_per_block=49152 -max_threads_per_block=1024 -registers_per_block=65536 -thread_warp_size=32"
     )
-    m = assert_migrates(printed, {"tag": "nvidia/nvidia-a100"}, [("tag-compressed", "info")], compress_tags=True)
-    assert m.target is not None and m.target.resolve() == targetlang.parse(printed).resolve().with_attr(
+    named = printed + " -model=a100"
+    m = assert_migrates(
+        named, {"tag": "nvidia/nvidia-a100", "model": "a100"}, [("tag-compressed", "info")], compress_tags=True
+    )
+    assert m.target is not None and m.target.resolve() == targetlang.parse(named).resolve().with_attr(
         "tag", "nvidia/nvidia-a100"
     )
     assert_migrates(
-        printed.replace("1024 -max_shared", "512 -max_shared"),
-        {"tag": "nvidia/nvidia-a100", "max_num_threads": 512},
+        named.replace("1024 -max_shared", "512 -max_shared"),
+        {"tag": "nvidia/nvidia-a100", "max_num_threads": 512, "model": "a100"},
         [("tag-compressed", "info")],
         compress_tags=True,
     )
     assert_migrates("llvm -mcpu=skylake", {"kind": "llvm", "mcpu": "skylake"}, compress_tags=True)
+
+
+# (input, what it compresses to, or None): only a tag of the input's own product
+PRODUCT_TAGS = [
+    ("nvidia/jetson-nano", "nvidia/jetson-nano"),  # was nvidia/tegra-x1, the same config
+    ("nvidia/geforce-rtx-3070", "nvidia/geforce-rtx-3070"),  # was nvidia/geforce-rtx-3080
+    ("nvidia/jetson-agx-xavier", None),  # was nvidia/geforce-gtx-765m with its host and arch overridden
+    (
+        "cuda -keys=cuda,gpu -arch=sm_80 -l2_cache_size_bytes=41943040 -max_num_threads=1024 "
+        "-max_shared_memory_per_block=49152 -max_threads_per_block=1024 -registers_per_block=65536 "
+        "-thread_warp_size=32",
+        None,  # nothing names the product (the A100's own config, printed without its model)
+    ),
+]
+
+
+@pytest.mark.parametrize(("spec", "tag"), PRODUCT_TAGS)
+def test_compress_tags_keeps_to_the_inputs_product(spec: str, tag: str | None) -> None:
+    result = migrate(spec, compress_tags=True)
+    assert result.json is not None
+    assert result.json.get("tag") == tag
 
 
 def test_every_rule_has_a_golden_test() -> None:
