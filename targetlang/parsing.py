@@ -48,7 +48,7 @@ from .schema import KindSchema
 from .syntax import MAX_JSON_DEPTH, JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
 from .target import Span, Target
 from .values import from_json, from_text
-from .versions import DEFAULT, RELEASES, SCHEMA_RELEASES
+from .versions import SCHEMA_RELEASES, registry_release
 
 __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 
@@ -242,13 +242,6 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
     return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
 
 
-def _int_bits(registry: Registry) -> int:
-    """How wide an integer of a string is for the release ``registry`` is (a user registry, or one
-    built from scratch, reads as the default release)."""
-    found = RELEASES.get(registry.version) or RELEASES[str(DEFAULT)]
-    return found.int_bits
-
-
 def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     kind_word = syntax.kind
     schema = registry.kinds.get(kind_word.text)
@@ -268,7 +261,7 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
     spans: dict[str, Span] = {}
-    bits = _int_bits(registry)
+    bits = registry_release(registry.version).int_bits
 
     def nested(value: str) -> Target:
         return _parse_text(value, registry, depth + 1, chain)

@@ -15,7 +15,7 @@ from .resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from .schema import AttrSpec, KindSchema
 from .syntax import json_string_offsets
 from .values import from_json, is_representable, to_text
-from .versions import DEFAULT, Version
+from .versions import registry_release
 
 __all__ = ["Target"]
 
@@ -259,7 +259,7 @@ class Target:
         Nested targets (host, devices) are resolved too. Idempotent.
         """
         env = env or DEFAULT_ENVIRONMENT
-        version = Version.find(self._registry.version) or DEFAULT
+        version = registry_release(self._registry.version).version
         keys, attrs, features = resolve_parts(self._schema, self._keys, self._attrs, env, self._locate, version)
         for name, value in attrs.items():
             spec = self._schema.attrs.get(name)

@@ -31,6 +31,7 @@ __all__ = [
     "SCHEMA_RELEASES",
     "Release",
     "Version",
+    "registry_release",
     "release",
 ]
 
@@ -127,6 +128,13 @@ RELEASES: Final = MappingProxyType(
 
 SCHEMA_RELEASES: Final = tuple(name for name, r in RELEASES.items() if r.has_schema)
 """The releases whose own registry :func:`targetlang.builtin_registry` gives (``"0.7"`` on)."""
+
+
+def registry_release(name: str) -> Release:
+    """The release a registry's ``version`` names (``"0.19"``, an era's ``"0.8"``); a registry
+    built from scratch (``""``) is read as the default release. A dictionary lookup: it is on
+    the path of every parse and resolve."""
+    return RELEASES.get(name) or RELEASES[str(DEFAULT)]
 
 
 def release(text: str | Version) -> Release:
