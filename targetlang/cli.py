@@ -22,10 +22,10 @@ from importlib import resources
 from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
+from ._logs_cli import add_parser as _add_logs_parser
+from ._logs_cli import tvm_version_argument
 from .eras import DEFAULT_ERA, release_reading
 from .fix._command import add_parser as _add_fix_parser
-from .logs.commands import add_parser as _add_logs_parser
-from .logs.commands import tvm_version_argument
 from .versions import ERA_NAMES, MODERN
 
 __all__ = ["main"]

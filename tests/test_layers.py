@@ -32,8 +32,10 @@ CHAIN = (
     "helpers",
     "migration",
     "__init__",
+    "_progress",
     "logs",
     "fix",
+    "_logs_cli",
     "cli",
     "__main__",
 )

@@ -179,9 +179,9 @@ def _progress(outcomes: Iterable[_Outcome], total: int, quiet: bool) -> Iterator
     if quiet or total < 50 or sys.stderr is None or not sys.stderr.isatty():
         yield from outcomes
         return
-    from ..logs.commands import _tqdm
+    from .._progress import tqdm_or_none
 
-    tqdm = _tqdm()
+    tqdm = tqdm_or_none()
     if tqdm is not None:
         yield from tqdm(outcomes, total=total, unit="file", desc="fix", file=sys.stderr, leave=False)
         return

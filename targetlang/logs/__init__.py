@@ -15,46 +15,13 @@ See docs/logs.md for the formats and the ``targetlang logs`` commands.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .check import Checker, CheckSummary, Problem
-    from .formats import Format
-    from .match import Matcher, Query, RecordMatch
-    from .migration import FieldMigration, LogMigrator, MigrateSummary, RecordMigration
-    from .records import Field, Record, encode_value, parse_line, read_file, read_lines, splice, writer_version
-    from .stats import Stats, TargetStats
-    from .targets import Reading, TargetReader, autotvm_rewrite
-
-# Each name and the module it lives in. They are imported on first use: the targetlang command
-# imports this package to list its 'logs' commands, and must not pay for them on every run.
-_HOME = {
-    "CheckSummary": "check",
-    "Checker": "check",
-    "Field": "records",
-    "FieldMigration": "migration",
-    "LogMigrator": "migration",
-    "MigrateSummary": "migration",
-    "RecordMigration": "migration",
-    "Format": "formats",
-    "Matcher": "match",
-    "Problem": "check",
-    "Query": "match",
-    "Reading": "targets",
-    "Record": "records",
-    "RecordMatch": "match",
-    "Stats": "stats",
-    "TargetReader": "targets",
-    "TargetStats": "stats",
-    "autotvm_rewrite": "targets",
-    "encode_value": "records",
-    "parse_line": "records",
-    "read_file": "records",
-    "read_lines": "records",
-    "splice": "records",
-    "writer_version": "records",
-}
+from .check import Checker, CheckSummary, Problem
+from .formats import Format
+from .match import Matcher, Query, RecordMatch
+from .migration import FieldMigration, LogMigrator, MigrateSummary, RecordMigration
+from .records import Field, Record, encode_value, parse_line, read_file, read_lines, splice, writer_version
+from .stats import Stats, TargetStats
+from .targets import Reading, TargetReader, autotvm_rewrite
 
 __all__ = [
     "CheckSummary",
@@ -82,10 +49,3 @@ __all__ = [
     "splice",
     "writer_version",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'targetlang.logs' has no attribute {name!r}")
-    return getattr(importlib.import_module(f".{home}", __name__), name)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import importlib
 import json
 import os
 import stat
@@ -18,12 +17,13 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..versions import MODERN
+from ._progress import Progress
+from .versions import MODERN
 
 if TYPE_CHECKING:
-    from ..registry import Registry
-    from .records import Record
-    from .targets import TargetReader
+    from .logs.records import Record
+    from .logs.targets import TargetReader
+    from .registry import Registry
 
 # The commands import their modules when they run: building the parser for another command
 # (every run of targetlang builds it) must not pay for reading logs.
@@ -213,7 +213,7 @@ def add_parser(commands: Any) -> None:
 
 def tvm_version_argument(text: str) -> str:
     """``--tvm-version``'s type: a TVM version targetlang knows (``0.8``, ``0.7.dev0``, ``v0.19.0``)."""
-    from ..versions import release
+    from .versions import release
 
     try:
         release(text)
@@ -224,13 +224,13 @@ def tvm_version_argument(text: str) -> str:
 
 def _registry(args: argparse.Namespace) -> Registry | None:
     """The ``--registry`` file's registry (given before ``logs``), or ``None`` for TVM v0.22's."""
-    from ..registry_files import load_registry
+    from .registry_files import load_registry
 
     return load_registry(args.registry) if getattr(args, "registry", None) else None
 
 
 def _reader(args: argparse.Namespace, registry: Registry | None) -> TargetReader:
-    from .targets import TargetReader
+    from .logs.targets import TargetReader
 
     return TargetReader(registry, args.tvm_version)
 
@@ -238,46 +238,8 @@ def _reader(args: argparse.Namespace, registry: Registry | None) -> TargetReader
 # ---------------------------------------------------------------------------------- reading
 
 
-class _Progress:
-    """A progress bar on stderr, only when stderr is a terminal and tqdm is installed."""
-
-    def __init__(self) -> None:
-        self.bar: Any = None
-
-    def lines(self, handle: Iterable[bytes], total: int | None, name: str) -> Iterator[bytes]:
-        tqdm = _tqdm()
-        if tqdm is None:
-            yield from handle
-            return
-        self.bar = tqdm(total=total, desc=name, unit="B", unit_scale=True, leave=False, file=sys.stderr)
-        try:
-            for raw in handle:
-                self.bar.update(len(raw))
-                yield raw
-        finally:
-            self.bar.close()
-            self.bar = None
-
-    def say(self, text: str) -> None:
-        """Print ``text`` on stderr without tearing the bar (tqdm moves the bar below it)."""
-        if self.bar is not None:
-            self.bar.write(text, file=sys.stderr)
-        else:
-            print(text, file=sys.stderr)
-
-
-def _tqdm() -> Any:
-    stderr = sys.stderr
-    if stderr is None or not stderr.isatty():
-        return None
-    try:
-        return importlib.import_module("tqdm").tqdm  # an optional dependency: pip install 'targetlang[progress]'
-    except ImportError:
-        return None
-
-
-def _records(path: str, progress: _Progress) -> Iterator[Record]:
-    from .records import read_lines
+def _records(path: str, progress: Progress) -> Iterator[Record]:
+    from .logs.records import read_lines
 
     if path == "-":
         stdin = sys.stdin
@@ -292,7 +254,7 @@ def _records(path: str, progress: _Progress) -> Iterator[Record]:
         yield from read_lines(progress.lines(handle, size, path), path)
 
 
-def _each_file(args: argparse.Namespace, progress: _Progress, take: Callable[[str, Iterator[Record]], None]) -> int:
+def _each_file(args: argparse.Namespace, progress: Progress, take: Callable[[str, Iterator[Record]], None]) -> int:
     """Feed each file's records to ``take``; 1 if a file could not be read, else 0."""
     status = 0
     for path in args.files:
@@ -310,10 +272,10 @@ def _each_file(args: argparse.Namespace, progress: _Progress, take: Callable[[st
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .check import Checker, CheckSummary, Problem
+    from .logs.check import Checker, CheckSummary, Problem
 
     checker = Checker(_reader(args, _registry(args)))
-    progress = _Progress()
+    progress = Progress()
     total = CheckSummary("total")
     shown: set[tuple[str | None, str, str, str]] = set()  # (spec, rule, error, message) shown with a caret
 
@@ -342,10 +304,10 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from .stats import Stats
+    from .logs.stats import Stats
 
     stats = Stats(_reader(args, _registry(args)))
-    progress = _Progress()
+    progress = Progress()
 
     def take(name: str, records: Iterator[Record]) -> None:
         stats.files += 1
@@ -363,13 +325,13 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from ..parsing import parse
-    from .match import Matcher, Query
+    from .logs.match import Matcher, Query
+    from .parsing import parse
 
     registry = _registry(args)
     query = Query.of(parse(args.target, registry=registry))
     matcher = Matcher(query, _reader(args, registry))
-    progress = _Progress()
+    progress = Progress()
 
     def take(name: str, records: Iterator[Record]) -> None:
         matcher.files += 1
@@ -480,8 +442,8 @@ class _Diff:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from .migration import LogMigrator, MigrateSummary, RecordMigration
-    from .output import AtomicFile
+    from .logs.migration import LogMigrator, MigrateSummary, RecordMigration
+    from .logs.output import AtomicFile
 
     try:
         destinations = _destinations(args)
@@ -491,7 +453,7 @@ def _migrate(args: argparse.Namespace) -> int:
     migrator = LogMigrator(
         args.to, args.policy, compress_tags=args.compress_tags, reader=_reader(args, _registry(args))
     )
-    progress = _Progress()
+    progress = Progress()
     stdout = getattr(sys.stdout, "buffer", None)
     write_stdout: Callable[[bytes], Any] = (
         stdout.write if stdout is not None else lambda data: sys.stdout.write(data.decode("utf-8", "surrogateescape"))
