@@ -1295,3 +1295,44 @@ def test_stats_check_column_is_what_check_says_in_any_file_order(
     assert rows == {"0.8.0": "ok", "0.10.0": "UnknownAttributeError"}
     status, out, err = run("logs", "check", *paths)
     assert status == 1 and err.count("UnknownAttributeError") == 1 and "0.10.0.log:1" in err
+
+
+# One line of each format, as its tuner wrote it, and what the row of FORMATS says of it.
+FORMAT_ROWS = [
+    (
+        '{"input": ["llvm", "dense", [], {}], "config": {}, "result": [[0.1], 0, 1, 1], "version": 0.2, '
+        '"tvm_version": "0.9.0"}',
+        Format.AUTOTVM_V02,
+        "autotvm",
+        "0.9.0",
+    ),
+    (
+        '{"i": ["cuda -model=tx2", "dense", [], {}, ["dense"], {}], "r": [[0.1], 0, 1, 1], "v": 0.1}',
+        Format.AUTOTVM_V01,
+        "autotvm",
+        "0.6",
+    ),
+    ("llvm\tA\tB\tC", Format.AUTOTVM_PICKLE, "autotvm", "0.6"),
+    ("llvm\tA\tB\tC\t0.2\t0.8.0", Format.AUTOTVM_PICKLE, "autotvm", "0.8.0"),
+    (
+        '{"i": [["key", "llvm", [4], "", 0], [[], []]], "r": [[0.1], 0, 1, 1], "v": "v0.6"}',
+        Format.AUTO_SCHEDULER,
+        "auto_scheduler",
+        None,
+    ),
+    ('[0,[[],[1.0],{"kind":"llvm","keys":["cpu"]},[]]]', Format.META_SCHEDULE_RECORD, "meta_schedule", None),
+    ('["0x1","AAAA"]', Format.META_SCHEDULE_WORKLOAD, "meta_schedule", None),
+]
+
+
+@pytest.mark.parametrize(("line", "fmt", "family", "writer"), FORMAT_ROWS)
+def test_format_rows(line: str, fmt: Format, family: str, writer: str | None) -> None:
+    from targetlang.logs import writer_version
+    from targetlang.logs.formats import FORMATS, ROWS
+
+    record = parse_line(line)
+    assert record.format is fmt
+    assert ROWS[fmt].family == family
+    assert fmt.is_autotvm == (family == "autotvm")
+    assert writer_version(record) == writer
+    assert {row.format for row in FORMATS} == set(Format) - {Format.COMMENT, Format.UNKNOWN}

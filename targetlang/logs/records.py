@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-from .formats import Format, Layout, Path, classify, classify_columns
+from .formats import FORMATS, ROWS, Format, Layout, Path, classify, classify_columns
 from .spans import COMPACT, PYTHON, STYLES, Style, locate
 
 __all__ = [
@@ -89,14 +88,13 @@ class Record(NamedTuple):
 
 
 def writer_version(record: Record) -> str | None:
-    """The TVM version that wrote ``record``: the one it records, else the one its format implies
-    (AutoTVM's log format v0.1: TVM v0.6 or older, since v0.7 on skipped such records), else
-    ``None``."""
+    """The TVM version that wrote ``record``: the one it records, else the one its format and log
+    version imply (``LogFormat.writers``: AutoTVM's log format v0.1 means TVM v0.6 or older, since
+    v0.7 on skipped such records), else ``None``."""
     if record.tvm_version is not None:
         return record.tvm_version
-    if record.log_version == "0.1" and record.format.is_autotvm:
-        return "0.6"
-    return None
+    row = ROWS.get(record.format)
+    return row.writers.get(record.log_version) if row is not None and record.log_version is not None else None
 
 
 def parse_line(text: str, newline: str = "\n", *, file: str = "<string>", line: int = 1) -> Record:
@@ -175,17 +173,8 @@ def _fast_loads() -> Any:
 
 _loads = _fast_loads()
 
-_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string token, written so that re runs it fast
-# How each tuner's json.dumps wrote its lines (Python's default separators), as a pattern whose groups
-# are the target's (and host's) string token. A match reads the line itself, so it proves where the
-# tokens are: the members it passes over are matched whole and hold no strings (AutoTVM v0.1's
-# result list and version; auto_scheduler's workload key is itself one string token). A line of
-# another shape goes to spans.locate.
-_SHAPES = {
-    Format.AUTOTVM_V02: re.compile(rf'\{{"input": \[({_STRING})'),
-    Format.AUTOTVM_V01: re.compile(rf'\{{(?:"r": [^"]*, "v": [^",]*, )?"i": \[({_STRING})'),
-    Format.AUTO_SCHEDULER: re.compile(rf'\{{"i": \[\[{_STRING}, ({_STRING})(?:, \[[^"\[\]]*\], ({_STRING}))?'),
-}
+# Each format's pattern of how its tuner wrote a record (see LogFormat.line).
+_SHAPES = {row.format: row.line for row in FORMATS if row.line is not None}
 
 
 def _fields(body: str, value: Any, layout: Layout, skip: int) -> tuple[Field, ...]:
