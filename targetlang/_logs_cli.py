@@ -42,10 +42,15 @@ Run 'targetlang logs COMMAND --help' for each command's examples.
 _CHECK_EPILOG = """\
 Every record's target (and auto_scheduler's host) must read in the era of the TVM that wrote it,
 print back byte for byte, and resolve; and every line must be one TVM's own loader reads: a blank
-line or an AutoTVM record without config or result made TVM fail to load the whole log. Problems
-go to stderr as FILE:LINE: FIELD: RULE: ERROR: message (the caret excerpt the first time a spec
-shows a problem), a summary per file to stdout. Exit status 1 if any line failed or a file could
-not be read.
+line or an AutoTVM record without config or result made TVM fail to load the whole log. Each
+distinct problem goes to stderr once per file, as FILE:LINE: FIELD: RULE: ERROR: message for its
+first record with the target and a caret, and [N records, M distinct targets: lines ...] when it
+concerns several; a summary per file goes to stdout. A problem 'targetlang logs migrate' fixes
+(the -target= of TopHub's logs, which TVM v0.7 - v0.19 rewrote) is marked [needs migration] and
+counted apart from the failures.
+
+exit status: 0 all good; 1 a line failed (migration does not fix it) or a file could not be read;
+3 only problems that 'logs migrate' fixes.
 
 examples:
   $ cat tune.log
@@ -109,7 +114,8 @@ era of the TVM that wrote it, and spliced into the line in place of the old valu
 byte stays. Target strings become JSON text (still a string: TVM >= 0.24's Target() reads it) or,
 with --to canonical, canonical strings; meta-schedule's target objects become migrated objects.
 A record that cannot migrate is kept as written and reported; a second run changes nothing.
-Changes and problems go to stderr, once per distinct target, then a summary per file. Exit
+Each distinct change and problem goes to stderr once per file, with its count of records (none
+with --quiet), then a summary per file. Exit
 status 1 if a record was kept because it cannot migrate, a file could not be read, or (--check)
 a record would change.
 
@@ -149,10 +155,15 @@ def add_parser(commands: Any) -> None:
         epilog: str,
         run: Callable[[argparse.Namespace], int],
         json_help: str = "JSON lines on stdout instead of text",
+        quiet: bool = False,
     ) -> Any:
         sub = subs.add_parser(name, help=summary, description=summary, epilog=epilog, formatter_class=raw)
         sub.add_argument("files", metavar="FILE", nargs="+", help="a tuning log; '-' is standard input")
         sub.add_argument("--json", action="store_true", help=json_help)
+        if quiet:
+            sub.add_argument(
+                "-q", "--quiet", action="store_true", help="no reports of single records on stderr: only the summaries"
+            )
         sub.add_argument(
             "--tvm-version",
             metavar="VERSION",
@@ -162,7 +173,9 @@ def add_parser(commands: Any) -> None:
         sub.set_defaults(run=run)
         return sub
 
-    common("check", "check that every record's target reads, prints back and resolves", _CHECK_EPILOG, _check)
+    common(
+        "check", "check that every record's target reads, prints back and resolves", _CHECK_EPILOG, _check, quiet=True
+    )
     common("stats", "count the distinct targets of tuning logs", _STATS_EPILOG, _stats)
     match = common("match", "which AutoTVM records the dispatcher picks for a target", _MATCH_EPILOG, _match)
     match.add_argument("--target", metavar="SPEC", required=True, help="the target to compile for")
@@ -175,6 +188,7 @@ def add_parser(commands: Any) -> None:
         _migrate,
         # Standard output may carry the migrated log or the diff: the report stays on stderr.
         json_help="the report (changes, problems, summaries) as JSON lines on stderr instead of text",
+        quiet=True,
     )
     where = migrate.add_mutually_exclusive_group()
     where.add_argument(
@@ -271,36 +285,45 @@ def _each_file(args: argparse.Namespace, progress: Progress, take: Callable[[str
 # ---------------------------------------------------------------------------------- commands
 
 
+# Exit status of `logs check` when every problem is one `logs migrate` fixes.
+EXIT_NEEDS_MIGRATION = 3
+
+
 def _check(args: argparse.Namespace) -> int:
     from .logs.check import Checker, CheckSummary, Problem
+    from .logs.migration import LogMigrator
+    from .logs.report import Digest
 
-    checker = Checker(_reader(args, _registry(args)))
+    reader = _reader(args, _registry(args))
+    checker = Checker(reader, LogMigrator(reader=reader))
     progress = Progress()
     total = CheckSummary("total")
-    shown: set[tuple[str | None, str, str, str]] = set()  # (spec, rule, error, message) shown with a caret
-
-    def report(problems: list[Problem]) -> None:
-        for problem in problems:
-            if args.json:
-                print(json.dumps(problem.to_json()))
-                continue
-            # A log repeats its targets: show the caret excerpt once per spec and problem.
-            seen = (problem.spec, problem.rule, problem.error, problem.message)
-            progress.say(problem.human(excerpt=seen not in shown))
-            shown.add(seen)
 
     def take(name: str, records: Iterator[Record]) -> None:
         summary = CheckSummary(name)
+        digest = Digest()
+
+        def report(problems: list[Problem]) -> None:
+            for problem in problems:
+                if args.json:
+                    print(json.dumps(problem.to_json()))
+                elif not args.quiet:
+                    digest.add(problem.key, problem.line, problem.spec, problem.human())
+
         for record in records:
             report(checker.check(record, summary))
         report(checker.finish(summary))
+        for text in digest.drain():
+            progress.say(text)
         total.add(summary)
         print(json.dumps(summary.to_json()) if args.json else summary.human())
 
     status = _each_file(args, progress, take)
     if len(args.files) > 1:
         print(json.dumps(total.to_json()) if args.json else total.human())
-    return 1 if status or total.failed else 0
+    if status or total.failed:
+        return 1
+    return EXIT_NEEDS_MIGRATION if total.needs_migration else 0
 
 
 def _stats(args: argparse.Namespace) -> int:
@@ -444,6 +467,7 @@ class _Diff:
 def _migrate(args: argparse.Namespace) -> int:
     from .logs.migration import LogMigrator, MigrateSummary, RecordMigration
     from .logs.output import AtomicFile
+    from .logs.report import Digest
 
     try:
         destinations = _destinations(args)
@@ -459,32 +483,34 @@ def _migrate(args: argparse.Namespace) -> int:
         stdout.write if stdout is not None else lambda data: sys.stdout.write(data.decode("utf-8", "surrogateescape"))
     )
     total = MigrateSummary("total")
-    shown: set[tuple[str | None, str, str]] = set()  # (spec, rule, message) already shown with its caret
+    shown: set[tuple[str | None, str, str]] = set()  # (spec, rule, message) of the changes given as JSON
     verb = "would change" if args.check else "changed"
 
-    def report(result: RecordMigration) -> None:
+    def report(result: RecordMigration, digest: Digest) -> None:
         record = result.record
         for item in result.fields:
             # A field kept as written made no change: a problem that kept it is reported below,
             # but a warning about what it holds (from_device, a kept attribute) still stands.
             changes = item.changes if item.written else () if item.problem else item.warnings
             for change in changes:
-                seen = (item.field.spec, change.rule, change.message)
-                if seen in shown:
-                    continue  # a log repeats its targets: each change is shown once
-                shown.add(seen)
                 if args.json:
-                    progress.say(json.dumps(_change_json(record, item.field.name, item.field.spec, item.era, change)))
-                else:
+                    seen = (item.field.spec, change.rule, change.message)
+                    if seen not in shown:  # a log repeats its targets: each change once per target
+                        shown.add(seen)
+                        progress.say(
+                            json.dumps(_change_json(record, item.field.name, item.field.spec, item.era, change))
+                        )
+                elif not args.quiet:
                     detail = change.describe(item.field.spec if change.span is not None else "")
-                    progress.say(f"{record.file}:{record.line}: {item.field.name}: {detail}")
+                    key = (item.field.name, change.severity, change.rule, change.message)
+                    digest.add(
+                        key, record.line, item.field.spec, f"{record.file}:{record.line}: {item.field.name}: {detail}"
+                    )
         for problem in result.problems:
             if args.json:
                 progress.say(json.dumps(problem.to_json()))
-                continue
-            fault = (problem.spec, problem.rule, problem.message)
-            progress.say(problem.human(excerpt=fault not in shown))
-            shown.add(fault)
+            elif not args.quiet:
+                digest.add(problem.key, problem.line, problem.spec, problem.human())
 
     def one(path: str, destination: str | None) -> None:
         name = "<stdin>" if path == "-" else path
@@ -493,6 +519,7 @@ def _migrate(args: argparse.Namespace) -> int:
             # replacing it would hang (a FIFO) or replace the device
             raise OSError(errno.EINVAL, "not a regular file, which --in-place cannot replace", path)
         summary = MigrateSummary(name)
+        digest = Digest()
         with contextlib.ExitStack() as stack:
             diff = stack.enter_context(_Diff(name, write_stdout)) if args.diff else None
             sink: Callable[[bytes], Any] | None = None
@@ -506,7 +533,7 @@ def _migrate(args: argparse.Namespace) -> int:
             for record in _records(path, progress):
                 result = migrator.migrate(record)
                 summary.count(result)
-                report(result)
+                report(result, digest)
                 if sink is not None:
                     sink((result.text + record.newline).encode("utf-8", "surrogateescape"))
                 if diff is not None and result.changed:
@@ -515,6 +542,8 @@ def _migrate(args: argparse.Namespace) -> int:
                 diff.flush()
             if atomic is not None and args.in_place and not summary.changed:
                 atomic.discard()  # nothing to change: the file, and any old backup, stay as they are
+        for text in digest.drain():
+            progress.say(text)
         total.add(summary)
         progress.say(json.dumps(summary.to_json()) if args.json else summary.human(verb))
 

@@ -6,6 +6,7 @@ import doctest
 import io
 import json
 import pickle
+import re
 import shutil
 import sys
 import types
@@ -517,6 +518,7 @@ def test_check_arm_log_reads_in_the_era_of_its_format(run: Run, logs_dir: Path) 
             "formats": {"autotvm-v0.1": 314},
             "distinct_targets": 7,
             "failed": 0,
+            "needs_migration": 0,
             "problems": {},
         }
     ]
@@ -538,9 +540,10 @@ def later_arm_log(directory: Path) -> tuple[Path, list[int]]:
 def test_check_target_option_of_a_later_record_is_an_unknown_attribute(run: Run, tmp_path: Path) -> None:
     log, lines = later_arm_log(tmp_path)
     status, out = check_json(run, str(log))
-    assert status == 1
+    assert status == 3  # every problem is one `logs migrate` fixes (-target becomes -mtriple)
     problems, summary = out[:-1], out[-1]
     assert len(lines) == 283
+    assert all(p["needs_migration"] is True for p in problems)
     assert [p["line"] for p in problems] == lines
     for problem in problems:
         assert (problem["rule"], problem["field"], problem["error"], problem["era"]) == (
@@ -562,7 +565,8 @@ def test_check_target_option_of_a_later_record_is_an_unknown_attribute(run: Run,
         "comments": 0,
         "formats": {"autotvm-v0.2": 314},
         "distinct_targets": 7,
-        "failed": 283,
+        "failed": 0,
+        "needs_migration": 283,
         "problems": {"parse: UnknownAttributeError": 283},
     }
 
@@ -602,34 +606,51 @@ def test_check_v08_auto_scheduler_log_needs_the_v08_registry(run: Run, logs_dir:
         "spec": "llvm -keys=cpu -link-params=0",
         "span": [16, 27],
         "era": "0.22",
+        "needs_migration": False,
     }
     assert check_json(run, "--tvm-version", "0.8", AS_V08)[0] == 0
     assert check_json(run, "--tvm-version", "0.9.0", AS_V08)[0] == 0
     assert check_json(run, "--tvm-version", "0.10", AS_V08)[0] == 1
 
 
-def test_check_human_output_shows_each_caret_once(run: Run, logs_dir: Path, tmp_path: Path) -> None:
+def test_check_human_output_reports_each_problem_once(run: Run, logs_dir: Path, tmp_path: Path) -> None:
     log, _ = later_arm_log(tmp_path)
     status, out, err = run("logs", "check", str(log), AS_V08, LLVM)
-    assert status == 1
-    lines = err.splitlines()
-    assert lines[:3] == [
+    assert status == 1  # the auto_scheduler log's -link-params cannot migrate under the default policy
+    assert err.splitlines() == [
         f"{log}:1: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'target' since TVM v0.7: it "
-        "is TVM <= v0.6's 'mtriple', which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote",
+        "is TVM <= v0.6's 'mtriple', which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote "
+        "[needs migration: `targetlang logs migrate` fixes it] "
+        "[283 records, 6 distinct targets: lines 1, 2, 3, 4, 5, ...]",
         "  llvm -device=arm_cpu -model=pynq -target=armv7a-linux-eabi",
         "                                    ^^^^^^",
+        f"{AS_V08}:2: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'link-params' since TVM "
+        "v0.10 (TVM v0.8 - v0.9 had it); TVM v0.8 - v0.9 read this target: give --tvm-version if one of them wrote "
+        "this log",
+        "  llvm -keys=cpu -link-params=0",
+        "                  ^^^^^^^^^^^",
     ]
-    assert lines[3].startswith(f"{log}:2: target: parse: UnknownAttributeError:")
-    assert len(lines) == 283 + 6 * 2 + 3  # a caret excerpt for each of the 6 specs, and for -link-params
     assert out.splitlines() == [
-        f"{log}: 314 records (314 autotvm-v0.2), 0 comment lines, 7 distinct targets; 283 failed "
+        f"{log}: 314 records (314 autotvm-v0.2), 0 comment lines, 7 distinct targets; 0 failed, 283 need migration "
         "(283 parse: UnknownAttributeError)",
         f"{AS_V08}: 1 record (1 auto_scheduler), 1 comment line, 1 distinct target; 1 failed "
         "(1 parse: UnknownAttributeError)",
         f"{LLVM}: 35 records (35 autotvm-v0.2), 2 comment lines, 1 distinct target; 0 failed",
         "total: 350 records (349 autotvm-v0.2, 1 auto_scheduler), 3 comment lines, 9 distinct "
-        "targets; 284 failed (284 parse: UnknownAttributeError)",
+        "targets; 1 failed, 283 need migration (284 parse: UnknownAttributeError)",
     ]
+    status, out_quiet, err = run("logs", "check", "--quiet", str(log), AS_V08, LLVM)
+    assert (status, out_quiet, err) == (1, out, "")
+
+
+def test_check_exit_status_says_needs_migration(run: Run, tmp_path: Path) -> None:
+    log, _ = later_arm_log(tmp_path)
+    status, out, err = run("logs", "check", "-q", str(log))
+    assert (status, err) == (3, "")
+    assert "0 failed, 283 need migration" in out
+    migrated = tmp_path / "migrated.log"
+    assert run("logs", "migrate", "-q", str(log), "-o", str(migrated))[0] == 0
+    assert run("logs", "check", str(migrated))[:3:2] == (0, "")
 
 
 def test_check_reads_stdin(run: Run) -> None:
@@ -701,7 +722,11 @@ def load_error(error: str, where: str) -> str:
         (good(1) + "\n\n", [(2, BLANK_AUTOTVM)], "2 records (1 autotvm-v0.2, 1 blank), 0 comment lines"),
         (good(1) + "\n\n" + good(3) + "\n", [(2, BLANK_AUTOTVM)], "3 records (2 autotvm-v0.2, 1 blank)"),
         ("\n" + good(2) + "\n", [(1, BLANK_AUTOTVM)], "2 records (1 autotvm-v0.2, 1 blank)"),
-        (good(1) + "\n \t \n\n", [(2, BLANK_AUTOTVM), (3, BLANK_AUTOTVM)], "3 records (2 blank, 1 autotvm-v0.2)"),
+        (
+            good(1) + "\n \t \n\n",
+            [(2, BLANK_AUTOTVM + " [2 records: lines 2, 3]")],
+            "3 records (2 blank, 1 autotvm-v0.2)",
+        ),
         (good(1) + "\r\n\r\n", [(2, BLANK_AUTOTVM)], "2 records (1 autotvm-v0.2, 1 blank)"),
         (good(1) + "\n   ", [(2, BLANK_AUTOTVM)], "2 records (1 autotvm-v0.2, 1 blank)"),
         # Lines starting with a space before the first record wait for it: AutoTVM's log, then.
@@ -801,7 +826,9 @@ def test_check_reports_lines_tvms_loader_failed_on(
     assert status == (1 if problems else 0)
     assert err.splitlines() == [f"{path}:{line}: {text}" for line, text in problems]
     assert out.startswith(f"{path}: {summary}")
-    assert f"; {len(problems)} failed" in out
+    # a problem of several records is reported once, with their count
+    failed = sum(int(m.group(1)) if (m := re.search(r" \[(\d+) records", text)) else 1 for _, text in problems)
+    assert f"; {failed} failed" in out
 
 
 def test_check_json_of_a_blank_line(run: Run, tmp_path: Path) -> None:
@@ -820,6 +847,7 @@ def test_check_json_of_a_blank_line(run: Run, tmp_path: Path) -> None:
         "spec": None,
         "span": None,
         "era": None,
+        "needs_migration": False,
     }
     assert (out[1]["records"], out[1]["comments"], out[1]["formats"], out[1]["failed"]) == (
         2,

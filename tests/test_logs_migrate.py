@@ -246,7 +246,11 @@ def test_changes_of_a_repeated_target_are_shown_once(run: Run, tmp_path: Path) -
     status, _, err = run("logs", "migrate", "--check", str(LOGS / ARM))
     assert status == 1
     shown = [line for line in err.splitlines() if ": target: info: target-to-mtriple:" in line]
-    assert len(shown) == 6  # six distinct targets spell -target, in 283 records
+    # six distinct targets spell -target, in 283 records: one report, with its count
+    assert shown == [
+        f"{LOGS / ARM}:3: target: info: target-to-mtriple: -target renamed to -mtriple "
+        "[283 records, 6 distinct targets: lines 3, 4, 5, 6, 7, ...]"
+    ]
     assert err.splitlines()[-1].endswith(
         "314 records, 314 would change, 0 unchanged, 0 kept as written; changes: 283 target-to-mtriple"
     )

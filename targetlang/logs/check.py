@@ -10,16 +10,21 @@ whole log.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from .formats import Format
 from .loading import AUTOTVM_LOADER, FileLoading, LineLoad, autotvm_line, is_blank
-from .records import Record, writer_version
+from .records import Record, parse_line, writer_version
 from .report import counts, plural
 from .targets import Finding, Reading, TargetReader
 
-__all__ = ["CheckSummary", "Checker", "FileSummary", "Problem"]
+if TYPE_CHECKING:
+    from .migration import LogMigrator
+
+__all__ = ["NEEDS_MIGRATION", "CheckSummary", "Checker", "FileSummary", "Problem"]
+
+NEEDS_MIGRATION = "[needs migration: `targetlang logs migrate` fixes it]"
 
 _AUTOTVM = frozenset(fmt for fmt in Format if fmt.is_autotvm)
 
@@ -45,11 +50,20 @@ class Problem:
     spec: str | None
     span: tuple[int, int] | None
     era: str | None  # the era the spec was read in
+    needs_migration: bool = False  # `logs migrate` rewrites the record into one without problems
+
+    @property
+    def key(self) -> tuple[str | None, str, str, str, bool]:
+        """What makes problems of different records the same problem: field, rule, error, message."""
+        return (self.field, self.rule, self.error, self.message, self.needs_migration)
 
     def human(self, excerpt: bool = True) -> str:
         """``FILE:LINE: FIELD: RULE: ERROR: message``, with the caret excerpt when ``excerpt``."""
         where = f"{self.field}: " if self.field else ""
         text = self.detail if excerpt else self.message
+        if self.needs_migration:
+            first, newline, rest = text.partition("\n")
+            text = f"{first} {NEEDS_MIGRATION}{newline}{rest}"
         return f"{self.file}:{self.line}: {where}{self.rule}: {self.error}: {text}"
 
     def to_json(self) -> dict[str, Any]:
@@ -65,6 +79,7 @@ class Problem:
             "spec": self.spec,
             "span": list(self.span) if self.span is not None else None,
             "era": self.era,
+            "needs_migration": self.needs_migration,
         }
 
 
@@ -114,20 +129,24 @@ class CheckSummary(FileSummary):
     targets: set[str] = field(default_factory=set)
     # Which loader reads the file, and what it does with each line (per file; unused in a total).
     loading: FileLoading = field(default_factory=FileLoading, repr=False, compare=False)
+    # Records whose every problem `logs migrate` fixes (counted apart from ``failed``).
+    needs_migration: int = 0
 
     def add(self, other: FileSummary) -> None:
         """Count ``other`` in too (for the total over several files)."""
         super().add(other)
         if isinstance(other, CheckSummary):
             self.targets |= other.targets
+            self.needs_migration += other.needs_migration
 
     def human(self) -> str:
         """One line: records by format, comments, distinct targets, problems by kind."""
         formats = f" ({counts(self.formats)})" if self.formats else ""
         problems = f" ({counts(self.problems)})" if self.problems else ""
+        migrate = f", {self.needs_migration} need migration" if self.needs_migration else ""
         return (
             f"{self.file}: {plural(self.records, 'record')}{formats}, {plural(self.comments, 'comment line')}, "
-            f"{plural(len(self.targets), 'distinct target')}; {self.failed} failed{problems}"
+            f"{plural(len(self.targets), 'distinct target')}; {self.failed} failed{migrate}{problems}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -136,15 +155,23 @@ class CheckSummary(FileSummary):
             **self._json(),
             "distinct_targets": len(self.targets),
             "failed": self.failed,
+            "needs_migration": self.needs_migration,
             "problems": dict(sorted(self.problems.items())),
         }
 
 
 class Checker:
-    """Checks records one at a time; readings are shared through ``reader``'s cache."""
+    """Checks records one at a time; readings are shared through ``reader``'s cache.
 
-    def __init__(self, reader: TargetReader) -> None:
+    With a ``migrator``, a record whose problems are all its targets' and that the migrator
+    rewrites into a record without problems has them marked ``needs_migration`` and is counted
+    in :attr:`CheckSummary.needs_migration`, not in ``failed``: the log is one TVM loaded, in
+    the form it had then, and ``logs migrate`` brings it up to date.
+    """
+
+    def __init__(self, reader: TargetReader, migrator: LogMigrator | None = None) -> None:
         self.reader = reader
+        self.migrator = migrator
 
     def check(self, record: Record, summary: CheckSummary) -> list[Problem]:
         """The problems of ``record``, counted into ``summary`` (the summary of its file).
@@ -197,9 +224,29 @@ class Checker:
             for finding in reading.findings:
                 problems.append(self._problem(record, target.name, target.spec, reading.era, finding, reading))
         if problems:
-            summary.failed += 1
+            if self._migration_fixes(record, problems):
+                problems = [replace(p, needs_migration=True) for p in problems]
+                summary.needs_migration += 1
+            else:
+                summary.failed += 1
             summary.problems.update(f"{p.rule}: {p.error}" for p in problems)
         return problems
+
+    def _migration_fixes(self, record: Record, problems: list[Problem]) -> bool:
+        """Whether ``logs migrate`` rewrites ``record`` into a line of the same format whose
+        targets all pass (what checking its output would find)."""
+        if self.migrator is None or any(p.field is None for p in problems):
+            return False  # no migration asked for, or the line itself is at fault
+        result = self.migrator.migrate(record)
+        if result.problems or not result.changed:
+            return False
+        again = parse_line(result.text, record.newline, file=record.file, line=record.line)
+        if again.format is not record.format:
+            return False
+        version = writer_version(again)
+        return all(
+            self.reader.read(target.spec, version).ok for target in again.fields if target.spec or target.name != "host"
+        )
 
     def _problem(self, record: Record, name: str, spec: str, era: str, finding: Finding, reading: Reading) -> Problem:
         message, detail = finding.message, finding.detail

@@ -1,11 +1,13 @@
-"""Small helpers the text reports share: counts in order, plurals, aligned tables."""
+"""Small helpers the text reports share: counts in order, plurals, aligned tables, and digests of
+problems that a log repeats record after record."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass, field
 
-__all__ = ["by_count", "counts", "plural", "table"]
+__all__ = ["Digest", "by_count", "counts", "plural", "table"]
 
 
 def by_count(counter: Counter[str]) -> list[tuple[str, int]]:
@@ -37,3 +39,60 @@ def table(rows: Sequence[Sequence[str]], right: int = 1) -> list[str]:
         ]
         lines.append("  ".join([*cells, row[-1]]))
     return lines
+
+
+@dataclass
+class _Entry:
+    head: str  # the first record's report, first line
+    excerpt: str  # the lines under it (the spec and a caret), or ""
+    count: int = 0
+    lines: list[int] = field(default_factory=list)  # the first few line numbers
+    specs: set[str] = field(default_factory=set)  # the first few distinct specs
+
+
+class Digest:
+    """The reports of one file, each distinct one once: the first record's, with how many records
+    it concerns, their first line numbers and how many distinct targets.
+
+    A log repeats its targets, and a problem of one target is the problem of every record that
+    holds it (1,164 records of one TopHub file): it is reported once, not 1,164 times. Memory is
+    bounded: past ``limit`` distinct reports, those held are given out and counting starts again.
+    """
+
+    LINES = 5  # line numbers shown
+    SPECS = 100  # distinct specs counted exactly; more are "100+"
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self.limit = limit
+        self._entries: dict[Hashable, _Entry] = {}
+        self._full: list[str] = []
+
+    def add(self, key: Hashable, line: int, spec: str | None, report: str) -> None:
+        """Count one record's ``report`` (its first line a ``FILE:LINE: ...`` head) under ``key``."""
+        entry = self._entries.get(key)
+        if entry is None:
+            if len(self._entries) >= self.limit:
+                self._full.extend(self.drain())
+            head, _, excerpt = report.partition("\n")
+            entry = self._entries[key] = _Entry(head, excerpt)
+        entry.count += 1
+        if len(entry.lines) < self.LINES:
+            entry.lines.append(line)
+        if spec is not None and len(entry.specs) <= self.SPECS:
+            entry.specs.add(spec)
+
+    def drain(self) -> Iterator[str]:
+        """The reports held, in the order they first came, each with its counts; then none."""
+        held, self._full = self._full, []
+        yield from held
+        entries, self._entries = self._entries, {}
+        for entry in entries.values():
+            head = entry.head
+            if entry.count > 1:
+                specs = len(entry.specs)
+                targets = f"{self.SPECS}+" if specs > self.SPECS else str(specs)
+                targets = f", {targets} distinct target{'' if specs == 1 else 's'}" if specs else ""
+                more = ", ..." if entry.count > len(entry.lines) else ""
+                lines = ", ".join(map(str, entry.lines))
+                head += f" [{entry.count} records{targets}: lines {lines}{more}]"
+            yield head + ("\n" + entry.excerpt if entry.excerpt else "")
