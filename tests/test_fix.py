@@ -215,8 +215,7 @@ UNSAFE_CASES: list[tuple[str, str, str]] = [
     (
         "helper with a non-literal argument",
         "t = tvm.target.arm_cpu(model)\n",
-        "t = tvm.target.Target({\"kind\": \"llvm\", \"keys\": [\"arm_cpu\", \"cpu\"], \"device\": \"arm_cpu\", "
-        '"model": model})\n',
+        't = tvm.target.Target({"kind": "llvm", "keys": ["arm_cpu", "cpu"], "device": "arm_cpu", "model": model})\n',
     ),
 ]
 
@@ -364,7 +363,12 @@ def test_a_file_with_nothing_to_look_for_is_not_parsed() -> None:
 
 def test_every_rule_has_a_safety() -> None:
     assert set(RULES) == {
-        "target-string", "target-helper", "canon-target", "target-property", "dynamic-target", "text-target"
+        "target-string",
+        "target-helper",
+        "canon-target",
+        "target-property",
+        "dynamic-target",
+        "text-target",
     }
 
 

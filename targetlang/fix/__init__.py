@@ -78,7 +78,12 @@ def fix_source(
 
         def fix_block(block: str, line: int) -> tuple[str, list[Finding]]:
             fixed, found = python(
-                block, path=name, registry=registry, unsafe=unsafe, selected=selected, prefer_tags=prefer_tags,
+                block,
+                path=name,
+                registry=registry,
+                unsafe=unsafe,
+                selected=selected,
+                prefer_tags=prefer_tags,
                 first_line=line,
             )
             if docs:

@@ -49,8 +49,24 @@ Exit status: 0 nothing to change or left to do; 1 something would change or is l
 
 # Directories nobody wants rewritten: version control, environments, caches, build output.
 _SKIPPED_DIRS = frozenset(
-    {".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "__pycache__", "node_modules", "build", "dist",
-     "site-packages", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".eggs"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "__pycache__",
+        "node_modules",
+        "build",
+        "dist",
+        "site-packages",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".eggs",
+    }
 )
 _PARALLEL_FROM = 16  # files; below this a process pool costs more than it saves
 
@@ -230,8 +246,10 @@ def _summary(found: list[Finding], changed: int, files: int, write: bool) -> str
     by_hand = sum(f.safety == "report-only" for f in found)
     verb = "fixed" if write else "fixable"
     what = "changed" if write else "would change"
-    parts = [f"{len(found)} finding{'s' if len(found) != 1 else ''} in {files} file{'s' if files != 1 else ''}",
-             f"{applied} {verb}"]
+    parts = [
+        f"{len(found)} finding{'s' if len(found) != 1 else ''} in {files} file{'s' if files != 1 else ''}",
+        f"{applied} {verb}",
+    ]
     if docs:
         parts.append(f"{docs} more with --docs")
     if unsafe:
@@ -379,7 +397,9 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="print no findings and no summary")
     parser.add_argument(
-        "--registry", metavar="FILE", default=argparse.SUPPRESS,
+        "--registry",
+        metavar="FILE",
+        default=argparse.SUPPRESS,
         help="a registry file of user kinds and tags (a fork's own kinds)",
     )
     parser.add_argument(

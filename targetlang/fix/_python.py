@@ -430,9 +430,7 @@ class _Rewriter(cst.CSTTransformer):
     def _convert(self, text: str, hint: str | None = None) -> Conversion:
         return convert(text, self.options.registry, hint, self.options.prefer_tags)
 
-    def leave_SimpleString(
-        self, original_node: cst.SimpleString, updated_node: cst.SimpleString
-    ) -> cst.BaseExpression:
+    def leave_SimpleString(self, original_node: cst.SimpleString, updated_node: cst.SimpleString) -> cst.BaseExpression:
         if id(original_node) not in self.survey.contexts:
             return updated_node
         value = original_node.evaluated_value
@@ -555,8 +553,10 @@ class _Rewriter(cst.CSTTransformer):
     def _canon(self, original: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression:
         constructor = self._constructor(original.func, name)
         if _CANON[name] != "one":
-            message = f"{name}() returns {'a pair' if _CANON[name] == 'pair' else 'a list or map'} of targets: " \
+            message = (
+                f"{name}() returns {'a pair' if _CANON[name] == 'pair' else 'a list or map'} of targets: "
                 "build each with Target(target, host=host)"
+            )
             self._report(original, "canon-target", message, None, "report-only")
             return updated
         args = [arg for arg in updated.args if arg.keyword is None]
@@ -684,7 +684,8 @@ def _candidate(node: cst.BaseExpression) -> bool:
         return _candidate(node.left) or _candidate(node.right)
     if isinstance(node, cst.FormattedString):
         return any(
-            _OPTION.search(p.value) if isinstance(p, cst.FormattedStringText)
+            _OPTION.search(p.value)
+            if isinstance(p, cst.FormattedStringText)
             else isinstance(p, cst.FormattedStringExpression) and _candidate(p.expression)
             for p in node.parts
         )
@@ -812,9 +813,7 @@ def _format_fields(template: str, positional: list[Any], named: dict[str, Any]) 
         if match[0] in ("{{", "}}"):
             return match[0][0]
         name = match[1]
-        value = positional[next(counter)] if name == "" else (
-            positional[int(name)] if name.isdigit() else named[name]
-        )
+        value = positional[next(counter)] if name == "" else (positional[int(name)] if name.isdigit() else named[name])
         return value if isinstance(value, str) else str(value)
 
     try:
@@ -824,9 +823,11 @@ def _format_fields(template: str, positional: list[Any], named: dict[str, Any]) 
 
 
 def _stringish(node: cst.BaseExpression) -> bool:
-    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or (
-        isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo))
-    ) or (isinstance(node, cst.Call) and _is_format(node))
+    return (
+        isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+        or (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)))
+        or (isinstance(node, cst.Call) and _is_format(node))
+    )
 
 
 def _formatted(node: cst.FormattedString, part: Callable[[cst.BaseExpression], str | None]) -> str | None:
@@ -860,11 +861,9 @@ def _printed(piece: cst.FormattedStringExpression) -> cst.BaseExpression:
     """The expression that gives what ``{x!r:>3}`` prints: ``format(repr(x), ">3")``."""
     code = cst.Module(body=[]).code_for_node(piece.expression)
     if piece.conversion is not None:
-        code = f"{ {'r': 'repr', 's': 'str', 'a': 'ascii'}[piece.conversion]}({code})"
+        code = f"{ {'r': 'repr', 's': 'str', 'a': 'ascii'}[piece.conversion] }({code})"
     if piece.format_spec:
-        spec = "".join(
-            p.value if isinstance(p, cst.FormattedStringText) else "{}" for p in piece.format_spec
-        )
+        spec = "".join(p.value if isinstance(p, cst.FormattedStringText) else "{}" for p in piece.format_spec)
         code = f"format({code}, {spec!r})"
     return cst.parse_expression(code)
 
@@ -883,7 +882,12 @@ def fix_python(
     numbers count from ``first_line`` (a code block inside a document)."""
     if text.startswith("\ufeff"):  # LibCST drops a byte order mark: keep it
         without, found = fix_python(
-            text[1:], path=path, registry=registry, unsafe=unsafe, selected=selected, prefer_tags=prefer_tags,
+            text[1:],
+            path=path,
+            registry=registry,
+            unsafe=unsafe,
+            selected=selected,
+            prefer_tags=prefer_tags,
             first_line=first_line,
         )
         return "\ufeff" + without, found

@@ -30,11 +30,17 @@ RULES: dict[str, Rule] = {
     rule.id: rule
     for rule in (
         Rule("target-string", "safe", "a legacy target string in a target position, rewritten to a dict literal"),
-        Rule("target-helper", "safe", "a helper TVM 0.24 removed (tvm.target.cuda(), arm_cpu(), ...), rewritten "
-             "to the target it built"),
+        Rule(
+            "target-helper",
+            "safe",
+            "a helper TVM 0.24 removed (tvm.target.cuda(), arm_cpu(), ...), rewritten to the target it built",
+        ),
         Rule("canon-target", "safe", "Target.canon_target*() and tvm.target.create(), rewritten to Target(...)"),
-        Rule("target-property", "safe", "a Target property TVM 0.24 removed (t.arch, t.model, ...), rewritten to "
-             "what it read"),
+        Rule(
+            "target-property",
+            "safe",
+            "a Target property TVM 0.24 removed (t.arch, t.model, ...), rewritten to what it read",
+        ),
         Rule("dynamic-target", "safe", "a legacy target built by an f-string, %, + or .format()"),
         Rule("text-target", "report-only", "a legacy target in a shell script, document or configuration file"),
     )
