@@ -24,6 +24,7 @@ from typing import Any
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
 from ._logs_cli import add_parser as _add_logs_parser
 from ._logs_cli import tvm_version_argument
+from .checking import Finding, SpecCheck, check_spec
 from .eras import DEFAULT_ERA, release_reading
 from .fix._command import add_parser as _add_fix_parser
 from .versions import ERA_NAMES, MODERN
@@ -315,43 +316,22 @@ def _migrate(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------- check
 
 
-@dataclass(frozen=True)
-class _Problem:
-    """One failed check of one line."""
-
-    line: int
-    check: str  # parse, round-trip, canonical or resolve
-    error: str  # the error's class, or the name of the comparison that failed
-    message: str  # one line, without the source excerpt
-    detail: str  # what people read: for a TargetError, str(err) with its source line and caret
-    span: tuple[int, int] | None  # where in the line, when the error points into the line itself
-    spec: str
-
-    def human(self, name: str) -> str:
-        stage = "" if self.check == "parse" else f"{self.check}: "
-        return f"{name}:{self.line}: {stage}{self.error}: {self.detail}"
-
-    def record(self, name: str) -> dict[str, Any]:
-        return {
-            "record": "failure",
-            "file": name,
-            "line": self.line,
-            "check": self.check,
-            "error": self.error,
-            "message": self.message,
-            "span": list(self.span) if self.span is not None else None,
-            "spec": self.spec,
-        }
+def _failure(name: str, line: int, spec: str, found: Finding) -> dict[str, Any]:
+    return {
+        "record": "failure",
+        "file": name,
+        "line": line,
+        "check": found.rule,
+        "error": found.error,
+        "message": found.message,
+        "span": list(found.span) if found.span is not None else None,
+        "spec": spec,
+    }
 
 
-def _problem(line: int, spec: str, check: str, err: Exception) -> _Problem:
-    if isinstance(err, TargetError):
-        # An error about a nested text (a host's own string, the canonical form) has no place in the line.
-        span = err.span if err.source == spec else None
-        return _Problem(line, check, type(err).__name__, err.message, str(err), span, spec)
-    # Not the line's fault but a bug in targetlang: name it, and go on with the rest of the file.
-    message = f"internal error (a bug in targetlang): {err}"
-    return _Problem(line, check, type(err).__name__, message, message, None, spec)
+def _human(name: str, line: int, found: Finding) -> str:
+    stage = "" if found.rule == "parse" else f"{found.rule}: "
+    return f"{name}:{line}: {stage}{found.error}: {found.detail}"
 
 
 @dataclass
@@ -366,10 +346,14 @@ class _Tally:
     failed: int = 0
     errors: Counter[str] = field(default_factory=Counter)
 
-    def add(self, problems: list[_Problem]) -> None:
+    def add(self, result: SpecCheck) -> None:
         self.checked += 1
-        self.failed += bool(problems)
-        self.errors.update(p.error for p in problems)
+        self.parsed += result.target is not None
+        self.exact += result.passed("round-trip")
+        self.canonical += result.passed("canonical")
+        self.resolved += result.resolved is not None
+        self.failed += not result.ok
+        self.errors.update(f.error for f in result.findings)
 
     def human(self, name: str) -> str:
         by_error = sorted(self.errors.items(), key=lambda item: (-item[1], item[0]))
@@ -394,45 +378,6 @@ class _Tally:
         }
 
 
-def _check_spec(line: int, spec: str, registry: Registry, era: str | None, tally: _Tally) -> list[_Problem]:
-    """Every check of one spec; later checks still run when an earlier one (but parse) failed."""
-    problems: list[_Problem] = []
-    # Exception, not only TargetError, throughout: one line that trips a bug must not end the batch.
-    try:
-        target = parse(spec, registry=registry, era=era)
-    except Exception as err:
-        problems.append(_problem(line, spec, "parse", err))
-        return problems
-    tally.parsed += 1
-
-    printed = str(target)
-    if printed == spec:
-        tally.exact += 1
-    else:
-        message = f"str() gives {printed!r}, not the line as written"
-        problems.append(_Problem(line, "round-trip", "RoundTripMismatch", message, message, None, spec))
-
-    try:
-        canonical = target.canonical()
-        same = parse(canonical, registry=registry) == target
-    except Exception as err:
-        problems.append(_problem(line, spec, "canonical", err))
-    else:
-        if same:
-            tally.canonical += 1
-        else:
-            message = f"the canonical form {canonical!r} reads back as a different target"
-            problems.append(_Problem(line, "canonical", "CanonicalMismatch", message, message, None, spec))
-
-    try:
-        target.resolve()
-    except Exception as err:
-        problems.append(_problem(line, spec, "resolve", err))
-    else:
-        tally.resolved += 1
-    return problems
-
-
 def _check(args: argparse.Namespace) -> int:
     if args.file is None:
         name, text = _SAMPLE_NAME, _read_sample()
@@ -443,13 +388,13 @@ def _check(args: argparse.Namespace) -> int:
     registry, era = _reading(args)
     tally = _Tally()
     for line, spec in _spec_lines(text):
-        problems = _check_spec(line, spec, registry, era, tally)
-        tally.add(problems)
-        for problem in problems:  # reported as found, so a long file shows progress
+        result = check_spec(spec, registry=registry, era=era)
+        tally.add(result)
+        for found in result.findings:  # reported as found, so a long file shows progress
             if args.json:
-                print(json.dumps(problem.record(name)))
+                print(json.dumps(_failure(name, line, spec, found)))
             else:
-                print(problem.human(name), file=sys.stderr)
+                print(_human(name, line, found), file=sys.stderr)
     print(json.dumps(tally.record(name)) if args.json else tally.human(name))
     return 1 if tally.failed else 0
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import targetlang
-from targetlang import cli
+from targetlang import checking, cli
 
 from .conftest import Run, read_jsonl
 
@@ -153,6 +153,7 @@ def test_keyboard_interrupt_exits_130_quietly(run: Run, monkeypatch: pytest.Monk
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "parse", interrupted)
+    monkeypatch.setattr(checking, "parse", interrupted)
     assert run("legacy", "llvm") == (130, "", "")
     assert run("check") == (130, "", "")
 
@@ -300,11 +301,11 @@ def test_check_reports_comparisons_that_fail(run: Run, monkeypatch: pytest.Monke
             return targetlang.parse("cuda")
         return targetlang.parse(spec.strip(), registry=registry)
 
-    monkeypatch.setattr(cli, "parse", wrong)
+    monkeypatch.setattr(checking, "parse", wrong)
     status, out, err = run("check", "-", stdin=b"llvm -keys=cpu \ncuda --host llvm\n")
     assert status == 1
     assert err == (
-        "<stdin>:1: round-trip: RoundTripMismatch: str() gives 'llvm -keys=cpu', not the line as written\n"
+        "<stdin>:1: round-trip: RoundTripMismatch: str() gives 'llvm -keys=cpu', not the text as written\n"
         "<stdin>:2: canonical: CanonicalMismatch: the canonical form 'cuda -host=llvm' reads back as a different"
         " target\n"
     )
@@ -322,10 +323,10 @@ def test_check_goes_on_after_an_internal_error(run: Run, monkeypatch: pytest.Mon
             raise IndexError("oops")
         return real(spec, registry=registry)
 
-    monkeypatch.setattr(cli, "parse", flaky)
+    monkeypatch.setattr(checking, "parse", flaky)
     status, out, err = run("check", "-", stdin=b"c\nllvm\n")
     assert status == 1
-    assert err == "<stdin>:1: IndexError: internal error (a bug in targetlang): oops\n"
+    assert err == "<stdin>:1: IndexError: internal error (a bug in targetlang): IndexError: oops\n"
     assert out == (
         "checked 2 targets in <stdin>: 1 parsed, 1 round-trip exactly, 1 read back from canonical form,"
         " 1 resolve; 1 failed (1 IndexError)\n"

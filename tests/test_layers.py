@@ -31,6 +31,7 @@ CHAIN = (
     "tvmc",
     "helpers",
     "migration",
+    "checking",
     "__init__",
     "_progress",
     "logs",
