@@ -1,7 +1,9 @@
 """docs/performance.md is made of sections, each written by one benchmark script.
 
 A section sits between ``<!-- begin NAME -->`` and ``<!-- end NAME -->``; a script rewrites its
-own section and leaves the others as they are.
+own section and leaves the others as they are. Run as a script, this module writes the one
+generated section of another page: the rule table of docs/migration.md, from
+``targetlang.migration.RULES`` (tests/test_migration.py checks that the page has it).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
+MIGRATION_DOC = DOC.with_name("migration.md")
 
 _HEADER = """# Performance
 
@@ -29,3 +32,14 @@ def write_section(name: str, text: str, doc: Path = DOC) -> None:
         page = page.rstrip("\n") + "\n\n" + block
     doc.write_text(page, encoding="utf-8")
     print(f"wrote section {name} of {doc}")
+
+
+def write_migration_rules(doc: Path = MIGRATION_DOC) -> None:
+    """The section ``rules`` of docs/migration.md: the table of the migration rules."""
+    from targetlang.migration import docs_table
+
+    write_section("rules", docs_table(), doc)
+
+
+if __name__ == "__main__":
+    write_migration_rules()

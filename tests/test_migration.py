@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import targetlang
-from targetlang.migration import RULES, Change, Migration, migrate
+from targetlang.migration import RULES, Change, Migration, Rule, docs_table, migrate
 
 from .conftest import read_jsonl
 
 
 def assert_migrates(
-    legacy: str, expected: dict[str, Any] | None, rules: list[tuple[str, str]] = (), **options: Any
+    legacy: str | dict[str, Any], expected: dict[str, Any] | None, rules: Sequence[tuple[str, str]] = (), **options: Any
 ) -> Migration:
     """``legacy`` migrates to ``expected`` (None: it cannot), applying exactly ``rules``:
     (rule id, severity) pairs in order."""
@@ -290,3 +292,25 @@ def test_corpus_text_migrates_or_explains_why_not(text: str) -> None:
     else:
         assert m.json is None
         assert {c.rule for c in m.changes if c.severity == "error"} <= {"removed-kind", "byoc-kind", "unknown-in-0.27"}
+
+
+# ------------------------------------------------------------------ rules as objects
+
+
+def test_rules_are_rule_objects_in_the_order_they_apply() -> None:
+    assert all(isinstance(rule, Rule) and rule.id == key for key, rule in RULES.items())
+    assert all(rule.summary and rule.details and callable(rule.apply) for rule in RULES.values())
+    order = list(RULES)
+    # the kinds that stop a migration first, renames before the check of unknown attributes
+    assert order.index("byoc-kind") < order.index("target-to-mtriple") < order.index("unknown-in-0.27")
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "migration.md"
+
+
+def test_the_rule_table_of_the_guide_is_the_rules() -> None:
+    # regenerate with: python benchmarks/doc_sections.py
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("<!-- begin rules -->\n", 1)[1].split("<!-- end rules -->", 1)[0]
+    assert table == docs_table()
+    assert docs_table().count("\n| `") == len(RULES)

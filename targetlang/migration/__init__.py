@@ -1,0 +1,113 @@
+"""Migrating legacy targets to the modern JSON form, with every change explained.
+
+TVM >= 0.24 reads only JSON/dict targets and rejects the attributes and kinds it removed over the
+years. :func:`migrate` reads a target as old TVM did (any era, removed attributes included),
+applies the migration rules (:data:`RULES`, one :class:`Rule` object each, in order), and returns
+the modern JSON with one :class:`Change` per rule applied: a stable rule id, a message, and where
+the change is in the input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..eras import DEFAULT_ERA
+from ..errors import TargetError
+from ..lexical import MKLDNN
+from ..parsing import parse
+from ..registry import Registry
+from ..resolution import Environment
+from ..target import Target
+from ..versions import MODERN
+from ._rules import _REMOVED_ATTRS as _REMOVED_ATTRS
+from ._rules import _REMOVED_KINDS as _REMOVED_KINDS
+from ._rules import POLICIES, RULES, Change, Rule, Run, convert, docs_table, equal_tags
+from ._rules import Policy as Policy
+from ._rules import _legacy_registry as _legacy_registry
+from ._rules import _reading_registry as _reading_registry
+
+__all__ = ["POLICIES", "RULES", "Change", "Migration", "Rule", "docs_table", "equal_tags", "migrate"]
+
+
+@dataclass(frozen=True)
+class Migration:
+    """The result of :func:`migrate`.
+
+    ``json`` is a dict TVM 0.27 accepts with ``Target(d)`` and that means what the input meant,
+    or ``None`` when a change is an error (``ok`` is false); ``target`` is it as a
+    :class:`Target`; ``changes`` lists every rule applied.
+    """
+
+    source: str
+    target: Target | None
+    json: dict[str, Any] | None
+    changes: tuple[Change, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """No change is an error."""
+        return all(change.severity != "error" for change in self.changes)
+
+
+def migrate(
+    spec: str | Mapping[str, Any] | Target,
+    *,
+    to: str = str(MODERN),
+    era: str | None = None,
+    policy: Policy = "error",
+    host: str | Mapping[str, Any] | Target | None = None,
+    compress_tags: bool = False,
+    env: Environment | None = None,
+    registry: Registry | None = None,
+) -> Migration:
+    """Migrate a target written for an older TVM to the modern JSON form of TVM ``to``.
+
+    ``spec`` is read as TVM read it (``era`` for strings printed by TVM v0.6 - v0.9), with every
+    attribute and kind any release had. Removed attributes (``system-lib``, ``link-params``,
+    ``runtime``, ...) follow ``policy``: ``"error"`` (the default: reported, no JSON),
+    ``"drop"`` (removed with a warning) or ``"keep"`` (kept with a warning; TVM 0.27 will reject
+    the JSON). ``host`` is a host given separately, folded into the target's host.
+    ``compress_tags`` writes ``{"tag": ...}`` (plus overrides) when the configuration equals a
+    registered 0.27 tag's, checked by expanding it again. Raises :class:`TargetError` only when
+    the input cannot be read at all. ``registry`` adds user kinds and tags (a
+    :class:`Registry` built on a built-in one): TVM 0.27 knows no user kind, so a target of one
+    migrates only under ``policy="keep"``, with a warning.
+    """
+    if to != str(MODERN):
+        raise ValueError(f"targetlang migrates to TVM {MODERN}'s form only")
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
+    rewritten: str | None = None  # a text parse read with mkldnn replaced by dnnl
+    reader = _reading_registry(registry)
+    if isinstance(spec, str):
+        source = spec
+        target = parse(spec, registry=reader, era=era)
+        if era in (None, DEFAULT_ERA) and MKLDNN in spec:
+            rewritten = spec
+    else:
+        # read first: a mapping json.dumps cannot write (a key that is not a string, a value of
+        # no JSON type) is the reader's error, with its class, not json's
+        target = spec if isinstance(spec, Target) else parse(spec, registry=reader)
+        source = json.dumps(target.to_json())
+    run = Run(policy, source, rewritten=rewritten, compress_tags=compress_tags, env=env or Environment())
+    if host is not None:
+        given = host
+
+        def read_host() -> Target:
+            if isinstance(given, Target):
+                return given
+            # a host string was printed by the same TVM as the target: read it in the same era
+            return parse(given, registry=reader, era=era if isinstance(given, str) else None)
+
+        run.read_host = read_host
+    config = convert(run, target)
+    if config is None or run.failed():
+        return Migration(source, None, None, tuple(run.changes))
+    try:
+        modern: Target | None = parse(config, registry=registry)
+    except TargetError:
+        modern = None  # policy "keep" kept what the modern registry rejects
+    return Migration(source, modern, config, tuple(run.changes))

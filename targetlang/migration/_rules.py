@@ -1,0 +1,560 @@
+"""The migration rules: one :class:`Rule` object per rule id, applied in order to each target.
+
+A rule's ``apply(level, config)`` reads the target being migrated (``level.target``, the input or
+a target nested in it) and edits ``config``, its modern JSON, in place, reporting each change with
+``level.report``. :func:`convert` migrates the targets nested in a config first, then runs every
+rule on it, so the recursion over hosts and devices is in one place. The rule table of
+docs/migration.md is :func:`docs_table`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from ..errors import TargetError, pointed, show
+from ..parsing import parse
+from ..registry import Registry, builtin_registry
+from ..resolution import Environment
+from ..schema import AttrSpec
+from ..target import Target
+from ..versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version
+
+__all__ = ["POLICIES", "RULES", "Change", "Level", "Policy", "Rule", "Run", "convert", "docs_table", "equal_tags"]
+
+Policy = Literal["error", "drop", "keep"]
+POLICIES: tuple[Policy, ...] = ("error", "drop", "keep")
+
+# Attributes TVM removed, with what replaced them (spec 7.4, 9.2).
+_REMOVED_ATTRS = {
+    "system-lib": "the runtime: relay.backend.Runtime('cpp', {'system-lib': True}), or system_lib=True in "
+    "tvm.relax.build",
+    "link-params": "the executor: relay.backend.Executor('graph' or 'aot', {'link-params': True})",
+    "runtime": "relay.backend.Runtime(...), passed to the build instead of the target",
+    "executor": "relay.backend.Executor(...), passed to the build instead of the target",
+    "unpacked-api": "an option of relay.backend.Executor('aot', {'unpacked-api': True})",
+    "interface-api": "an option of relay.backend.Executor('aot', {'interface-api': ...})",
+}
+_REMOVED_KINDS = {
+    "sdaccel": "removed in TVM v0.20 with the SDAccel/Vitis flow; no replacement",
+    "aocl": "removed in TVM v0.20 with the Intel FPGA (AOCL) flow; no replacement",
+    "aocl_sw_emu": "removed in TVM v0.20 with the Intel FPGA (AOCL) flow; no replacement",
+    "stackvm": "removed in TVM v0.20; use llvm or c",
+    "hybrid": "removed in TVM v0.22; no replacement",
+}
+Severity = Literal["info", "warning", "error"]
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One migration rule applied: ``rule`` (a key of :data:`RULES`), a message, ``span`` in the
+    input text (or ``None``), and ``severity``: ``info``, ``warning`` or ``error``."""
+
+    rule: str
+    message: str
+    span: Span | None = None
+    severity: Severity = "info"
+
+    def describe(self, source: str) -> str:
+        """``SEVERITY: RULE: message``, with ``source`` (the migrated text) and a caret under the
+        span when there is one."""
+        head = f"{self.severity}: {self.rule}: {self.message}"
+        if self.span is None:
+            return head
+        return pointed(head, source, *self.span)
+
+
+# ------------------------------------------------------------------------------ registries
+
+
+@functools.cache
+def _legacy_registry() -> Registry:
+    """Every kind and attribute any TVM release from v0.7 on knew, so old targets read at all."""
+    merged: dict[str, Any] = {}
+    # Oldest first, so a later release's declaration of a kind wins; v0.22's last, as parse reads.
+    for version in (v for v in SCHEMA_RELEASES if Version.parse(v) <= DEFAULT):
+        for name, kind in builtin_registry(version).kinds.items():
+            if name in merged:
+                kind = type(kind)(**{**kind.__dict__, "attrs": {**merged[name].attrs, **kind.attrs}})
+            merged[name] = kind
+    return _with_target_option(Registry(merged.values(), builtin_registry().tags, str(DEFAULT)))
+
+
+def _with_target_option(registry: Registry) -> Registry:
+    """TVM <= v0.6's -target, which AutoTVM's log reader (v0.7 - v0.19) still rewrote to -mtriple:
+    read as an attribute of its own, at any depth, and renamed by the rules."""
+    kinds = dict(registry.kinds)
+    for name, kind in kinds.items():
+        if "mtriple" in kind.attrs and "target" not in kind.attrs:
+            spec = AttrSpec("target", kind.attrs["mtriple"].type)
+            kinds[name] = type(kind)(**{**kind.__dict__, "attrs": {**kind.attrs, "target": spec}})
+    return Registry(kinds.values(), registry.tags, registry.version)
+
+
+@functools.lru_cache(maxsize=8)
+def _reading_registry(registry: Registry | None) -> Registry:
+    """The registry a spec is read with: a built-in registry as it is (one release's own
+    schema); else the legacy registry plus what ``registry`` adds to the built-in one it extends
+    (its user kinds and tags, which win over any built-in ones of the same name)."""
+    legacy = _legacy_registry()
+    if registry is None:
+        return legacy
+    base = builtin_registry(registry.version) if registry.version in SCHEMA_RELEASES else None
+    if base is not None and base == registry:
+        return _with_target_option(registry)
+    kinds = {**legacy.kinds}
+    for name, kind in registry.kinds.items():
+        if base is None or base.kinds.get(name) != kind:
+            kinds[name] = kind
+    tags = {name: config for name, config in registry.tags.items() if base is None or base.tags.get(name) != config}
+    return Registry(kinds.values(), {**legacy.tags, **tags}, legacy.version)
+
+
+@functools.cache
+def _modern() -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
+    """TVM 0.27's kinds (each with its options) and tags."""
+    data = Path(__file__).resolve().parents[1] / "data"
+    kinds = json.loads((data / f"kinds-v{MODERN}.json").read_text(encoding="utf-8"))["kinds"]
+    tags = json.loads((data / f"tags-v{MODERN}.json").read_text(encoding="utf-8"))["tags"]
+    return {name: frozenset(k["options"]) for name, k in kinds.items()}, tags
+
+
+# ------------------------------------------------------------------------------ the model
+
+
+@dataclass
+class Run:
+    """One call of ``migrate``: its options, and the changes reported so far."""
+
+    policy: Policy
+    source: str
+    changes: list[Change] = field(default_factory=list)
+    rewritten: str | None = None  # a text parse read with mkldnn replaced by dnnl
+    read_host: Callable[[], Target] | None = None  # the host given separately, read when needed
+    compress_tags: bool = False
+    env: Environment = field(default_factory=Environment)
+
+    @functools.cached_property
+    def kinds(self) -> dict[str, frozenset[str]]:
+        return _modern()[0]
+
+    @functools.cached_property
+    def common(self) -> frozenset[str]:
+        """The options every kind has: what an unknown (kept) kind is checked against."""
+        return frozenset.intersection(*self.kinds.values())
+
+    def failed(self) -> bool:
+        return any(change.severity == "error" for change in self.changes)
+
+
+@dataclass
+class Level:
+    """One target being migrated: the input (``top``) or a target nested in it at ``path``
+    (``host``, ``devices[1]``, ``host.host``). A rule sets ``ok`` false when the target cannot
+    migrate, and ``stop`` when no later rule is to run on it."""
+
+    run: Run
+    target: Target
+    top: bool
+    path: str = ""
+    ok: bool = True
+    stop: bool = False
+
+    def span(self, name: str) -> Span | None:
+        """Where attribute ``name`` (its key and value) stands in the input, at the top only."""
+        if not self.top:
+            return None
+        target = self.target
+        text = str(target)
+        if name == "kind" and text.lstrip(" ").startswith(target.kind):
+            start = len(text) - len(text.lstrip(" "))
+            return (start, start + len(target.kind))
+        return target.source_span(name)
+
+    def report(self, rule: str, message: str, span: Span | None = None, severity: Severity = "info") -> None:
+        self.run.changes.append(Change(rule, message, span, severity))
+
+    def convert(self, target: Target, name: str) -> dict[str, Any] | None:
+        """The modern config of a target nested in this one as ``name``."""
+        return convert(self.run, target, False, f"{self.path}.{name}" if self.path else name)
+
+
+def convert(run: Run, target: Target, top: bool = True, path: str = "") -> dict[str, Any] | None:
+    """The modern config of ``target``, its nested targets migrated first, then every rule of
+    :data:`RULES` applied in order; ``None`` when it cannot migrate."""
+    level = Level(run, target, top, path)
+    config: dict[str, Any] = target.to_json()
+    for name, spec in target.schema.attrs.items():
+        value = target.host if name == "host" else target.attrs.get(name)
+        if value is None or not spec.type.holds_targets:
+            continue
+        if isinstance(value, Target):
+            sub = level.convert(value, name)
+            level.ok = level.ok and sub is not None
+            config[name] = sub
+        else:  # a None item is a null target, kept as it is
+            subs = [None if v is None else level.convert(v, f"{name}[{i}]") for i, v in enumerate(value)]
+            level.ok = level.ok and all(s is not None for s, v in zip(subs, value, strict=True) if v is not None)
+            config[name] = subs
+    for rule in RULES.values():
+        rule.apply(level, config)
+        if level.stop:
+            return None
+    return config if level.ok else None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One migration rule: a stable ``id`` (what a :class:`Change` names), a one-line
+    ``summary``, ``apply(level, config)`` (see the module), and ``details``: what the rule does,
+    the row of the rule table in docs/migration.md (Markdown)."""
+
+    id: str
+    summary: str
+    apply: Callable[[Level, dict[str, Any]], None]
+    details: str
+
+
+# ------------------------------------------------------------------------------ the rules
+
+
+def _kind_gone(level: Level, rule: str, what: str) -> None:
+    """A kind TVM 0.27 does not have: an error (the target cannot migrate), a warning under
+    policy ``keep``."""
+    keep = level.run.policy == "keep"
+    level.report(rule, f"kind {show(level.target.kind)}: {what}", level.span("kind"), "warning" if keep else "error")
+    if not keep:
+        level.ok, level.stop = False, True
+
+
+def _removed_kind(level: Level, config: dict[str, Any]) -> None:
+    what = _REMOVED_KINDS.get(level.target.kind)
+    if what is not None:
+        _kind_gone(level, "removed-kind", what)
+
+
+def _byoc_kind(level: Level, config: dict[str, Any]) -> None:
+    kind = level.target.kind
+    if kind not in _REMOVED_KINDS and kind not in level.run.kinds and kind in _legacy_registry().kinds:
+        _kind_gone(level, "byoc-kind", RULES["byoc-kind"].summary)
+
+
+def _target_key(text: str, option: Span) -> Span:
+    """Where the key ``target`` of the option at ``option`` in ``text`` stands, past its dashes."""
+    written = text[option[0] : option[1]]
+    start = option[0] + len(written) - len(written.lstrip("-"))
+    return (start, start + len("target"))
+
+
+def _target_to_mtriple(level: Level, config: dict[str, Any]) -> None:
+    if "target" not in config:
+        if level.top and level.target.era == "0.6":  # TVM <= v0.6's reader gave mtriple already
+            span = level.target.source_span("mtriple")
+            if span is not None and str(level.target)[span[0] : span[1]].lstrip("-").startswith("target"):
+                level.report("target-to-mtriple", "-target renamed to -mtriple", _target_key(str(level.target), span))
+        return
+    option = level.span("target")
+    if option is not None:  # the caret goes under the key
+        option = _target_key(str(level.target), option)
+    if "mtriple" in config:
+        del config["target"]
+        message = "both -target and -mtriple are given: -target is the old spelling of -mtriple"
+        level.report("target-to-mtriple", message, option, "error")
+        level.ok = False
+        return
+    renamed = {("mtriple" if k == "target" else k): v for k, v in config.items()}
+    config.clear()
+    config.update(renamed)
+    level.report("target-to-mtriple", "-target renamed to -mtriple", option)
+
+
+def _era_keys(level: Level, config: dict[str, Any]) -> None:
+    # TVM v0.6 - v0.9 appended the device and the kind's default keys to given keys (v0.10 on,
+    # given keys replace the defaults)
+    target = level.target
+    if target.era not in ("0.6", "0.7", "0.8") or target.declared_keys is None:
+        return
+    device = target.attrs.get("device")
+    keys = [*target.declared_keys, *([device] if isinstance(device, str) else []), *target.schema.default_keys]
+    keys = list(dict.fromkeys(keys))
+    if keys != config["keys"]:
+        config["keys"] = keys
+        message = f"keys written out in full as TVM v{target.era} made them: {','.join(keys)}"
+        level.report("era-keys", message, level.span("keys"))
+
+
+def _mkldnn_to_dnnl(level: Level, config: dict[str, Any]) -> None:
+    if "mkldnn" in config.get("libs", ()):
+        config["libs"] = ["dnnl" if lib == "mkldnn" else lib for lib in config["libs"]]
+        level.report("mkldnn-to-dnnl", "libs: mkldnn renamed to dnnl", level.span("libs"))
+        return
+    source = level.run.rewritten
+    if not level.top or source is None:
+        return
+    # parse read the text as TVM's Target() did: every mkldnn became dnnl because the text holds
+    # -libs=mkldnn; TVM >= 0.24 does not, so the JSON says dnnl
+    span = level.target.source_span("libs")
+    in_libs = source[span[0] : span[1]].count("mkldnn") if span is not None else 0
+    others = source.count("mkldnn") - in_libs
+    message = "libs: mkldnn renamed to dnnl"
+    if others:
+        message += (
+            f", and {others} more 'mkldnn' in the text, as TVM's Target() replaced every one of a text"
+            " holding -libs=mkldnn"
+        )
+    level.report("mkldnn-to-dnnl", message, span)
+
+
+def _shared_memory_renamed(level: Level, config: dict[str, Any]) -> None:
+    if level.target.kind == "cuda" and "shared_memory_per_block" in config:
+        config.setdefault("max_shared_memory_per_block", config.pop("shared_memory_per_block"))
+        message = RULES["shared-memory-renamed"].summary
+        level.report("shared-memory-renamed", message, level.span("shared_memory_per_block"))
+
+
+def _target_host_to_host(level: Level, config: dict[str, Any]) -> None:
+    if "target_host" in config:
+        config.setdefault("host", config.pop("target_host"))
+        level.report("target-host-to-host", RULES["target-host-to-host"].summary, level.span("target_host"))
+
+
+def _from_device(level: Level, config: dict[str, Any]) -> None:
+    if "from_device" in config:
+        message = "from_device queries the device when TVM builds the target; kept as is"
+        level.report("from-device", message, level.span("from_device"), "warning")
+
+
+def _unknown_attributes(level: Level, config: dict[str, Any], removed: bool) -> None:
+    """The attributes of ``config`` TVM 0.27 does not know: those it removed (``removed``) or
+    the others, under the policy."""
+    kind = level.target.kind
+    known = level.run.kinds.get(kind, level.run.common)
+    policy = level.run.policy
+    for name in list(config):
+        if name in ("kind", "tag", "keys", "host") or name in known or (name in _REMOVED_ATTRS) != removed:
+            continue
+        if kind not in _legacy_registry().kinds and name in level.target.schema.attrs:
+            continue  # a user kind's own attribute (its executor too): the kind is reported
+        replaced = _REMOVED_ATTRS.get(name)
+        rule = "removed-attribute" if removed else "unknown-in-0.27"
+        what = f"moved to {replaced}" if replaced else f"TVM {MODERN} does not know it"
+        severity: Severity = "warning"
+        if policy == "drop":
+            del config[name]
+            message = f"attribute {show(name)} dropped: {what}"
+        elif policy == "keep":
+            message = f"attribute {show(name)} kept though {what} (TVM {MODERN} rejects it)"
+        else:
+            message, severity = f"attribute {show(name)} cannot migrate: {what}", "error"
+        level.report(rule, message, level.span(name), severity)
+
+
+def _removed_attribute(level: Level, config: dict[str, Any]) -> None:
+    _unknown_attributes(level, config, removed=True)
+
+
+def _unknown_in_027(level: Level, config: dict[str, Any]) -> None:
+    kind = level.target.kind
+    if kind not in _REMOVED_KINDS and kind not in level.run.kinds and kind not in _legacy_registry().kinds:
+        _kind_gone(level, "unknown-in-0.27", RULES["unknown-in-0.27"].summary)
+        if level.stop:
+            return
+    _unknown_attributes(level, config, removed=False)
+
+
+def _separate_host(level: Level, config: dict[str, Any]) -> None:
+    read_host = level.run.read_host
+    if not level.top or read_host is None or not level.ok:
+        return
+    host = level.convert(read_host(), "host")
+    if host is None:
+        level.ok = False
+        return
+    if "host" in config and config["host"] != host:
+        level.report("separate-host", "the separate host replaces the target's own host", None, "warning")
+    else:
+        level.report("separate-host", RULES["separate-host"].summary)
+    config["host"] = host
+
+
+def _tag_compressed(level: Level, config: dict[str, Any]) -> None:
+    run = level.run
+    if not level.top or not run.compress_tags or not level.ok or run.failed():
+        return
+    # the tag the input names: its whole text, as TVM read a tag, or its own tag field
+    named = run.source if run.source in _modern()[1] else level.target.tag
+    compressed, note = _compress(config, run.env, named)
+    if note is not None:
+        config.clear()
+        config.update(compressed)
+        level.report("tag-compressed", note)
+
+
+def _tag_config(tag: Mapping[str, Any]) -> dict[str, Any]:
+    """A 0.27 tag's configuration as it compares with a resolved target's JSON: without the
+    ``feature.*`` entries TVM computes and the empty ``tag``."""
+    return {k: v for k, v in tag.items() if k != "tag" and not k.startswith("feature.")}
+
+
+def equal_tags(config: Mapping[str, Any], env: Environment | None = None) -> tuple[str, ...]:
+    """The TVM 0.27 tags whose expansion equals ``config`` (a modern config) exactly, once both
+    are resolved; none when ``config`` does not read."""
+    try:
+        resolved = parse(dict(config)).resolve(env or Environment()).to_json()
+    except TargetError:
+        return ()
+    resolved.pop("tag", None)
+    return tuple(name for name, tag in _modern()[1].items() if _tag_config(tag) == resolved)
+
+
+def _compress(config: dict[str, Any], env: Environment, named: str = "") -> tuple[dict[str, Any], str | None]:
+    """``{"tag": name}`` (plus overrides) when the resolved config equals a 0.27 tag's, with the
+    note saying so; ``config`` and ``None`` otherwise.
+
+    Many products share one config (a Jetson Nano is a Tegra X1 to TVM), so the tag must name the
+    product the input does: the tag the input names (``named``) if it still fits; otherwise only
+    a tag whose own ``model`` is the input's, or whose name, without its vendor, is the input's
+    ``model`` or ``device``, or ends with ``-`` and it (``tesla-t4`` for ``t4``). No such tag, no
+    compression.
+    """
+    _, tags = _modern()
+    try:
+        resolved = parse(config).resolve(env).to_json()
+    except TargetError:
+        return config, None
+    mine = {k: v for k, v in resolved.items() if k != "tag"}
+    products = {v for k, v in mine.items() if k in ("model", "device") and isinstance(v, str) and v}
+    best: tuple[int, str, dict[str, Any]] | None = None
+    for name, tag in tags.items():
+        theirs = _tag_config(tag)
+        short = name.rsplit("/", 1)[-1]
+        about = (
+            name == named
+            or any(short == p or short.endswith("-" + p) for p in products)
+            or ("model" in theirs and theirs["model"] == mine.get("model"))  # the tag's own model
+        )
+        if not about:
+            continue
+        if theirs.get("kind") != mine.get("kind") or set(theirs) - set(mine) or "host" in theirs:
+            continue
+        overrides = {k: v for k, v in mine.items() if theirs.get(k) != v}
+        if len(overrides) <= 2 and (best is None or len(overrides) < best[0]):
+            best = (len(overrides), name, overrides)
+    if best is None:
+        return config, None
+    _, name, overrides = best
+    expanded = {**_tag_config(tags[name]), **overrides}
+    if expanded != mine:
+        return config, None
+    note = f"equals tag {show(name)}" + (f" with {', '.join(map(show, overrides))} overridden" if overrides else "")
+    return {"tag": name, **overrides}, note
+
+
+_REMOVED_ATTRS_DOC = ", ".join(f"`{name}`" for name in _REMOVED_ATTRS)
+_REMOVED_KINDS_DOC = ", ".join(f"`{name}`" for name in _REMOVED_KINDS)
+
+RULES: dict[str, Rule] = {
+    rule.id: rule
+    for rule in (
+        Rule(
+            "removed-kind",
+            "a kind TVM removed",
+            _removed_kind,
+            f"{_REMOVED_KINDS_DOC}: reported; the target cannot migrate (policy `keep` keeps it, with a warning).",
+        ),
+        Rule(
+            "byoc-kind",
+            "a BYOC (external codegen) kind of the Relay era; partition with relax BYOC instead",
+            _byoc_kind,
+            "a Relay-era external codegen kind (`cmsis-nn`, `ethos-u`, `tensorrt`, ...): reported; partition with"
+            " relax BYOC instead (policy `keep` keeps it, with a warning).",
+        ),
+        Rule(
+            "target-to-mtriple",
+            "-target= is the pre-v0.7 spelling of -mtriple= (renamed as an attribute)",
+            _target_to_mtriple,
+            "`-target=` (the pre-v0.7 spelling) becomes `mtriple`, renamed as an attribute. AutoTVM's log reader"
+            " replaced the *substring* `-target` everywhere, which also turned `-target_device_type=` into"
+            " `-mtriple_device_type=`; targetlang reads `-target` as an attribute of its own and renames that, at"
+            " any depth (a host inside a target, a host given separately). With both `-target=` and `-mtriple=`"
+            " the change is an error and nothing migrates.",
+        ),
+        Rule(
+            "era-keys",
+            f"TVM v0.6 - v0.9 appended the default keys to given keys; TVM {MODERN} does not",
+            _era_keys,
+            'read with `era="0.6"`, `"0.7"` or `"0.8"`, a target with `-keys=` gets the keys that TVM gave it'
+            " written out in full: TVM v0.6 - v0.9 appended the device and the kind's default keys to the given"
+            " ones (`opencl -keys=mali` was `mali,opencl,gpu`), while TVM 0.27, like v0.10 on, keeps given keys"
+            " as they are.",
+        ),
+        Rule(
+            "mkldnn-to-dnnl",
+            "the library mkldnn is called dnnl since TVM v0.10",
+            _mkldnn_to_dnnl,
+            "`mkldnn` in `libs` becomes `dnnl`. TVM v0.9 - v0.23's `Target()` did this to a string holding the"
+            " literal `-libs=mkldnn`, replacing every `mkldnn` in it (`-model=mkldnn_v1` too), and `parse` reads"
+            " such a string the same way; the rule reports that, saying when more than `libs` changed, and also"
+            " renames the library wherever else it is in `libs` (a dict, `-libs=cblas,mkldnn`, an older era),"
+            " which TVM 0.27 no longer does.",
+        ),
+        Rule(
+            "shared-memory-renamed",
+            "cuda's shared_memory_per_block (v0.8) is max_shared_memory_per_block",
+            _shared_memory_renamed,
+            "cuda's `shared_memory_per_block` (v0.8 only) is `max_shared_memory_per_block`.",
+        ),
+        Rule(
+            "target-host-to-host",
+            "composite's target_host (v0.7) is the host",
+            _target_host_to_host,
+            "composite's `target_host` (v0.7) becomes `host`.",
+        ),
+        Rule(
+            "from-device",
+            "from_device queries a device when the target is built; kept",
+            _from_device,
+            "`from_device` is kept, with a warning: TVM queries the device when it builds the target.",
+        ),
+        Rule(
+            "removed-attribute",
+            "an attribute TVM removed; where its setting went instead",
+            _removed_attribute,
+            f"{_REMOVED_ATTRS_DOC}: reported with what replaced them (the Runtime or Executor passed to the"
+            " build), under the policy.",
+        ),
+        Rule(
+            "unknown-in-0.27",
+            f"a kind or attribute TVM {MODERN} does not know",
+            _unknown_in_027,
+            "any other kind or attribute TVM 0.27 does not know (a user kind of a `registry=`), under the policy.",
+        ),
+        Rule(
+            "separate-host",
+            "a host given separately (target_host=, auto_scheduler logs) folded into host",
+            _separate_host,
+            "a host given separately (`host=`: auto_scheduler logs' `i[0][3]`, `target_host=` arguments) is"
+            " folded into `host`; a warning when it replaces a different host.",
+        ),
+        Rule(
+            "tag-compressed",
+            f"the configuration equals a registered TVM {MODERN} tag",
+            _tag_compressed,
+            'with `compress_tags=True`, a configuration equal to a registered TVM 0.27 tag\'s becomes `{"tag":'
+            " ...}`, plus up to two overriding entries, when the tag names the input's own product (the tag it"
+            " names, or its `model`/`device`; see Tags); accepted only when expanding the tag again gives the"
+            " same resolved target.",
+        ),
+    )
+}
+
+
+def docs_table() -> str:
+    """The rule table of docs/migration.md: one row per rule of :data:`RULES`, in order."""
+    rows = [f"| `{rule.id}` | {rule.details} |" for rule in RULES.values()]
+    return "\n".join(["| rule | what it does |", "|---|---|", *rows]) + "\n"
