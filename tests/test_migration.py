@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 
 import targetlang
 from targetlang.migration import RULES, Change, Migration, Rule, docs_table, migrate
+from targetlang.migration._checks import CHECKS_FILE, checks
+from tests.differential.common import decode
 
 from .conftest import read_jsonl
 
@@ -243,6 +246,7 @@ def test_every_rule_has_a_golden_test() -> None:
         "separate-host",
         "tag-compressed",
         "unknown-in-0.27",
+        "rejected-by-0.27",
     }
     assert tested == set(RULES)
 
@@ -301,8 +305,10 @@ def test_rules_are_rule_objects_in_the_order_they_apply() -> None:
     assert all(isinstance(rule, Rule) and rule.id == key for key, rule in RULES.items())
     assert all(rule.summary and rule.details and callable(rule.apply) for rule in RULES.values())
     order = list(RULES)
-    # the kinds that stop a migration first, renames before the check of unknown attributes
-    assert order.index("byoc-kind") < order.index("target-to-mtriple") < order.index("unknown-in-0.27")
+    # the kinds that stop a migration first, renames before the check of unknown attributes,
+    # validation of the final config before a tag replaces it
+    assert order.index("target-to-mtriple") < order.index("unknown-in-0.27")
+    assert order.index("unknown-in-0.27") < order.index("rejected-by-0.27") < order.index("tag-compressed")
 
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "migration.md"
@@ -314,3 +320,162 @@ def test_the_rule_table_of_the_guide_is_the_rules() -> None:
     table = text.split("<!-- begin rules -->\n", 1)[1].split("<!-- end rules -->", 1)[0]
     assert table == docs_table()
     assert docs_table().count("\n| `") == len(RULES)
+
+
+# ------------------------------------------------------------------ validation against TVM 0.27
+
+# (input, changes as (rule, severity), JSON or None). What TVM 0.27 did with each JSON was seen
+# with apache-tvm 0.27.0.post1 (the same configs are among tests/data/oracle/checks-v0.27.jsonl).
+REJECTED = [("rejected-by-0.27", "error")]
+CHECK_ROWS: list[tuple[Any, list[tuple[str, str]], dict[str, Any] | None]] = [
+    ("cuda -arch=80", REJECTED, None),
+    ("cuda -arch=SM_80", REJECTED, None),
+    ("cuda -arch=sm_", [], {"kind": "cuda", "arch": "sm_"}),
+    ("nvptx -mcpu=80", REJECTED, None),
+    ("nvptx -mcpu=sm_80", [], {"kind": "nvptx", "mcpu": "sm_80"}),
+    ("nvptx -mtriple=nvptx-nvidia-cuda", REJECTED, None),
+    ("nvptx -mtriple=nvptx64-nvidia-cuda", [], {"kind": "nvptx", "mtriple": "nvptx64-nvidia-cuda"}),
+    ("rocm -mcpu=gfx", REJECTED, None),
+    ("rocm -mcpu=gfx_9", REJECTED, None),
+    ("rocm -mcpu=GFX908", REJECTED, None),
+    ("rocm -mcpu=gfx9", [], {"kind": "rocm", "mcpu": "gfx9"}),
+    ("rocm -mtriple=amdgcn-amd-amdhsa", REJECTED, None),
+    ("rocm -mtriple=amdgcn-amd-amdhsa-hcc", [], {"kind": "rocm", "mtriple": "amdgcn-amd-amdhsa-hcc"}),
+    ({"kind": "webgpu", "thread_warp_size": 4}, REJECTED, None),
+    (
+        {"kind": "webgpu", "thread_warp_size": 4, "supports_subgroups": True},
+        [],
+        {"kind": "webgpu", "thread_warp_size": 4, "supports_subgroups": True},
+    ),
+    ({"kind": "webgpu", "thread_warp_size": -5}, [], {"kind": "webgpu", "thread_warp_size": -5}),
+    ("llvm -mtriple=aarch64-linux-gnu -jit=x", REJECTED, None),
+    ("llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-m1 -jit=x", REJECTED, None),
+    (
+        "llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-m7 -jit=x",  # M-profile: LLVM is not asked
+        [],
+        {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mcpu": "cortex-m7", "jit": "x"},
+    ),
+    (
+        "llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-m1 -jit=x",
+        [],
+        {"kind": "llvm", "mtriple": "armv7a-linux-gnueabihf", "mcpu": "cortex-m1", "jit": "x"},
+    ),
+    ("llvm -mtriple=x86_64-linux-gnu -jit=x", [], {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "jit": "x"}),
+    ("llvm -mtriple=aarch64-linux-gnu -mfloat-abi=softfp", REJECTED, None),
+    ("llvm -mtriple=armv7a-linux-gnueabihf -vector-width=0", REJECTED, None),
+    ("llvm -mtriple=aarch64-linux-gnu -vector-width=65537", REJECTED, None),
+    (
+        "llvm -mtriple=aarch64-linux-gnu -vector-width=65536",
+        [],
+        {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "vector-width": 65536},
+    ),
+    ("llvm -mtriple=aarch64-linux-gnu -cl-opt=-x:int=1e3", REJECTED, None),
+    ("llvm -mtriple=aarch64-linux-gnu -cl-opt=-x:bool", REJECTED, None),
+    (
+        "llvm -mtriple=aarch64-linux-gnu -cl-opt=-unroll-threshold:uint=100,-x=TRUE",
+        [],
+        {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "cl-opt": ["-unroll-threshold:uint=100", "-x=TRUE"]},
+    ),
+    ("llvm -mtriple=x86_64-linux-gnu -cl-opt=x", [], {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "cl-opt": ["x"]}),
+    # every failing check is reported; nested targets are checked too
+    ("llvm -mtriple=aarch64-linux-gnu -jit=x -mfloat-abi=x -vector-width=0", REJECTED * 3, None),
+    ("cuda -arch=sm_80 -host='llvm -mtriple=aarch64-linux-gnu -jit=x'", REJECTED, None),
+    ({"kind": "composite", "devices": [{"kind": "cuda", "arch": "80"}, {"kind": "llvm"}]}, REJECTED, None),
+]
+
+
+@pytest.mark.parametrize(("spec", "changes", "expected"), CHECK_ROWS, ids=[repr(r[0])[:70] for r in CHECK_ROWS])
+def test_what_tvm_027_rejects_is_an_error(
+    spec: Any, changes: list[tuple[str, str]], expected: dict[str, Any] | None
+) -> None:
+    m = migrate(spec)
+    assert (m.json, [(c.rule, c.severity) for c in m.changes]) == (expected, changes)
+    assert m.ok == (expected is not None)
+    raw = migrate(spec, validate=False)  # the plain conversion, which 0.27 rejects
+    assert raw.ok and raw.json is not None and all(c.rule != "rejected-by-0.27" for c in raw.changes)
+
+
+def test_a_rejection_names_the_attribute_the_value_and_the_reason() -> None:
+    m = migrate("cuda -arch=80")
+    assert m.changes[0].message == (
+        "attribute 'arch' is '80', which TVM 0.27 rejects: CUDA target gets an invalid CUDA arch: -arch=80"
+    )
+    assert m.source[slice(*m.changes[0].span)] == "-arch=80"  # type: ignore[misc]
+    m = migrate("llvm -mtriple=aarch64-linux-gnu -cl-opt=-x,-y:int=1e3")
+    assert m.changes[0].message == (
+        "attribute 'cl-opt' holds '-y:int=1e3', which TVM 0.27 rejects: there were errors parsing command-line options"
+    )
+    m = migrate("cuda -host='llvm -mtriple=aarch64-linux-gnu -vector-width=0'")
+    assert m.changes[0].span is None
+    assert m.changes[0].message == (
+        "in host: attribute 'vector-width' is 0, which TVM 0.27 rejects: Invalid -vector-width value: 0"
+    )
+
+
+def test_validation_under_the_policies() -> None:
+    # a removed attribute dropped still leaves a value 0.27 rejects
+    m = migrate("llvm -mtriple=aarch64-linux-gnu -jit=x --system-lib", policy="drop")
+    assert [(c.rule, c.severity) for c in m.changes] == [("removed-attribute", "warning"), *REJECTED]
+    # what a kept unknown attribute or kind holds is not checked: the warning says 0.27 rejects it
+    m = migrate("ccompiler -header=x.h", policy="keep")
+    assert m.ok and all(c.rule != "rejected-by-0.27" for c in m.changes)
+
+
+CHECK_GOLDENS = read_jsonl("oracle", "checks-v0.27.jsonl")
+
+
+def test_check_goldens_are_there() -> None:
+    # tests/oracle/record_checks.py, with apache-tvm 0.27.0.post1
+    assert len(CHECK_GOLDENS) >= 900
+    assert {row["accepted"] for row in CHECK_GOLDENS} == {True, False}
+
+
+def _reasons(m: Migration) -> list[str]:
+    return [c.message.split(" rejects: ", 1)[1] for c in m.changes if c.rule == "rejected-by-0.27"]
+
+
+@pytest.mark.parametrize("row", CHECK_GOLDENS, ids=[repr(decode(row))[:80] for row in CHECK_GOLDENS])
+def test_the_checks_say_what_tvm_027_did(row: dict[str, Any]) -> None:
+    # migrate's verdict on each config is 0.27's: accepted, or rejected for the reason 0.27 gave
+    # (a value of the wrong type is the reader's error, before any check)
+    spec = decode(row)
+    try:
+        m = migrate(spec)
+    except targetlang.TargetError:
+        assert not row["accepted"] and "expected type" in row["error"]["message"]
+        return
+    if row["accepted"]:
+        assert m.ok and m.json is not None, m.changes
+        return
+    assert not m.ok
+    assert any(reason in row["error"]["message"] for reason in _reasons(m)), (_reasons(m), row["error"])
+
+
+def test_every_check_is_seen_rejecting_and_accepting() -> None:
+    # each check of the data file fails on some recorded config 0.27 rejected, and holds on
+    # some config it applies to that 0.27 accepted
+    rejected: set[str] = set()
+    accepted: set[str] = set()
+    for row in CHECK_GOLDENS:
+        spec = decode(row)
+        if not isinstance(spec, dict):
+            continue
+        for check in checks():
+            if check.applies(spec):
+                if not check.holds(spec[check.attribute]) and not row["accepted"]:
+                    rejected.add(check.id)
+                elif check.holds(spec[check.attribute]) and row["accepted"]:
+                    accepted.add(check.id)
+    ids = {check.id for check in checks()}
+    assert rejected == ids and accepted == ids
+
+
+def test_the_check_data_names_its_sources() -> None:
+    assert len(checks()) == 10
+    assert len({check.id for check in checks()}) == len(checks())
+    for check in checks():
+        assert re.match(r"src/[\w/]+\.cc:\d+ \(", check.source), check.source
+        assert "{value}" in check.message or check.id == "llvm-aprofile-cl-opt"
+    text = DOC.read_text(encoding="utf-8")
+    assert all(f"`{check.id}`" in text for check in checks())
+    assert CHECKS_FILE.name == "checks-v0.27.json"

@@ -4,7 +4,8 @@ TVM >= 0.24 reads only JSON/dict targets and rejects the attributes and kinds it
 years. :func:`migrate` reads a target as old TVM did (any era, removed attributes included),
 applies the migration rules (:data:`RULES`, one :class:`Rule` object each, in order), and returns
 the modern JSON with one :class:`Change` per rule applied: a stable rule id, a message, and where
-the change is in the input.
+the change is in the input. The JSON is checked against TVM 0.27's schema and the checks of its
+canonicalisers (``data/checks-v0.27.json``): what 0.27 would reject is an error.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def migrate(
     compress_tags: bool = False,
     env: Environment | None = None,
     registry: Registry | None = None,
+    validate: bool = True,
 ) -> Migration:
     """Migrate a target written for an older TVM to the modern JSON form of TVM ``to``.
 
@@ -74,7 +76,9 @@ def migrate(
     registered 0.27 tag's, checked by expanding it again. Raises :class:`TargetError` only when
     the input cannot be read at all. ``registry`` adds user kinds and tags (a
     :class:`Registry` built on a built-in one): TVM 0.27 knows no user kind, so a target of one
-    migrates only under ``policy="keep"``, with a warning.
+    migrates only under ``policy="keep"``, with a warning. ``validate=False`` leaves out the
+    checks against TVM 0.27 (rule ``rejected-by-0.27``): the JSON is then the plain conversion,
+    which 0.27 may reject.
     """
     if to != str(MODERN):
         raise ValueError(f"targetlang migrates to TVM {MODERN}'s form only")
@@ -92,7 +96,9 @@ def migrate(
         # no JSON type) is the reader's error, with its class, not json's
         target = spec if isinstance(spec, Target) else parse(spec, registry=reader)
         source = json.dumps(target.to_json())
-    run = Run(policy, source, rewritten=rewritten, compress_tags=compress_tags, env=env or Environment())
+    run = Run(
+        policy, source, rewritten=rewritten, compress_tags=compress_tags, env=env or Environment(), validate=validate
+    )
     if host is not None:
         given = host
 

@@ -23,6 +23,7 @@ from ..resolution import Environment
 from ..schema import AttrSpec
 from ..target import Target
 from ..versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version
+from ._checks import rejections
 
 __all__ = ["POLICIES", "RULES", "Change", "Level", "Policy", "Rule", "Run", "convert", "docs_table", "equal_tags"]
 
@@ -138,6 +139,7 @@ class Run:
     read_host: Callable[[], Target] | None = None  # the host given separately, read when needed
     compress_tags: bool = False
     env: Environment = field(default_factory=Environment)
+    validate: bool = True
 
     @functools.cached_property
     def kinds(self) -> dict[str, frozenset[str]]:
@@ -175,6 +177,10 @@ class Level:
             start = len(text) - len(text.lstrip(" "))
             return (start, start + len(target.kind))
         return target.source_span(name)
+
+    def where(self) -> str:
+        """``in host: `` for a nested target, nothing for the input."""
+        return f"in {self.path}: " if self.path else ""
 
     def report(self, rule: str, message: str, span: Span | None = None, severity: Severity = "info") -> None:
         self.run.changes.append(Change(rule, message, span, severity))
@@ -367,6 +373,17 @@ def _unknown_in_027(level: Level, config: dict[str, Any]) -> None:
     _unknown_attributes(level, config, removed=False)
 
 
+def _rejected_by_027(level: Level, config: dict[str, Any]) -> None:
+    if not level.run.validate:
+        return
+    for found in rejections(config):
+        value = show(found.value) if isinstance(found.value, str) else json.dumps(found.value, ensure_ascii=False)
+        verb = "holds" if found.value is not config[found.attribute] else "is"
+        what = f"attribute {show(found.attribute)} {verb} {value}"
+        message = f"{level.where()}{what}, which TVM {MODERN} rejects: {found.reason}"
+        level.report("rejected-by-0.27", message, level.span(found.attribute), "error")
+
+
 def _separate_host(level: Level, config: dict[str, Any]) -> None:
     read_host = level.run.read_host
     if not level.top or read_host is None or not level.ok:
@@ -533,6 +550,14 @@ RULES: dict[str, Rule] = {
             f"a kind or attribute TVM {MODERN} does not know",
             _unknown_in_027,
             "any other kind or attribute TVM 0.27 does not know (a user kind of a `registry=`), under the policy.",
+        ),
+        Rule(
+            "rejected-by-0.27",
+            f"a value TVM {MODERN}'s Target() rejects",
+            _rejected_by_027,
+            "an error on each value that TVM 0.27's `Target()` would reject: not of the type of 0.27's schema, or"
+            " failing a check of its canonicalisers (`cuda -arch=80`: the arch must start with `sm_`), at any"
+            " depth; see Validation against TVM 0.27.",
         ),
         Rule(
             "separate-host",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -37,11 +38,13 @@ class TargetArea(Area):
 
 
 class MigrateArea(Area):
-    """``targetlang.migrate(spec)``'s JSON must be accepted by apache-tvm 0.27's
-    ``tvm.target.Target``, and 0.27's export must equal TVM v0.21's export of the original, less
-    ``feature.*`` entries and the recorded schema changes (attributes removed since v0.21, added
-    by 0.27). Inputs migrate refuses, and inputs v0.21 rejects, are counted as ``skipped``, by
-    class."""
+    """``targetlang.migrate(spec)``'s verdict on its conversion must be apache-tvm 0.27's: what
+    migrate accepts, 0.27's ``tvm.target.Target`` accepts, and what 0.27 rejects of the plain
+    conversion (``validate=False``), migrate reports as ``rejected-by-0.27`` (the summary's
+    ``verdicts``). Where both accept, 0.27's export must equal TVM v0.21's export of the
+    original, less ``feature.*`` entries and the recorded schema changes (attributes removed
+    since v0.21, added by 0.27). Inputs migrate refuses, that both reject, or that v0.21
+    rejects, are counted as ``skipped``, by class."""
 
     name = "migrate"
     tvm = "v0.21.0 (oracle run.sh --tvm 021) and apache-tvm 0.27"
@@ -49,6 +52,7 @@ class MigrateArea(Area):
     def __init__(self, oracle: str, tvm027: str) -> None:
         self.v021: Worker = oracle_worker(oracle, "021", "target")
         self.v027: Worker = tvm027_worker(tvm027)
+        self.verdicts: Counter[str] = Counter()
 
     def inputs(self, seed: int, count: int) -> Iterator[tuple[str, Any]]:
         return inputs.target_inputs(seed, count)
@@ -63,6 +67,9 @@ class MigrateArea(Area):
         v021_outcome = v021 if v021 is not None else {"crashed": True, "accepted": None}
         v027_outcome = v027 if v027 is not None or "json" not in migrated else {"crashed": True, "accepted": None}
         status, cls = compare.classify_migration(v021_outcome, migrated, v027_outcome)
+        seen = compare.verdict(migrated, v027_outcome)
+        if seen is not None:
+            self.verdicts[seen] += 1
         if status == "disagree" and v021 is None:
             decision = compare.decision_for(spec, v021_outcome, {"accepted": True})
             if decision:
@@ -80,6 +87,17 @@ class MigrateArea(Area):
 
     def restarts(self) -> int:
         return self.v021.restarts + self.v027.restarts
+
+    def extra(self) -> dict[str, Any]:
+        agree = self.verdicts["both accept"] + self.verdicts["both reject"]
+        return {
+            "verdicts": {
+                "compared": sum(self.verdicts.values()),
+                "agree": agree,
+                "disagree": sum(self.verdicts.values()) - agree,
+                **dict(sorted(self.verdicts.items())),
+            }
+        }
 
 
 FLAG_VALUES = ("", " ", "skylake", "a b", "+a,+b", "x,", "'q'", "a=b", "-x", "cortex-a72", "sm_80")

@@ -484,42 +484,77 @@ def migrated_fields(v021: Any, v027: Any) -> list[str]:
 
 
 def migrate_outcome(spec: Any) -> Outcome:
-    """``targetlang.migrate(spec)``: ``json`` (or ``refused``, the error type or first rule)."""
+    """``targetlang.migrate(spec)``: ``json`` (or ``refused``, the error type or the rules of the
+    errors), ``changed`` (the options a change points at, in a text). When the only errors are
+    ``rejected-by-0.27``, ``json`` is the plain conversion (``validate=False``), which 0.27 must
+    then reject, and ``rejected`` migrate's messages."""
     try:
         m = targetlang.migrate(spec)
+        rules = sorted({c.rule for c in m.changes if c.severity == "error"})
+        rejected = [c.message for c in m.changes if c.rule == "rejected-by-0.27"]
+        if rules == ["rejected-by-0.27"]:
+            m = targetlang.migrate(spec, validate=False)
     except TargetError as err:
         return {"refused": type(err).__name__}
     except Exception as err:
         return {"internal": f"{type(err).__name__}: {err}"[:300]}
     if not m.ok or m.json is None:
-        rules = sorted({c.rule for c in m.changes if c.severity == "error"})
         return {"refused": ",".join(rules) or "not ok"}
     changed = set()
     for change in m.changes:  # the attributes a change points at, in a text
         if isinstance(spec, str) and change.span is not None:
             option = spec[change.span[0] : change.span[1]].lstrip("-")
             changed.add(option.split("=", 1)[0].split(" ", 1)[0])
-    return {"json": m.json, "changed": sorted(changed)}
+    out: Outcome = {"json": m.json, "changed": sorted(changed)}
+    if rejected:
+        out["rejected"] = rejected
+    return out
+
+
+def verdict(migrated: Outcome, v027: Outcome | None) -> str | None:
+    """How migrate's verdict on the conversion (``rejected-by-0.27`` or not) compares with
+    0.27's ``Target(json)``: ``None`` when there is nothing to compare (migrate refused for
+    another reason, or 0.27 crashed)."""
+    if "json" not in migrated or v027 is None or v027.get("crashed"):
+        return None
+    ours, theirs = "rejected" not in migrated, bool(v027["accepted"])
+    if ours == theirs:
+        return "both accept" if ours else "both reject"
+    return "migrate accepts, 0.27 rejects" if ours else "migrate rejects (rejected-by-0.27), 0.27 accepts"
+
+
+def _original(v021: Outcome) -> str:
+    if v021.get("crashed"):
+        return "v0.21 crashed on the original"
+    return f"v0.21 {'accepts' if v021['accepted'] else 'rejects'} the original"
 
 
 def classify_migration(v021: Outcome, migrated: Outcome, v027: Outcome | None) -> tuple[str, str]:
-    """(status, class) of one input of the migration area."""
+    """(status, class) of one input of the migration area: first migrate's verdict on its
+    conversion against 0.27's (:func:`verdict`), then, when both accept and v0.21 accepted the
+    original, 0.27's export of the migration against v0.21's of the original."""
     if "internal" in migrated:
         return "disagree", "targetlang internal error: " + str(migrated["internal"]).split(":", 1)[0]
-    if v021.get("crashed"):
-        return "skipped", "v0.21 crashed on the original"
     if "refused" in migrated:
-        side = "accepts" if v021["accepted"] else "rejects"
-        return "skipped", f"migrate refuses ({migrated['refused']}); v0.21 {side} the original"
+        return "skipped", f"migrate refuses ({migrated['refused']}); {_original(v021)}"
     if v027 is not None and v027.get("crashed") and any(_ARM_TRIPLE.search(t) for t in _strings(migrated)):
         return "decision", "arm-triple-crash"  # 0.27's A-profile parser aborts on the triple as v0.21's did
     if v027 is None or v027.get("crashed"):
         return "disagree", "TVM 0.27 crashed on the migrated JSON"
-    if not v021["accepted"]:
-        side = "accepts" if v027["accepted"] else "rejects"
-        return "skipped", f"v0.21 rejects the original ({tvm_message(v021['error'])}); 0.27 {side} the migration"
-    if not v027["accepted"]:
+    seen = verdict(migrated, v027)
+    if seen == "migrate accepts, 0.27 rejects":
         return "disagree", f"TVM 0.27 rejects the migrated JSON ({tvm_message(v027['error'])})"
+    if seen != "both accept":
+        if seen == "both reject":
+            return (
+                "skipped",
+                f"migrate and 0.27 reject the conversion ({tvm_message(v027['error'])}); {_original(v021)}",
+            )
+        return "disagree", str(seen)
+    if v021.get("crashed"):
+        return "skipped", "v0.21 crashed on the original"
+    if not v021["accepted"]:
+        return "skipped", f"v0.21 rejects the original ({tvm_message(v021['error'])}); 0.27 accepts the migration"
     fields = migrated_fields(v021["export"], v027["export"])
     if fields and _has_null(v021["export"]):
         # v0.21 - v0.23 kept the null answers of a CPU kind's device query as attributes;
