@@ -246,6 +246,7 @@ def test_every_rule_has_a_golden_test() -> None:
         "separate-host",
         "tag-compressed",
         "unknown-in-0.27",
+        "value-changed",
         "rejected-by-0.27",
     }
     assert tested == set(RULES)
@@ -479,3 +480,77 @@ def test_the_check_data_names_its_sources() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert all(f"`{check.id}`" in text for check in checks())
     assert CHECKS_FILE.name == "checks-v0.27.json"
+
+
+# ------------------------------------------------------------------ values TVM read otherwise
+
+CHANGED = [("value-changed", "warning")]
+# (input, changes, JSON): what TVM v0.21's legacy parser read from each text (the oracle's
+# run.sh --tvm 021), which the JSON holds; a value read as other than written is a warning.
+VALUE_ROWS: list[tuple[Any, list[tuple[str, str]], dict[str, Any]]] = [
+    ("llvm -num-cores=4abc", CHANGED, {"kind": "llvm", "num-cores": 4}),
+    ("llvm -num-cores=0x10", CHANGED, {"kind": "llvm", "num-cores": 0}),
+    ("llvm -num-cores=1.5", CHANGED, {"kind": "llvm", "num-cores": 1}),
+    ("llvm -num-cores=1e3", CHANGED, {"kind": "llvm", "num-cores": 1}),
+    ("llvm -num-cores=4,5", CHANGED, {"kind": "llvm", "num-cores": 4}),
+    ("llvm -num-cores='4 5'", CHANGED, {"kind": "llvm", "num-cores": 4}),
+    ("llvm -num-cores=-4x", CHANGED, {"kind": "llvm", "num-cores": -4}),
+    ("llvm -num-cores", CHANGED, {"kind": "llvm", "num-cores": 1}),
+    ("llvm -opt-level=3x", CHANGED, {"kind": "llvm", "opt-level": 3}),
+    ("cuda -max_num_threads=1024abc", CHANGED, {"kind": "cuda", "max_num_threads": 1024}),
+    ("cuda -arch=sm_80 -thread_warp_size=32.0", CHANGED, {"kind": "cuda", "arch": "sm_80", "thread_warp_size": 32}),
+    ("vulkan -max_num_threads=256.7", CHANGED, {"kind": "vulkan", "max_num_threads": 256}),
+    ("llvm -fast-math=2", CHANGED, {"kind": "llvm", "fast-math": True}),
+    ("llvm -fast-math=-1", CHANGED, {"kind": "llvm", "fast-math": True}),
+    ("llvm -fast-math=10abc", CHANGED, {"kind": "llvm", "fast-math": True}),
+    ("llvm -fast-math=1.5", CHANGED, {"kind": "llvm", "fast-math": True}),
+    ("llvm -fast-math=0x1", CHANGED, {"kind": "llvm", "fast-math": False}),
+    ("llvm -fast-math=0.5", CHANGED, {"kind": "llvm", "fast-math": False}),
+    ("vulkan -supports_float16=2", CHANGED, {"kind": "vulkan", "supports_float16": True}),
+    ({"kind": "llvm", "fast-math": 2}, CHANGED, {"kind": "llvm", "fast-math": True}),
+    ({"kind": "llvm", "fast-math": -1}, CHANGED, {"kind": "llvm", "fast-math": True}),
+    ('{"kind": "llvm", "fast-math": 2}', CHANGED, {"kind": "llvm", "fast-math": True}),
+    ("cuda -host='llvm -num-cores=4abc'", CHANGED, {"kind": "cuda", "host": {"kind": "llvm", "num-cores": 4}}),
+    # the same values written otherwise: nothing to report
+    ("llvm -num-cores=+4", [], {"kind": "llvm", "num-cores": 4}),
+    ("llvm -num-cores=007", [], {"kind": "llvm", "num-cores": 7}),
+    ("llvm -num-cores=' 4'", [], {"kind": "llvm", "num-cores": 4}),
+    ("llvm -num-cores='4 '", [], {"kind": "llvm", "num-cores": 4}),
+    ("llvm -num-cores=-0", [], {"kind": "llvm", "num-cores": 0}),
+    ("llvm -num-cores=true", [], {"kind": "llvm", "num-cores": 1}),
+    ("llvm -fast-math", [], {"kind": "llvm", "fast-math": True}),
+    ("llvm -fast-math=True", [], {"kind": "llvm", "fast-math": True}),
+    ("llvm -fast-math=0", [], {"kind": "llvm", "fast-math": False}),
+    ({"kind": "llvm", "num-cores": True}, [], {"kind": "llvm", "num-cores": 1}),
+    ({"kind": "llvm", "fast-math": 1}, [], {"kind": "llvm", "fast-math": True}),
+    ("llvm -mcpu='skylake '", [], {"kind": "llvm", "mcpu": "skylake"}),
+    ("llvm -mattr=+a,,+b", [], {"kind": "llvm", "mattr": ["+a", "+b"]}),
+    ("llvm -mattr=' +a , +b '", [], {"kind": "llvm", "mattr": ["+a", "+b"]}),
+]
+
+
+@pytest.mark.parametrize(("spec", "changes", "expected"), VALUE_ROWS, ids=[repr(r[0])[:70] for r in VALUE_ROWS])
+def test_values_tvm_read_otherwise_are_reported(
+    spec: Any, changes: list[tuple[str, str]], expected: dict[str, Any]
+) -> None:
+    assert_migrates(spec, expected, changes)
+
+
+def test_a_changed_value_points_at_the_value() -> None:
+    m = migrate("llvm -mcpu=x -num-cores=4abc")
+    assert (
+        m.changes[0].message
+        == "attribute 'num-cores': '4abc' read as 4: TVM read the leading integer 4 and ignored the rest"
+    )
+    assert m.source[slice(*m.changes[0].span)] == "4abc"  # type: ignore[misc]
+    m = migrate("llvm -fast-math=2")
+    assert m.changes[0].message == "attribute 'fast-math': '2' read as true: TVM took every integer but 0 as true"
+    m = migrate("llvm -num-cores -mcpu=x")
+    assert m.changes[0].message == "attribute 'num-cores': written without a value, read as 1"
+    assert m.source[slice(*m.changes[0].span)] == "-num-cores"  # type: ignore[misc]
+    m = migrate("cuda -host='llvm -num-cores=0x10'")
+    assert m.changes[0].span is None
+    assert m.changes[0].message.startswith("in host: attribute 'num-cores': '0x10' read as 0")
+    # a value the policy drops is reported as dropped only
+    m = migrate("c -mcpu=x -system-lib=2", policy="drop")
+    assert [c.rule for c in m.changes] == ["removed-attribute"]

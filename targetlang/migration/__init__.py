@@ -85,6 +85,7 @@ def migrate(
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
     rewritten: str | None = None  # a text parse read with mkldnn replaced by dnnl
+    written: Mapping[str, Any] | None = None  # the mapping given, whose values the JSON may read otherwise
     reader = _reading_registry(registry)
     if isinstance(spec, str):
         source = spec
@@ -95,6 +96,7 @@ def migrate(
         # read first: a mapping json.dumps cannot write (a key that is not a string, a value of
         # no JSON type) is the reader's error, with its class, not json's
         target = spec if isinstance(spec, Target) else parse(spec, registry=reader)
+        written = spec if isinstance(spec, Mapping) else None
         source = json.dumps(target.to_json())
     run = Run(
         policy, source, rewritten=rewritten, compress_tags=compress_tags, env=env or Environment(), validate=validate
@@ -109,7 +111,7 @@ def migrate(
             return parse(given, registry=reader, era=era if isinstance(given, str) else None)
 
         run.read_host = read_host
-    config = convert(run, target)
+    config = convert(run, target, written=written)
     if config is None or run.failed():
         return Migration(source, None, None, tuple(run.changes))
     try:

@@ -24,6 +24,7 @@ from ..schema import AttrSpec
 from ..target import Target
 from ..versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version
 from ._checks import rejections
+from ._written import misread
 
 __all__ = ["POLICIES", "RULES", "Change", "Level", "Policy", "Rule", "Run", "convert", "docs_table", "equal_tags"]
 
@@ -47,6 +48,9 @@ _REMOVED_KINDS = {
     "stackvm": "removed in TVM v0.20; use llvm or c",
     "hybrid": "removed in TVM v0.22; no replacement",
 }
+# Attributes a rule renames: what a value's change is reported under when the config has the new name.
+_RENAMED = {"target": "mtriple", "shared_memory_per_block": "max_shared_memory_per_block", "target_host": "host"}
+
 Severity = Literal["info", "warning", "error"]
 Span = tuple[int, int]
 
@@ -157,13 +161,15 @@ class Run:
 @dataclass
 class Level:
     """One target being migrated: the input (``top``) or a target nested in it at ``path``
-    (``host``, ``devices[1]``, ``host.host``). A rule sets ``ok`` false when the target cannot
-    migrate, and ``stop`` when no later rule is to run on it."""
+    (``host``, ``devices[1]``, ``host.host``). ``written`` is the mapping it was given as (for a
+    dict input), if any. A rule sets ``ok`` false when the target cannot migrate, and ``stop``
+    when no later rule is to run on it."""
 
     run: Run
     target: Target
     top: bool
     path: str = ""
+    written: Mapping[str, Any] | None = None
     ok: bool = True
     stop: bool = False
 
@@ -178,6 +184,14 @@ class Level:
             return (start, start + len(target.kind))
         return target.source_span(name)
 
+    def value_span(self, name: str) -> Span | None:
+        """Where the value of attribute ``name`` stands in the input (its option, when empty)."""
+        span = self.span(name)
+        if span is None:
+            return None
+        _, start, end = self.target._locate(name)
+        return (start, end) if end > start else span
+
     def where(self) -> str:
         """``in host: `` for a nested target, nothing for the input."""
         return f"in {self.path}: " if self.path else ""
@@ -185,26 +199,34 @@ class Level:
     def report(self, rule: str, message: str, span: Span | None = None, severity: Severity = "info") -> None:
         self.run.changes.append(Change(rule, message, span, severity))
 
-    def convert(self, target: Target, name: str) -> dict[str, Any] | None:
+    def convert(self, target: Target, name: str, written: Any = None) -> dict[str, Any] | None:
         """The modern config of a target nested in this one as ``name``."""
-        return convert(self.run, target, False, f"{self.path}.{name}" if self.path else name)
+        path = f"{self.path}.{name}" if self.path else name
+        return convert(self.run, target, False, path, written if isinstance(written, Mapping) else None)
 
 
-def convert(run: Run, target: Target, top: bool = True, path: str = "") -> dict[str, Any] | None:
+def convert(
+    run: Run, target: Target, top: bool = True, path: str = "", written: Mapping[str, Any] | None = None
+) -> dict[str, Any] | None:
     """The modern config of ``target``, its nested targets migrated first, then every rule of
     :data:`RULES` applied in order; ``None`` when it cannot migrate."""
-    level = Level(run, target, top, path)
+    level = Level(run, target, top, path, written)
     config: dict[str, Any] = target.to_json()
     for name, spec in target.schema.attrs.items():
         value = target.host if name == "host" else target.attrs.get(name)
         if value is None or not spec.type.holds_targets:
             continue
+        given = written.get(name) if written is not None else None
         if isinstance(value, Target):
-            sub = level.convert(value, name)
+            sub = level.convert(value, name, given)
             level.ok = level.ok and sub is not None
             config[name] = sub
         else:  # a None item is a null target, kept as it is
-            subs = [None if v is None else level.convert(v, f"{name}[{i}]") for i, v in enumerate(value)]
+            items = given if isinstance(given, list | tuple) and len(given) == len(value) else [None] * len(value)
+            subs = [
+                None if v is None else level.convert(v, f"{name}[{i}]", w)
+                for i, (v, w) in enumerate(zip(value, items, strict=True))
+            ]
             level.ok = level.ok and all(s is not None for s, v in zip(subs, value, strict=True) if v is not None)
             config[name] = subs
     for rule in RULES.values():
@@ -371,6 +393,16 @@ def _unknown_in_027(level: Level, config: dict[str, Any]) -> None:
         if level.stop:
             return
     _unknown_attributes(level, config, removed=False)
+
+
+def _value_changed(level: Level, config: dict[str, Any]) -> None:
+    for name in level.target.attrs:
+        if name not in config and _RENAMED.get(name) not in config:
+            continue  # dropped: reported as such
+        for why in misread(level.target, name, level.written):
+            level.report(
+                "value-changed", f"{level.where()}attribute {show(name)}: {why}", level.value_span(name), "warning"
+            )
 
 
 def _rejected_by_027(level: Level, config: dict[str, Any]) -> None:
@@ -550,6 +582,15 @@ RULES: dict[str, Rule] = {
             f"a kind or attribute TVM {MODERN} does not know",
             _unknown_in_027,
             "any other kind or attribute TVM 0.27 does not know (a user kind of a `registry=`), under the policy.",
+        ),
+        Rule(
+            "value-changed",
+            "a value TVM's legacy parser read as other than what was written",
+            _value_changed,
+            "a warning on each value TVM read as other than what the text says, which the JSON holds as TVM read"
+            " it: an integer followed by more (`-num-cores=4abc` is 4, `0x10` 0, `1.5` 1), a boolean written as"
+            " an integer other than 0 or 1 (`-fast-math=2` is true, in a dict too), an integer option written as"
+            " a flag (`-num-cores` is 1). See Changed values.",
         ),
         Rule(
             "rejected-by-0.27",
