@@ -54,6 +54,36 @@ __version__ = "0.1.0"
 _LAZY = {"TvmcError", "TvmcTargets", "parse_tvmc"}
 
 
+def clear_caches() -> None:
+    """Empty every cache that grows with the input: the parse caches (:func:`parse`, and
+    :func:`~targetlang.parsing.parse_in_era`'s), the readings and migrations cached by live
+    :class:`targetlang.logs.TargetReader` and :class:`targetlang.logs.LogMigrator` objects, the
+    record layouts of the log reader, the release history looked up for unknown-attribute errors,
+    and the conversions of ``targetlang fix``.
+
+    Nothing else changes: the next parse of a text reads it again (and returns a new, equal
+    :class:`Target`). The parse and log caches hold at most 256 K characters of text each (a
+    few MB at most, see :class:`targetlang.parsing.LruCache`) however many distinct texts they
+    see, so memory stays bounded without this; it is for measuring cold figures and for a
+    long-running service that wants the memory back. The registries, which do not grow with the input, are kept. Safe to
+    call from any thread at any time.
+    """
+    import sys
+
+    from .parsing import clear_all_caches
+    from .registry import attribute_releases
+
+    clear_all_caches()
+    attribute_releases.cache_clear()  # keyed by the attribute names of unknown-attribute errors
+    # Modules not imported yet have nothing to clear (and importing them is no part of this).
+    formats = sys.modules.get("targetlang.logs.formats")
+    if formats is not None:
+        formats._V02_LAYOUTS.clear()  # keyed by the versions the records write
+    fix = sys.modules.get("targetlang.fix._convert")
+    if fix is not None:
+        fix.convert.cache_clear()
+
+
 def __getattr__(name: str) -> Any:
     # tvmc support is imported on first use: most users never need it, and it costs import time.
     if name in _LAZY:
@@ -100,6 +130,7 @@ __all__ = [
     "ValueConversionError",
     "builtin_registry",
     "check_registry",
+    "clear_caches",
     "dump_registry",
     "load_registry",
     "migrate",

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from ..errors import TargetError, pointed
 from ..migration import Change, Migration, Policy, migrate
-from ..parsing import parse
+from ..parsing import LruCache, parse
 from ..versions import MODERN
 from .check import FileSummary, Problem
 from .formats import Format
@@ -40,7 +40,8 @@ __all__ = ["FORMS", "FieldMigration", "LogMigrator", "MigrateSummary", "RecordMi
 Form = Literal["json", "canonical"]
 FORMS: tuple[Form, ...] = ("json", "canonical")
 
-# Distinct targets kept migrated at once; a log repeats a few targets, a generated one may not.
+# Distinct targets kept migrated at once, and at most parsing.TEXT_BUDGET characters of their text
+# (6 MB at the very most); a log repeats a few targets, a generated one may not.
 _CACHE_SIZE = 4096
 
 
@@ -161,7 +162,7 @@ class LogMigrator:
         self.policy = policy
         self.compress_tags = compress_tags
         self.reader = reader if reader is not None else TargetReader()
-        self._cache: dict[tuple[str, str | None, str], Migration | TargetError] = {}
+        self._cache: LruCache[tuple[str, str | None, str], Migration | TargetError] = LruCache(_CACHE_SIZE)
 
     def migrate(self, record: Record) -> RecordMigration:
         """``record`` migrated; its text unchanged where nothing needs to change or nothing can."""
@@ -199,9 +200,7 @@ class LogMigrator:
                 )
             except TargetError as err:
                 found = err
-            if len(self._cache) >= _CACHE_SIZE:
-                self._cache.clear()
-            self._cache[key] = found
+            self._cache.put(key, found)
         return found
 
     def _field(self, record: Record, target: Field, era: str, host: str | None) -> FieldMigration:

@@ -2,7 +2,9 @@
 
 A log repeats the same few targets thousands of times, so every reading (parse, print back,
 resolve) is cached per ``(spec, era)``; a generated log may hold a new target on every line, so
-the cache holds a few thousand readings at most and memory stays flat.
+the cache holds the 4,096 most recently used readings at most, and at most 256 K characters of
+their specs' text (10 MB at the very most, see :class:`targetlang.parsing.LruCache`): memory
+stays flat.
 
 The release comes from the record's TVM version (AutoTVM v0.2's ``tvm_version``, the last column
 of a v0.2 pickle row) or, for records that do not say, from the version the caller assumes
@@ -19,14 +21,16 @@ import targetlang
 
 from ..eras import DEFAULT_ERA, release_reading
 from ..errors import TargetError, UnknownAttributeError, UnknownKindError
+from ..parsing import LruCache
 from ..registry import Registry, builtin_registry
 from ..target import Target
 from ..versions import RELEASES, Version
 
 __all__ = ["DEFAULT_ERA", "Finding", "Reading", "TargetReader", "autotvm_rewrite"]
 
-# Readings kept at once. Each holds parsed and resolved targets (about 2 KB): 4096 of them are
-# a few MB, and more than a real log's distinct targets, so only a generated log ever reads again.
+# Readings kept at once, besides the bound on their specs' text (parsing.TEXT_BUDGET).
+# A reading holds parsed and resolved targets (about 2.7 KB for a 100-character spec): both bounds
+# are more than a real log's distinct targets, so only a generated log ever reads again.
 _CACHE_SIZE = 4096
 
 
@@ -94,9 +98,11 @@ class TargetReader:
     def __init__(self, registry: Registry | None = None, assume: str | None = None) -> None:
         self.registry = registry
         self.assume = assume
-        self._cache: dict[tuple[str, str, Registry | None], Reading] = {}
-        self._by_version: dict[tuple[str, str | None], Reading] = {}  # the same readings, by TVM version
-        self._contexts: dict[str | None, tuple[str, Registry | None]] = {}
+        self._cache: LruCache[tuple[str, str, Registry | None], Reading] = LruCache(_CACHE_SIZE)
+        # The same readings, by TVM version.
+        self._by_version: LruCache[tuple[str, str | None], Reading] = LruCache(_CACHE_SIZE)
+        # By TVM version, as the log writes it: a generated log may write a new one on every line.
+        self._contexts: LruCache[str | None, tuple[str, Registry | None]] = LruCache(1024)
 
     def era(self, tvm_version: str | None) -> str:
         """The era a record written by ``tvm_version`` (``None``: not recorded) is read in."""
@@ -114,8 +120,7 @@ class TargetReader:
                 rules, registry = release_reading(str(found))
                 # A user registry stands in for the built-in ones of the releases parse reads as.
                 context = (rules.name, self.registry if self.registry and rules.name == DEFAULT_ERA else registry)
-            if len(self._contexts) < 1024:
-                self._contexts[tvm_version] = context
+            self._contexts.put(tvm_version, context)
         return context
 
     def read(self, spec: str, tvm_version: str | None = None) -> Reading:
@@ -133,12 +138,8 @@ class TargetReader:
         reading = self._cache.get(key)
         if reading is None:
             reading = self._read(spec, era, registry)
-            if len(self._cache) >= _CACHE_SIZE:
-                self._cache.clear()
-            self._cache[key] = reading
-        if len(self._by_version) >= _CACHE_SIZE:
-            self._by_version.clear()
-        self._by_version[(spec, tvm_version)] = reading
+            self._cache.put(key, reading)
+        self._by_version.put((spec, tvm_version), reading)
         return reading
 
     def _parse(self, spec: str, era: str, registry: Registry | None) -> Target:

@@ -1,0 +1,257 @@
+"""The caches: bounded by what they hold (text), not only by their count, and emptied on demand."""
+
+from __future__ import annotations
+
+import gc
+import io
+import json
+import threading
+import tracemalloc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+import targetlang
+from targetlang import parsing
+from targetlang.logs import TargetReader, formats, read_lines
+from targetlang.logs.migration import LogMigrator
+from targetlang.logs.records import writer_version
+from targetlang.parsing import ENTRY_CHARGE, TEXT_BUDGET, LruCache, bounded_cache, text_cost
+
+MB = 1 << 20
+
+
+def _array_spec(i: int, size: int) -> str:
+    """A distinct legacy spec of about ``size`` characters, of a shape that costs much memory a
+    character once parsed: an array of 2-character items (a string object and a pointer for
+    every 3 characters)."""
+    head = f"llvm -mcpu=cpu{i} -mattr="
+    return head + ",".join("ab" for _ in range((size - len(head)) // 3))
+
+
+@pytest.fixture
+def traced() -> Iterator[None]:
+    targetlang.clear_caches()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        yield
+    finally:
+        tracemalloc.stop()
+        targetlang.clear_caches()
+
+
+def _held() -> int:
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0]
+
+
+def test_distinct_long_specs_leave_little_held_once_dropped(traced: None) -> None:
+    # 500 specs of 130 KB, each a long value (65 MB of text): a cache bounded by count alone
+    # held 130 MB of them once their targets were dropped; bounded by text, less than 1 MB.
+    before = _held()
+    for i in range(500):
+        target = targetlang.parse(f"llvm -mcpu=cpu{i}-" + "x" * 130_000)
+        assert target["mcpu"].startswith(f"cpu{i}-")
+        del target
+    assert _held() - before < 50 * MB
+
+
+def test_a_log_of_distinct_targets_is_read_in_flat_memory(traced: None) -> None:
+    # AutoTVM records, each with a target of its own of about 5.6 KB.
+    config: dict[str, object] = {"index": 0, "code_hash": None, "entity": []}
+    line = (
+        '{{"input": [{}, "dense", [], {{}}], "config": {}, "result": [[1.0], 0, 1, 1], '
+        '"version": 0.2, "tvm_version": "0.19.0"}}\n'
+    )
+    reader = TargetReader()
+
+    def read(first: int, count: int) -> None:
+        data = "".join(line.format(json.dumps(_array_spec(i, 5600)), json.dumps(config)) for i in range(first, count))
+        for record in read_lines(io.BytesIO(data.encode()), "tune.log"):
+            for field in record.fields:
+                reading = reader.read(field.spec, writer_version(record))
+                assert reading.target is not None and reading.ok, reading.findings
+        del data
+
+    read(0, 10)  # what is read once for all: the parser, the registry, the tables
+    start = _held()
+    read(10, 200)
+    middle = _held()
+    read(200, 400)
+    end = _held()
+    # Caches bounded by count alone grew 22 MB over the middle 190 records; bounded by text, they
+    # fill up to their bounds (4 MB here) and stay there.
+    assert middle - start < 10 * MB
+    assert end - middle < 2 * MB
+    assert 0 < len(reader._cache) < 400 and 0 < len(reader._by_version) < 400
+
+
+# ------------------------------------------------------------------ the cache itself
+
+
+def test_the_count_bound_drops_the_least_recently_used() -> None:
+    cache: LruCache[str, int] = LruCache(3)
+    for i, key in enumerate("abcd"):
+        cache.put(key, i)
+    assert cache.keys() == ["b", "c", "d"] and "a" not in cache and len(cache) == 3
+
+
+def test_a_hit_makes_an_entry_the_most_recently_used() -> None:
+    cache: LruCache[str, int] = LruCache(3)
+    for i, key in enumerate("abc"):
+        cache.put(key, i)
+    assert cache.get("a") == 0
+    cache.put("d", 3)
+    assert cache.keys() == ["c", "a", "d"]
+    assert cache.find("b") is None and cache.get("b") is None
+    cache.put("c", 22)  # putting again is using too
+    assert cache.keys() == ["a", "d", "c"] and cache.get("c") == 22 and len(cache) == 3
+
+
+def test_the_cost_bound_drops_as_many_entries_as_it_takes() -> None:
+    cache: LruCache[str, str] = LruCache(100, max_cost=10)
+    for key, cost in (("a", 3), ("b", 3), ("c", 3)):
+        cache.put(key, key.upper(), cost)
+    assert cache.cost == 9
+    cache.put("d", "D", 7)  # 16: a and b make way
+    assert cache.keys() == ["c", "d"] and cache.cost == 10
+    cache.put("c", "C", 1)  # a new cost replaces the old one
+    assert cache.keys() == ["d", "c"] and cache.cost == 8
+
+
+def test_an_entry_over_the_cost_bound_is_not_stored() -> None:
+    cache: LruCache[str, str] = LruCache(100, max_cost=10)
+    cache.put("a", "A", 4)
+    cache.put("big", "B", 11)
+    assert "big" not in cache and cache.keys() == ["a"] and cache.cost == 4
+    cache.put("a", "AA", 11)  # not even in place of an entry that was held
+    assert len(cache) == 0 and cache.cost == 0
+
+
+def test_a_cache_of_nothing_stores_nothing() -> None:
+    cache: LruCache[str, int] = LruCache(0)
+    cache.put("a", 1)
+    assert len(cache) == 0
+    with pytest.raises(ValueError):
+        LruCache(-1)
+
+
+def test_an_entry_costs_its_text_and_a_charge() -> None:
+    assert text_cost("abc") == 3 + ENTRY_CHARGE
+    assert text_cost(("abc", None, "de", 7)) == 5 + ENTRY_CHARGE
+    assert text_cost(7) == ENTRY_CHARGE
+    cache: LruCache[tuple[str, int], int] = LruCache(100, max_cost=2 * (10 + ENTRY_CHARGE))
+    for i in range(3):
+        cache.put(("x" * 10, i), i)
+    assert cache.keys() == [("x" * 10, 1), ("x" * 10, 2)]
+
+
+def test_the_decorator_caches_results_not_exceptions() -> None:
+    calls: list[tuple[str, int]] = []
+
+    @bounded_cache(2, max_cost=2 * (4 + ENTRY_CHARGE))
+    def twice(text: str, times: int = 2) -> str:
+        calls.append((text, times))
+        if not text:
+            raise ValueError("empty")
+        return text * times
+
+    assert twice("abcd") == twice("abcd") == "abcdabcd" and len(calls) == 1
+    assert twice("abcd", times=3) == "abcdabcdabcd" and len(calls) == 2
+    assert twice("efgh") == "efghefgh" and len(calls) == 3
+    assert twice("ab" * 100) == twice("ab" * 100) and len(calls) == 5  # over the bound: not kept
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            twice("")
+    assert len(calls) == 7
+    assert twice.__name__ == "twice" and len(twice.cache) == 2
+    twice.cache_clear()
+    assert len(twice.cache) == 0
+
+
+def test_threads_share_a_cache() -> None:
+    cache: LruCache[int, int] = LruCache(50, max_cost=40 * ENTRY_CHARGE)
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        try:
+            for i in range(20_000):
+                key = (i * 7 + seed) % 97
+                found = cache.get(key)
+                assert found is None or found == key * 2
+                if found is None:
+                    cache.put(key, key * 2)
+        except BaseException as err:  # pragma: no cover - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(cache) <= 40 and cache.cost == len(cache) * ENTRY_CHARGE == sum(text_cost(k) for k in cache.keys())
+
+
+# ------------------------------------------------------------------ clear_caches
+
+
+def test_the_parse_caches_are_bounded_by_text() -> None:
+    for cached in (parsing._parse_cached, parsing._era_cached):
+        assert cached.cache.max_cost == TEXT_BUDGET
+    targetlang.clear_caches()
+    text = _array_spec(0, TEXT_BUDGET)  # over the bound alone: read again every time
+    assert targetlang.parse(text) is not targetlang.parse(text)
+    assert len(parsing._parse_cached.cache) == 0
+
+
+def test_clear_caches_empties_the_parse_caches() -> None:
+    text, old = "llvm -mcpu=skylake -mattr=+avx2", "llvm -mcpu=skylake -target=x86_64-linux-gnu"
+    first, first_old = targetlang.parse(text), targetlang.parse(old, era="0.6")
+    assert targetlang.parse(text) is first and targetlang.parse(old, era="0.6") is first_old
+    targetlang.clear_caches()
+    assert len(parsing._parse_cached.cache) == len(parsing._era_cached.cache) == 0
+    again = targetlang.parse(text)
+    assert again is not first and again == first
+    assert targetlang.parse(old, era="0.6") is not first_old
+    assert targetlang.parse(text) is again
+
+
+def test_clear_caches_empties_the_caches_of_live_readers() -> None:
+    reader = TargetReader()
+    migrator = LogMigrator(reader=reader)
+    spec = "llvm -mcpu=cortex-a72 -mtriple=aarch64-linux-gnu"
+    reading = reader.read(spec, "0.19.0")
+    assert reader.read(spec, "0.19.0") is reading
+    migration = migrator._migrated(spec, None, reader.era("0.19.0"))
+    assert len(reader._cache) == len(reader._by_version) == len(migrator._cache) == 1
+    targetlang.clear_caches()
+    assert len(reader._cache) == len(reader._by_version) == len(migrator._cache) == 0
+    assert reader.read(spec, "0.19.0") is not reading
+    assert migrator._migrated(spec, None, reader.era("0.19.0")) is not migration
+
+
+def test_clear_caches_empties_the_module_level_caches_of_the_log_reader() -> None:
+    line = '{"input": ["llvm", "dense", [], {}], "config": {}, "result": [[1.0], 0, 1, 1], "version": 0.2, '
+    list(read_lines([(line + '"tvm_version": "0.19.0-caches"}\n').encode()], "tune.log"))
+    assert formats._V02_LAYOUTS
+    targetlang.clear_caches()
+    assert not formats._V02_LAYOUTS
+
+
+def test_a_dropped_reader_leaves_no_cache_behind() -> None:
+    reader = TargetReader()
+    caches = [weakref.ref(cache) for cache in (reader._cache, reader._by_version, reader._contexts)]
+    assert all(ref() in parsing._caches for ref in caches)
+    del reader
+    gc.collect()
+    assert [ref() for ref in caches] == [None, None, None]
+
+
+def test_the_versions_a_log_names_are_bounded_by_text_too() -> None:
+    reader = TargetReader()
+    for i in range(20):
+        assert reader.era(f"0.8.{i}-" + "x" * 100_000) == "0.8"
+    assert reader._contexts.cost <= TEXT_BUDGET and len(reader._contexts) == 2
