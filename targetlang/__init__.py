@@ -63,25 +63,14 @@ def clear_caches() -> None:
 
     Nothing else changes: the next parse of a text reads it again (and returns a new, equal
     :class:`Target`). The parse and log caches hold at most 256 K characters of text each (a
-    few MB at most, see :class:`targetlang.parsing.LruCache`) however many distinct texts they
+    few MB at most, see :class:`targetlang._cache.LruCache`) however many distinct texts they
     see, so memory stays bounded without this; it is for measuring cold figures and for a
-    long-running service that wants the memory back. The registries, which do not grow with the input, are kept. Safe to
-    call from any thread at any time.
+    long-running service that wants the memory back. The registries, which do not grow with the
+    input, are kept. Safe to call from any thread at any time.
     """
-    import sys
-
-    from .parsing import clear_all_caches
-    from .registry import attribute_releases
+    from ._cache import clear_all_caches
 
     clear_all_caches()
-    attribute_releases.cache_clear()  # keyed by the attribute names of unknown-attribute errors
-    # Modules not imported yet have nothing to clear (and importing them is no part of this).
-    formats = sys.modules.get("targetlang.logs.formats")
-    if formats is not None:
-        formats._V02_LAYOUTS.clear()  # keyed by the versions the records write
-    fix = sys.modules.get("targetlang.fix._convert")
-    if fix is not None:
-        fix.convert.cache_clear()
 
 
 def __getattr__(name: str) -> Any:

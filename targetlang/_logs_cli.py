@@ -41,7 +41,8 @@ Run 'targetlang logs COMMAND --help' for each command's examples.
 
 _CHECK_EPILOG = """\
 Every record's target (and auto_scheduler's host) must read in the era of the TVM that wrote it,
-print back byte for byte, and resolve; and every line must be one TVM's own loader reads: a blank
+print back byte for byte, read back from its canonical form, and resolve (the checks of
+'targetlang check'); and every line must be one TVM's own loader reads: a blank
 line or an AutoTVM record without config or result made TVM fail to load the whole log. Each
 distinct problem goes to stderr once per file, as FILE:LINE: FIELD: RULE: ERROR: message for its
 first record with the target and a caret, and [N records, M distinct targets: lines ...] when it

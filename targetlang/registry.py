@@ -11,6 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ._cache import bounded_cache
 from .errors import RegistryError, TargetError, show
 from .schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec
 from .values import _json_type, from_json
@@ -525,7 +526,8 @@ def _variant(variants: Iterable[Mapping[str, Any]], version: Version) -> Mapping
     return next((v for v in variants if want in v["releases"]), None)
 
 
-@functools.cache
+# keyed by the attribute names of unknown-attribute errors: input, so bounded by its text
+@bounded_cache(1024)
 def attribute_releases(kind: str, attr: str) -> tuple[Version, ...]:
     """The TVM releases whose kind ``kind`` had attribute ``attr``, oldest first."""
     found: set[Version] = set()

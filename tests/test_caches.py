@@ -13,11 +13,11 @@ from collections.abc import Iterator
 import pytest
 
 import targetlang
-from targetlang import parsing
+from targetlang import _cache, parsing
+from targetlang._cache import ENTRY_CHARGE, TEXT_BUDGET, LruCache, bounded_cache, text_cost
 from targetlang.logs import TargetReader, formats, read_lines
 from targetlang.logs.migration import LogMigrator
 from targetlang.logs.records import writer_version
-from targetlang.parsing import ENTRY_CHARGE, TEXT_BUDGET, LruCache, bounded_cache, text_cost
 
 MB = 1 << 20
 
@@ -244,7 +244,7 @@ def test_clear_caches_empties_the_module_level_caches_of_the_log_reader() -> Non
 def test_a_dropped_reader_leaves_no_cache_behind() -> None:
     reader = TargetReader()
     caches = [weakref.ref(cache) for cache in (reader._cache, reader._by_version, reader._contexts)]
-    assert all(ref() in parsing._caches for ref in caches)
+    assert all(ref() in _cache._caches for ref in caches)
     del reader
     gc.collect()
     assert [ref() for ref in caches] == [None, None, None]

@@ -13,6 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "targetlang"
 # Lowest first. A module may import the ones before it; the modules of one subpackage may import
 # each other.
 CHAIN = (
+    "_cache",
     "errors",
     "versions",
     "lexical",

@@ -6,10 +6,10 @@ built, an f-string read with placeholders, a target in a shell script.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
+from .._cache import bounded_cache
 from ..errors import TargetError
 from ..migration import Change, equal_tags, migrate
 from ..migration import _reading_registry as reading_registry
@@ -70,7 +70,7 @@ def _first_line(err: TargetError) -> str:
     return str(err).split("\n", 1)[0]
 
 
-@functools.lru_cache(maxsize=4096)
+@bounded_cache(4096)
 def convert(
     text: str, registry: Registry | None = None, hint: str | None = None, prefer_tags: bool = False
 ) -> Conversion:

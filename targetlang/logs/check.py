@@ -9,6 +9,7 @@ whole log.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -34,7 +35,7 @@ class Problem:
     """One failed check of one record.
 
     ``rule`` is ``record`` (the line is no tuning record: not JSON, not UTF-8, no known format;
-    or TVM's loader fails on it), ``parse``, ``round-trip`` or ``resolve``; ``field`` the target
+    or TVM's loader fails on it), ``parse``, ``round-trip``, ``canonical`` or ``resolve``; ``field`` the target
     field at fault (``None`` for ``record``); ``error`` the error's class (or
     ``RoundTripMismatch``, ``UnknownRecord``, ``BlankLine``, ``LoadError``);
     ``span`` where in ``spec`` the error points, when it does.
@@ -124,9 +125,10 @@ class FileSummary:
 class CheckSummary(FileSummary):
     """What ``check`` counted in one file (or in all, for the total)."""
 
-    # Distinct specs, targets and hosts alike. The strings themselves, not hashes, which could
-    # collide and miscount; this (under 200 bytes a spec) is the only memory that grows with them.
-    targets: set[str] = field(default_factory=set)
+    # Distinct specs, targets and hosts alike: a short one as itself, a longer one by a 128-bit
+    # digest (which no two real texts share), so that this, the only memory that grows with
+    # the distinct specs of a log, is under 120 bytes a spec however long the specs are.
+    targets: set[str | bytes] = field(default_factory=set)
     # Which loader reads the file, and what it does with each line (per file; unused in a total).
     loading: FileLoading = field(default_factory=FileLoading, repr=False, compare=False)
     # Records whose every problem `logs migrate` fixes (counted apart from ``failed``).
@@ -219,7 +221,7 @@ class Checker:
         for target in record.fields:
             if not target.spec and target.name == "host":
                 continue  # auto_scheduler writes "" for "no host"
-            summary.targets.add(target.spec)
+            summary.targets.add(_distinct(target.spec))
             reading = self.reader.read(target.spec, writer_version(record))
             for finding in reading.findings:
                 problems.append(self._problem(record, target.name, target.spec, reading.era, finding, reading))
@@ -257,6 +259,13 @@ class Checker:
             message, detail = message + hint, first + hint + newline + excerpt
         span = finding.span
         return Problem(record.file, record.line, finding.rule, name, finding.error, message, detail, spec, span, era)
+
+
+def _distinct(spec: str) -> str | bytes:
+    """What stands for ``spec`` among the distinct specs counted."""
+    if len(spec) <= 48:
+        return spec
+    return hashlib.blake2b(spec.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _line_problem(record: Record, error: str, message: str) -> Problem:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from .._cache import LruCache
+
 __all__ = ["FORMATS", "ROWS", "Format", "Layout", "LogFormat", "classify", "classify_columns"]
 
 
@@ -65,7 +67,7 @@ def _number_text(value: Any) -> str | None:
 
 _AUTOTVM_V02_TARGETS: tuple[tuple[str, Path], ...] = (("target", ("input", 0)),)
 # A log's records share their few (version, tvm_version) pairs: their layouts are made once.
-_V02_LAYOUTS: dict[tuple[Any, ...], Layout] = {}
+_V02_LAYOUTS: LruCache[tuple[Any, ...], Layout] = LruCache(1024)
 _V01_I = Layout(Format.AUTOTVM_V01, (("target", ("i", 0)),), "0.1")
 _V01_INPUT = Layout(Format.AUTOTVM_V01, (("target", ("input", 0)),), "0.1")
 _V01_NO_TARGET = Layout(Format.AUTOTVM_V01, (), "0.1")
@@ -76,8 +78,8 @@ def _autotvm_v02(version: Any, tvm: Any) -> Layout:
     layout = _V02_LAYOUTS.get(key) if key is not None and isinstance(tvm, str | None) else None
     if layout is None:
         layout = Layout(Format.AUTOTVM_V02, _AUTOTVM_V02_TARGETS, _number_text(version), tvm if _is_str(tvm) else None)
-        if key is not None and isinstance(tvm, str | None) and len(_V02_LAYOUTS) < 1024:
-            _V02_LAYOUTS[key] = layout
+        if key is not None and isinstance(tvm, str | None):
+            _V02_LAYOUTS.put(key, layout)
     return layout
 
 

@@ -25,9 +25,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from .._cache import LruCache
 from ..errors import TargetError, pointed
 from ..migration import Change, Migration, Policy, migrate
-from ..parsing import LruCache, parse
+from ..parsing import parse
 from ..versions import MODERN
 from .check import FileSummary, Problem
 from .formats import Format
@@ -40,7 +41,7 @@ __all__ = ["FORMS", "FieldMigration", "LogMigrator", "MigrateSummary", "RecordMi
 Form = Literal["json", "canonical"]
 FORMS: tuple[Form, ...] = ("json", "canonical")
 
-# Distinct targets kept migrated at once, and at most parsing.TEXT_BUDGET characters of their text
+# Distinct targets kept migrated at once, and at most _cache.TEXT_BUDGET characters of their text
 # (6 MB at the very most); a log repeats a few targets, a generated one may not.
 _CACHE_SIZE = 4096
 

@@ -1,10 +1,10 @@
 """Reading a record's target as the TVM that wrote the record would have, once per distinct text.
 
-A log repeats the same few targets thousands of times, so every reading (parse, print back,
-resolve) is cached per ``(spec, era)``; a generated log may hold a new target on every line, so
-the cache holds the 4,096 most recently used readings at most, and at most 256 K characters of
-their specs' text (10 MB at the very most, see :class:`targetlang.parsing.LruCache`): memory
-stays flat.
+A log repeats the same few targets thousands of times, so every reading (the checks of
+:func:`targetlang.checking.check_spec`: parse, print back, canonical form, resolve) is cached
+per ``(spec, era)``; a generated log may hold a new target on every line, so the cache holds the
+4,096 most recently used readings at most, and at most 256 K characters of their specs' text
+(10 MB at the very most, see :class:`targetlang._cache.LruCache`): memory stays flat.
 
 The release comes from the record's TVM version (AutoTVM v0.2's ``tvm_version``, the last column
 of a v0.2 pickle row) or, for records that do not say, from the version the caller assumes
@@ -15,36 +15,23 @@ of a v0.2 pickle row) or, for records that do not say, from the version the call
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import targetlang
 
+from .._cache import LruCache
+from ..checking import Finding, check_spec
 from ..eras import DEFAULT_ERA, release_reading
-from ..errors import TargetError, UnknownAttributeError, UnknownKindError
-from ..parsing import LruCache
 from ..registry import Registry, builtin_registry
 from ..target import Target
 from ..versions import RELEASES, Version
 
 __all__ = ["DEFAULT_ERA", "Finding", "Reading", "TargetReader", "autotvm_rewrite"]
 
-# Readings kept at once, besides the bound on their specs' text (parsing.TEXT_BUDGET).
+# Readings kept at once, besides the bound on their specs' text (_cache.TEXT_BUDGET).
 # A reading holds parsed and resolved targets (about 2.7 KB for a 100-character spec): both bounds
 # are more than a real log's distinct targets, so only a generated log ever reads again.
 _CACHE_SIZE = 4096
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One thing wrong with a spec: which check (``parse``, ``round-trip``, ``resolve``), the
-    error's class (or ``RoundTripMismatch``), a one-line message, the message with its caret
-    excerpt, and where in the spec (when the error points into it)."""
-
-    rule: str
-    error: str
-    message: str
-    detail: str
-    span: tuple[int, int] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,27 +129,17 @@ class TargetReader:
         self._by_version.put((spec, tvm_version), reading)
         return reading
 
-    def _parse(self, spec: str, era: str, registry: Registry | None) -> Target:
-        return targetlang.parse(spec, registry=registry, era=era)
-
     def _read(self, spec: str, era: str, registry: Registry | None) -> Reading:
-        # Exception, not only TargetError: one target that trips a bug must not end a whole log.
-        try:
-            target = self._parse(spec, era, registry)
-        except Exception as err:
-            older = era == DEFAULT_ERA and isinstance(err, UnknownAttributeError | UnknownKindError) and _reads(spec)
-            return Reading(spec, era, None, None, (_finding("parse", spec, err),), older)
-        findings = []
-        printed = str(target)
-        if printed != spec:
-            message = f"str() gives {printed!r}, not the text as written"
-            findings.append(Finding("round-trip", "RoundTripMismatch", message, message, None))
-        resolved = None
-        try:
-            resolved = target.resolve()
-        except Exception as err:
-            findings.append(_finding("resolve", spec, err))
-        return Reading(spec, era, target, resolved, tuple(findings))
+        # the checks of `targetlang check`, with what a log's reader adds to their findings
+        checked = check_spec(spec, registry=registry, era=era)
+        findings = tuple(_in_logs(spec, found) for found in checked.findings)
+        older = (
+            checked.target is None
+            and era == DEFAULT_ERA
+            and findings[0].error in ("UnknownAttributeError", "UnknownKindError")
+            and _reads(spec)
+        )
+        return Reading(spec, era, checked.target, checked.resolved, findings, older)
 
 
 def _reads(spec: str) -> bool:
@@ -173,14 +150,12 @@ def _reads(spec: str) -> bool:
     return True
 
 
-def _finding(rule: str, spec: str, err: Exception) -> Finding:
-    if isinstance(err, TargetError):
-        span = err.span if err.source == spec else None
-        message = err.message
-        if isinstance(err, UnknownAttributeError) and err.suggestions == ("mtriple",):
-            message += ", which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote"
-        first, _, excerpt = str(err).partition("\n")
-        detail = message + first[len(err.message) :] + ("\n" + excerpt if excerpt else "")
-        return Finding(rule, type(err).__name__, message, detail, span)
-    message = f"internal error (a bug in targetlang): {type(err).__name__}: {err}"
-    return Finding(rule, type(err).__name__, message, message, None)
+def _in_logs(spec: str, found: Finding) -> Finding:
+    """``found``, saying so when the option it is about is one AutoTVM's log reader rewrote."""
+    if found.rule != "parse" or found.error != "UnknownAttributeError" or found.span is None:
+        return found
+    if spec[found.span[0] : found.span[1]] != "target" or "-target" not in spec:
+        return found
+    hint = ", which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote"
+    detail = found.message + hint + found.detail[len(found.message) :]
+    return replace(found, message=found.message + hint, detail=detail)
