@@ -15,7 +15,6 @@ import re
 import secrets
 import shutil
 import stat
-import tempfile
 from collections.abc import Iterator
 from types import TracebackType
 from typing import BinaryIO
@@ -30,6 +29,16 @@ class ChangedMeanwhileError(OSError):
 
 def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _fresh(path: str) -> str:
+    """A name beside ``path`` that no one can guess, ``.NAME.<16 hex digits>.tmp``."""
+    directory, name = os.path.split(os.path.abspath(path))
+    return os.path.join(directory, f".{name}.{secrets.token_hex(8)}.tmp")
+
+
+# A new file of our own: never an existing one, never through a symbolic link.
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
 class AtomicFile:
@@ -62,14 +71,24 @@ class AtomicFile:
             if special:
                 self._handle = open(self.path, "wb")
                 return self
-            if before is not None:
-                self._take_lock()
-                self._before = before
-                self._remove_stale()
-            directory = os.path.dirname(self.path) or "."
-            prefix = f".{os.path.basename(self.path)}."
-            fd, self._temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
-            self._handle = os.fdopen(fd, "wb")
+            try:
+                if before is not None:
+                    self._take_lock()
+                    self._before = before
+                    self._remove_stale()
+                # Named before it is made: an interrupt at any step after that removes it.
+                self._temp = _fresh(self.path)
+                try:
+                    # A new file gets open()'s 0o666 less the umask from the kernel; one that
+                    # replaces a file is 0600 until it has that file's mode.
+                    fd = os.open(self._temp, _CREATE, 0o600 if before is not None else 0o666)
+                except FileExistsError:
+                    self._temp = None  # someone else's file: not ours to remove
+                    raise
+                self._handle = os.fdopen(fd, "wb")
+            except BaseException:
+                self._clean_up()
+                raise
             return self
 
     def write(self, data: bytes) -> None:
@@ -114,12 +133,22 @@ class AtomicFile:
                     self._handle.close()
                     self._commit(self._temp)
         finally:
-            if not self._handle.closed:
+            self._clean_up()
+
+    def _clean_up(self) -> None:
+        """Close and remove the temporary file (gone already once it is renamed) and let go of
+        the lock, each step even if the one before it is interrupted."""
+        try:
+            if self._handle is not None and not self._handle.closed:
                 with contextlib.suppress(OSError):  # a full disk fails the close too: still unlink
                     self._handle.close()
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self._temp)
-            self._release_lock()
+        finally:
+            try:
+                if self._temp is not None:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(self._temp)
+            finally:
+                self._release_lock()
 
     def _commit(self, temp: str) -> None:
         try:
@@ -136,10 +165,6 @@ class AtomicFile:
                 os.chown(temp, now.st_uid, now.st_gid)
             if self.backup is not None:
                 self._keep(self.backup)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temp, 0o666 & ~umask)  # a new file as open() would make it, not mkstemp's 0600
         os.replace(temp, self.path)
         self._release_lock()
 
@@ -147,21 +172,25 @@ class AtomicFile:
         """The old file under the name ``backup``, made under a fresh name of our own and renamed
         over ``backup``: a rename replaces whatever sits there (a symbolic link too) without
         following it, so nothing outside the directory can be written through it."""
-        directory = os.path.dirname(os.path.abspath(backup)) or "."
-        fresh = os.path.join(directory, f".{os.path.basename(backup)}.{secrets.token_hex(8)}.tmp")
+        fresh = _fresh(backup)
         try:
-            os.link(self.path, fresh)  # fails if the name exists: it is never followed
-        except OSError:  # no hard links here (another file system, FAT, ...): copy instead
-            fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
             try:
+                os.link(self.path, fresh)  # fails if the name exists: it is never followed
+            except FileExistsError:
+                raise
+            except OSError:  # no hard links here (another file system, FAT, ...): copy instead
+                fd = os.open(fresh, _CREATE, 0o600)
                 with os.fdopen(fd, "wb") as out, open(self.path, "rb") as old:
                     shutil.copyfileobj(old, out)
                 shutil.copystat(self.path, fresh)
-            except BaseException:
+            os.replace(fresh, backup)
+        except BaseException as err:
+            # Whatever stops it (a full disk, an interrupt after any step), our file goes; a
+            # name someone else took is theirs.
+            if not isinstance(err, FileExistsError):
                 with contextlib.suppress(OSError):
                     os.unlink(fresh)
-                raise
-        os.replace(fresh, backup)
+            raise
 
     def _remove_stale(self) -> None:
         """Remove the temporary files an earlier run killed midway left beside the destination
@@ -187,17 +216,17 @@ class AtomicFile:
             import fcntl
         except ImportError:  # no flock (Windows): the check of the file before the rename remains
             return
-        fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW)
+        # Kept before it is locked: an interrupt at any step after the open lets it go.
+        self._lock = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            os.close(fd)
+            self._release_lock()
             raise ChangedMeanwhileError(
                 errno.EAGAIN, "another run is rewriting it; left as it is", self.given
             ) from None
-        self._lock = fd
 
     def _release_lock(self) -> None:
-        if self._lock is not None:
-            os.close(self._lock)
-            self._lock = None
+        fd, self._lock = self._lock, None  # forgotten first: an interrupt must not close it twice
+        if fd is not None:
+            os.close(fd)
