@@ -560,7 +560,7 @@ def _signalled(name: str, signum: int, trials: int, seed: int) -> Outcome:
             log = _trial_dir(root, trial) / "tune.log"
             log.write_bytes(original)
             delay = rng.uniform(0, 1.1) * run_seconds
-            process = _start(_cli("logs", "migrate", "--in-place", str(log)))
+            process = _start(_cli("logs", "migrate", "--in-place", str(log)), preexec_fn=_default_signal(signum))
             started = time.monotonic()
             time.sleep(delay)
             with contextlib.suppress(ProcessLookupError):
@@ -581,6 +581,16 @@ def _signalled(name: str, signum: int, trials: int, seed: int) -> Outcome:
             else:
                 outcome.violate(trial, f"exit {done.status} with the log {state}: {done.err.strip()[-300:]!r}")
     return outcome
+
+
+def _default_signal(signum: int) -> Callable[[], None]:
+    """For the child, the signal's default action whatever the harness inherited: under nohup
+    SIGHUP is ignored, and so it would be in the child until targetlang sets its handler."""
+
+    def reset() -> None:
+        signal.signal(signum, signal.SIG_DFL)
+
+    return reset
 
 
 def _when(state: str) -> str:
