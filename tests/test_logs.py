@@ -594,7 +594,7 @@ def test_check_clean_logs(
 
 def test_check_v08_auto_scheduler_log_needs_the_v08_registry(run: Run, logs_dir: Path) -> None:
     status, out = check_json(run, AS_V08)
-    assert status == 1
+    assert status == 3  # migration drops the -link-params=0 that TVM v0.10 on refuse: false is the default
     assert out[0] == {
         "record": "problem",
         "file": AS_V08,
@@ -607,17 +607,17 @@ def test_check_v08_auto_scheduler_log_needs_the_v08_registry(run: Run, logs_dir:
         "spec": "llvm -keys=cpu -link-params=0",
         "span": [16, 27],
         "era": "0.22",
-        "needs_migration": False,
+        "needs_migration": True,
     }
     assert check_json(run, "--tvm-version", "0.8", AS_V08)[0] == 0
     assert check_json(run, "--tvm-version", "0.9.0", AS_V08)[0] == 0
-    assert check_json(run, "--tvm-version", "0.10", AS_V08)[0] == 1
+    assert check_json(run, "--tvm-version", "0.10", AS_V08)[0] == 3
 
 
 def test_check_human_output_reports_each_problem_once(run: Run, logs_dir: Path, tmp_path: Path) -> None:
     log, _ = later_arm_log(tmp_path)
     status, out, err = run("logs", "check", str(log), AS_V08, LLVM)
-    assert status == 1  # the auto_scheduler log's -link-params cannot migrate under the default policy
+    assert status == 3  # migration fixes every problem
     assert err.splitlines() == [
         f"{log}:1: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'target' since TVM v0.7: it "
         "is TVM <= v0.6's 'mtriple', which AutoTVM's JSON log reader (v0.7 - v0.19) rewrote "
@@ -627,21 +627,21 @@ def test_check_human_output_reports_each_problem_once(run: Run, logs_dir: Path, 
         "                                    ^^^^^^",
         f"{AS_V08}:2: target: parse: UnknownAttributeError: kind 'llvm' has no attribute 'link-params' since TVM "
         "v0.10 (TVM v0.8 - v0.9 had it); TVM v0.8 - v0.9 read this target: give --tvm-version if one of them wrote "
-        "this log",
+        "this log [needs migration: `targetlang logs migrate` fixes it]",
         "  llvm -keys=cpu -link-params=0",
         "                  ^^^^^^^^^^^",
     ]
     assert out.splitlines() == [
         f"{log}: 314 records (314 autotvm-v0.2), 0 comment lines, 7 distinct targets; 0 failed, 283 need migration "
         "(283 parse: UnknownAttributeError)",
-        f"{AS_V08}: 1 record (1 auto_scheduler), 1 comment line, 1 distinct target; 1 failed "
+        f"{AS_V08}: 1 record (1 auto_scheduler), 1 comment line, 1 distinct target; 0 failed, 1 need migration "
         "(1 parse: UnknownAttributeError)",
         f"{LLVM}: 35 records (35 autotvm-v0.2), 2 comment lines, 1 distinct target; 0 failed",
         "total: 350 records (349 autotvm-v0.2, 1 auto_scheduler), 3 comment lines, 9 distinct "
-        "targets; 1 failed, 283 need migration (284 parse: UnknownAttributeError)",
+        "targets; 0 failed, 284 need migration (284 parse: UnknownAttributeError)",
     ]
     status, out_quiet, err = run("logs", "check", "--quiet", str(log), AS_V08, LLVM)
-    assert (status, out_quiet, err) == (1, out, "")
+    assert (status, out_quiet, err) == (3, out, "")
 
 
 def test_check_exit_status_says_needs_migration(run: Run, tmp_path: Path) -> None:
@@ -902,13 +902,14 @@ def test_check_caches_each_distinct_target(logs_dir: Path, monkeypatch: pytest.M
 
     monkeypatch.setattr(targetlang, "parse", counting)
     monkeypatch.setattr(checking, "parse", counting)
-    assert main(["logs", "check", "--json", ARM, VTA, AS_V08]) == 1
-    # 12 distinct specs read once each in their era (the canonical forms of those that read are
-    # read back with no era given; two of them share one), and the one that fails once more with
-    # v0.8's kinds (no era given either).
+    assert main(["logs", "check", "--json", ARM, VTA, AS_V08]) == 3
+    # 12 distinct specs read once each in their era, and the JSON text that migration makes of
+    # the one that fails (to say that migration fixes it); the canonical forms of those that
+    # read are read back with no era given, and the failing one once more with v0.8's kinds.
     reads = [call for call in calls if call[2] is not None]
-    assert len(reads) == len(set(reads)) == 12
-    assert len(calls) == 24
+    assert len(reads) == len(set(reads)) == 13
+    assert reads[-1][0] == '{"kind": "llvm", "keys": ["cpu"]}'
+    assert len(calls) == 26
 
 
 def test_check_holds_a_bounded_cache_and_still_counts_every_distinct_target(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1255,7 +1256,7 @@ def test_progress_bar_only_on_a_terminal(run: Run, monkeypatch: pytest.MonkeyPat
     assert run("logs", "stats", LLVM)[0] == 0
     assert bars == []  # stderr is not a terminal
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    assert run("logs", "check", AS_V08, LLVM)[0] == 1
+    assert run("logs", "check", AS_V08, LLVM)[0] == 3
     size = (LOGS / LLVM).stat().st_size
     assert [(b["desc"], b["total"], b["done"], b["closed"]) for b in bars][1] == (LLVM, size, size, True)
 
@@ -1328,7 +1329,7 @@ def test_stats_check_column_is_what_check_says_in_any_file_order(
     rows = {line.split()[4]: line.split()[6] for line in out.splitlines()[2:4]}
     assert rows == {"0.8.0": "ok", "0.10.0": "UnknownAttributeError"}
     status, out, err = run("logs", "check", *paths)
-    assert status == 1 and err.count("UnknownAttributeError") == 1 and "0.10.0.log:1" in err
+    assert status == 3 and err.count("UnknownAttributeError") == 1 and "0.10.0.log:1" in err
 
 
 # One line of each format, as its tuner wrote it, and what the row of FORMATS says of it.

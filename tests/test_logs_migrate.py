@@ -620,13 +620,19 @@ def test_a_missing_file_is_reported_and_the_others_migrate(run: Run, tmp_path: P
 
 
 def test_v08_log_with_link_params_under_each_policy(run: Run, tmp_path: Path) -> None:
+    # -link-params=0 is false, the graph executor's default: it sets nothing, and goes under
+    # policies error and drop; keep keeps it (and TVM 0.27 then refuses the target)
     out = tmp_path / "out.json"
-    status, _, _ = run("logs", "migrate", str(LOGS / AS_V08), "-o", str(out))
-    assert status == 1
-    assert out.read_bytes() == (LOGS / AS_V08).read_bytes()
-    status, _, _ = run("logs", "migrate", "--policy", "drop", str(LOGS / AS_V08), "-o", str(out))
-    assert status == 0
-    assert json.loads(lines_of(out)[1].target or "") == {"kind": "llvm", "keys": ["cpu"]}
+    for policy, config in [
+        ("error", {"kind": "llvm", "keys": ["cpu"]}),
+        ("drop", {"kind": "llvm", "keys": ["cpu"]}),
+        ("keep", {"kind": "llvm", "keys": ["cpu"], "link-params": False}),
+    ]:
+        status, _, err = run("logs", "migrate", "--policy", policy, str(LOGS / AS_V08), "-o", str(out))
+        assert status == 0
+        assert json.loads(lines_of(out)[1].target or "") == config
+        severity = "warning" if policy == "keep" else "info"
+        assert f"target: {severity}: removed-attribute: attribute 'link-params'" in err
 
 
 # ------------------------------------------------------------------ generated logs
@@ -724,3 +730,17 @@ def test_what_migrate_writes_check_stats_and_match_read(run: Run, tmp_path: Path
     target = "cuda -model=tx2" if "cuda" in line else "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu"
     answers = [run("logs", "match", "--target", target, str(path))[1].splitlines()[0] for path in (original, migrated)]
     assert answers[0] == answers[1]
+
+
+def test_what_migrate_writes_check_reads_clean_for_every_real_log(run: Run, tmp_path: Path) -> None:
+    # Whatever `logs migrate` writes, `logs check` reads with no problem: every real log of the
+    # repository, under the default policy, with the exit status of a clean log.
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ALL_LOGS:
+        written = out / Path(name).name
+        status, _, err = run("logs", "migrate", "--quiet", str(LOGS / name), "-o", str(written))
+        assert status == 0, err
+        status, summary, err = run("logs", "check", str(written))
+        assert (status, err) == (0, ""), name
+        assert summary.endswith("; 0 failed\n")

@@ -136,7 +136,7 @@ def test_rule_mkldnn_to_dnnl_where_tvm_renamed_every_mkldnn() -> None:
 
 @pytest.mark.parametrize("attr", ["system-lib", "link-params", "runtime", "executor", "unpacked-api", "interface-api"])
 def test_rule_removed_attribute_under_each_policy(attr: str) -> None:
-    value = {"system-lib": "1", "link-params": "0", "unpacked-api": "1"}.get(attr, "c")
+    value = {"system-lib": "1", "link-params": "1", "unpacked-api": "1"}.get(attr, "c")
     text = f"c -mcpu=cortex-m7 -{attr}={value}"
     failed = assert_migrates(text, None, [("removed-attribute", "error")])
     assert failed.changes[0].span == (18, len(text))
@@ -144,6 +144,65 @@ def test_rule_removed_attribute_under_each_policy(attr: str) -> None:
     assert_migrates(text, {"kind": "c", "mcpu": "cortex-m7"}, [("removed-attribute", "warning")], policy="drop")
     kept = migrate(text, policy="keep")
     assert attr in (kept.json or {}) and kept.changes[0].severity == "warning" and kept.target is None
+
+
+# A removed boolean set to false, what its replacement does by default: dropped with a note.
+_EXEC = (
+    "attribute 'executor' cannot migrate: moved to relay.backend.Executor(...), passed to the build instead of the"
+    " target"
+)
+FALSE_BY_DEFAULT: list[tuple[str, dict[str, Any] | None, list[tuple[str, str]]]] = [
+    (
+        "llvm -keys=cpu -link-params=0",
+        {"kind": "llvm", "keys": ["cpu"]},
+        [("info", "attribute 'link-params' dropped: false is the graph executor's default, so it sets nothing")],
+    ),
+    (
+        "c -mcpu=cortex-m7 -system-lib=0",
+        {"kind": "c", "mcpu": "cortex-m7"},
+        [("info", "attribute 'system-lib' dropped: false is the runtime's default, so it sets nothing")],
+    ),
+    (
+        "c -unpacked-api=false",
+        {"kind": "c"},
+        [("info", "attribute 'unpacked-api' dropped: false is the AOT executor's default, so it sets nothing")],
+    ),
+    (
+        "c -executor=graph -link-params=0",
+        None,
+        [
+            ("error", _EXEC),
+            ("info", "attribute 'link-params' dropped: false is the graph executor's default, so it sets nothing"),
+        ],
+    ),
+    (  # the AOT executor links parameters unless told not to: false says something there
+        "c -executor=aot -link-params=0",
+        None,
+        [
+            ("error", _EXEC),
+            (
+                "error",
+                "attribute 'link-params' cannot migrate: moved to the executor: "
+                "relay.backend.Executor('graph' or 'aot', {'link-params': True})",
+            ),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "changes"), FALSE_BY_DEFAULT)
+def test_rule_removed_attribute_false_by_default(
+    text: str, expected: dict[str, Any] | None, changes: list[tuple[str, str]]
+) -> None:
+    m = migrate(text, era="0.8")
+    assert m.json == expected
+    assert [(c.rule, c.severity, c.message) for c in m.changes] == [("removed-attribute", *c) for c in changes]
+    # policy keep keeps what was written, false or not
+    assert all(
+        name in (migrate(text, era="0.8", policy="keep").json or {})
+        for name in ("link-params", "system-lib", "unpacked-api")
+        if name in text
+    )
 
 
 def test_rule_shared_memory_renamed() -> None:

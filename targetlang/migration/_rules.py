@@ -370,6 +370,12 @@ def _unknown_attributes(level: Level, config: dict[str, Any], removed: bool) -> 
             continue  # a user kind's own attribute (its executor too): the kind is reported
         replaced = _REMOVED_ATTRS.get(name)
         rule = "removed-attribute" if removed else "unknown-in-0.27"
+        default = _default_of_replacement(name, config) if removed and policy != "keep" else None
+        if default is not None:
+            del config[name]
+            message = f"attribute {show(name)} dropped: false is {default}'s default, so it sets nothing"
+            level.report(rule, message, level.span(name), "info")
+            continue
         what = f"moved to {replaced}" if replaced else f"TVM {MODERN} does not know it"
         severity: Severity = "warning"
         if policy == "drop":
@@ -380,6 +386,25 @@ def _unknown_attributes(level: Level, config: dict[str, Any], removed: bool) -> 
         else:
             message, severity = f"attribute {show(name)} cannot migrate: {what}", "error"
         level.report(rule, message, level.span(name), severity)
+
+
+# Removed boolean attributes whose false is what their replacement does when not told: false
+# carries no setting, and dropping it loses nothing. (link-params is false by default for the
+# graph executor only: the AOT executor, v0.10 on, links parameters unless told not to.)
+_FALSE_BY_DEFAULT = {
+    "system-lib": "the runtime",
+    "unpacked-api": "the AOT executor",
+    "link-params": "the graph executor",
+}
+
+
+def _default_of_replacement(name: str, config: Mapping[str, Any]) -> str | None:
+    """What ``name``'s replacement is when its false value is its default there, else ``None``."""
+    if config.get(name) is not False or name not in _FALSE_BY_DEFAULT:
+        return None
+    if name == "link-params" and config.get("executor", "graph") != "graph":
+        return None
+    return _FALSE_BY_DEFAULT[name]
 
 
 def _removed_attribute(level: Level, config: dict[str, Any]) -> None:
@@ -575,7 +600,9 @@ RULES: dict[str, Rule] = {
             "an attribute TVM removed; where its setting went instead",
             _removed_attribute,
             f"{_REMOVED_ATTRS_DOC}: reported with what replaced them (the Runtime or Executor passed to the"
-            " build), under the policy.",
+            " build), under the policy; `system-lib`, `unpacked-api` and (without an AOT `executor`) `link-params`"
+            " set to false are dropped with a note under policies `error` and `drop`, as false is what their"
+            " replacement does without them.",
         ),
         Rule(
             "unknown-in-0.27",
