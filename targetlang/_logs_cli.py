@@ -328,9 +328,11 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
+    from .logs.migration import LogMigrator
     from .logs.stats import Stats
 
-    stats = Stats(_reader(args, _registry(args)))
+    reader = _reader(args, _registry(args))
+    stats = Stats(reader, LogMigrator(reader=reader))
     progress = Progress()
 
     def take(name: str, records: Iterator[Record]) -> None:

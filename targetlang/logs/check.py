@@ -23,7 +23,7 @@ from .targets import Finding, Reading, TargetReader
 if TYPE_CHECKING:
     from .migration import LogMigrator
 
-__all__ = ["NEEDS_MIGRATION", "CheckSummary", "Checker", "FileSummary", "Problem"]
+__all__ = ["NEEDS_MIGRATION", "CheckSummary", "Checker", "FileSummary", "Problem", "migration_fixes"]
 
 NEEDS_MIGRATION = "[needs migration: `targetlang logs migrate` fixes it]"
 
@@ -235,20 +235,9 @@ class Checker:
         return problems
 
     def _migration_fixes(self, record: Record, problems: list[Problem]) -> bool:
-        """Whether ``logs migrate`` rewrites ``record`` into a line of the same format whose
-        targets all pass (what checking its output would find)."""
         if self.migrator is None or any(p.field is None for p in problems):
             return False  # no migration asked for, or the line itself is at fault
-        result = self.migrator.migrate(record)
-        if result.problems or not result.changed:
-            return False
-        again = parse_line(result.text, record.newline, file=record.file, line=record.line)
-        if again.format is not record.format:
-            return False
-        version = writer_version(again)
-        return all(
-            self.reader.read(target.spec, version).ok for target in again.fields if target.spec or target.name != "host"
-        )
+        return migration_fixes(record, self.reader, self.migrator)
 
     def _problem(self, record: Record, name: str, spec: str, era: str, finding: Finding, reading: Reading) -> Problem:
         message, detail = finding.message, finding.detail
@@ -259,6 +248,19 @@ class Checker:
             message, detail = message + hint, first + hint + newline + excerpt
         span = finding.span
         return Problem(record.file, record.line, finding.rule, name, finding.error, message, detail, spec, span, era)
+
+
+def migration_fixes(record: Record, reader: TargetReader, migrator: LogMigrator) -> bool:
+    """Whether ``migrator`` (``logs migrate``) rewrites ``record`` into a line of the same format
+    whose targets all pass ``reader``'s checks: what checking its output would find."""
+    result = migrator.migrate(record)
+    if result.problems or not result.changed:
+        return False
+    again = parse_line(result.text, record.newline, file=record.file, line=record.line)
+    if again.format is not record.format:
+        return False
+    version = writer_version(again)
+    return all(reader.read(target.spec, version).ok for target in again.fields if target.spec or target.name != "host")
 
 
 def _distinct(spec: str) -> str | bytes:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .check import migration_fixes
 from .formats import Format
 from .records import Record, writer_version
 from .report import by_count, counts, plural, table
 from .targets import Reading, TargetReader, autotvm_rewrite
+
+if TYPE_CHECKING:
+    from .migration import LogMigrator
 
 __all__ = ["Stats", "TargetStats"]
 
@@ -31,6 +35,7 @@ class TargetStats:
     order: int  # first appearance, to break ties in a stable way
     reading: Reading  # as written, in the era of the first record that holds it
     seen_as: Reading  # what the dispatcher read (differs only after the -target rewrite)
+    needs_migration: bool = False  # its problems are ones `logs migrate` fixes
     records: int = 0
     formats: Counter[str] = field(default_factory=Counter)
     tvm_versions: Counter[str] = field(default_factory=Counter)
@@ -38,8 +43,10 @@ class TargetStats:
 
     @property
     def check(self) -> str:
-        """``ok``, or the first problem's error class."""
-        return self.reading.findings[0].error if self.reading.findings else "ok"
+        """``ok``, ``needs migration`` (as ``logs check`` says), or the first problem's error class."""
+        if not self.reading.findings:
+            return "ok"
+        return "needs migration" if self.needs_migration else self.reading.findings[0].error
 
     def to_json(self) -> dict[str, Any]:
         """The entry as one JSON object (``"record": "target"``)."""
@@ -54,7 +61,8 @@ class TargetStats:
             "keys": list(self.seen_as.keys) if self.seen_as.keys is not None else None,
             "tvm_versions": dict(self.tvm_versions),
             "eras": dict(self.eras),
-            "check": self.check,
+            "check": self.reading.findings[0].error if self.reading.findings else "ok",
+            "needs_migration": self.needs_migration,
             "read_after_rewrite": self.seen_as is not self.reading,
         }
 
@@ -62,8 +70,9 @@ class TargetStats:
 class Stats:
     """Counts over the records of one or more files."""
 
-    def __init__(self, reader: TargetReader) -> None:
+    def __init__(self, reader: TargetReader, migrator: LogMigrator | None = None) -> None:
         self.reader = reader
+        self.migrator = migrator  # to say which failing targets `logs migrate` fixes
         self.files = 0
         self.lines = 0
         self.comments = 0
@@ -98,6 +107,8 @@ class Stats:
                     if rewritten != target.spec:
                         seen_as = self.reader.read(rewritten, writer_version(record))
                 entry = TargetStats(target.name, target.spec, len(self.targets), reading, seen_as)
+                if reading.findings and self.migrator is not None:
+                    entry.needs_migration = migration_fixes(record, self.reader, self.migrator)
                 self.targets[row] = entry
             era = reading.era
             version = record.tvm_version or "-"
