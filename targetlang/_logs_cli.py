@@ -171,7 +171,8 @@ def add_parser(commands: Any) -> None:
             type=tvm_version_argument,
             help="the TVM version that wrote records which do not record it (default: read them as v0.22)",
         )
-        sub.set_defaults(run=run)
+        # what the command imports when it runs, imported first with signals held (cli._signals_held)
+        sub.set_defaults(run=run, imports=("targetlang.logs",))
         return sub
 
     common(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import os
 import signal
@@ -513,12 +514,31 @@ def _terminated_as_interrupted() -> Iterator[None]:
     def stop(signum: int, frame: object) -> None:
         raise _Terminated(signum)
 
+    # An ignored signal stays ignored (`nohup targetlang ...`), as Python leaves an ignored SIGINT.
+    names = [name for name in names if signal.getsignal(getattr(signal, name)) is not signal.SIG_IGN]
     before = {name: signal.signal(getattr(signal, name), stop) for name in names}
     try:
         yield
     finally:
         for name, handler in before.items():
             signal.signal(getattr(signal, name), handler)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP wait while the command's modules are imported, and arrive once
+    they are: a handler that raises inside an import can crash an extension module's
+    initialisation (orjson's, now and then) or, on Python 3.11, turn into a RuntimeError in the
+    middle of making a dataclass. Nothing is written yet then, so a stop may wait that long."""
+    stops = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -531,6 +551,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         with _terminated_as_interrupted():
+            with _signals_held():
+                for module in getattr(args, "imports", ()):
+                    importlib.import_module(module)
             return run(args)
     except _Terminated as ended:
         return 128 + ended.signum

@@ -744,3 +744,22 @@ def test_what_migrate_writes_check_reads_clean_for_every_real_log(run: Run, tmp_
         status, summary, err = run("logs", "check", str(written))
         assert (status, err) == (0, ""), name
         assert summary.endswith("; 0 failed\n")
+
+
+def test_an_ignored_sighup_stays_ignored(tmp_path: Path) -> None:
+    # `nohup targetlang logs migrate --in-place ...`: a hangup midway does not stop the run
+    log = tmp_path / "big.log"
+    original = _RECORD.encode() * 200_000
+    log.write_bytes(original)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "targetlang", "logs", "migrate", "--quiet", "--in-place", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+    )
+    while process.poll() is None and not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+        time.sleep(0.01)
+    process.send_signal(signal.SIGHUP)
+    assert process.wait() == 0
+    assert (tmp_path / "big.log.bak").read_bytes() == original
+    assert log.read_bytes() != original

@@ -408,7 +408,7 @@ def add_parser(commands: Any) -> None:
         type=_legacy_release,
         help="read the targets with that TVM release's own kinds and tags (0.10 - 0.23; default: any release's)",
     )
-    parser.set_defaults(run=_run)
+    parser.set_defaults(run=_run, imports=("targetlang.fix._python",))
 
 
 def _legacy_release(text: str) -> str:
