@@ -553,7 +553,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _terminated_as_interrupted():
             with _signals_held():
                 for module in getattr(args, "imports", ()):
-                    importlib.import_module(module)
+                    with contextlib.suppress(ImportError):  # the command says what is missing
+                        importlib.import_module(module)
             return run(args)
     except _Terminated as ended:
         return 128 + ended.signum
