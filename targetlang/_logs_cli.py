@@ -21,7 +21,9 @@ from ._progress import Progress
 from .versions import MODERN
 
 if TYPE_CHECKING:
+    from .logs.match import Matcher
     from .logs.records import Record
+    from .logs.stats import Stats
     from .logs.targets import TargetReader
     from .registry import Registry
 
@@ -328,20 +330,24 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_NEEDS_MIGRATION if total.needs_migration else 0
 
 
+def _adding_to(counter: Stats | Matcher) -> Callable[[str, Iterator[Record]], None]:
+    """What takes each file's records for ``stats`` and ``match``: counted in, file by file."""
+
+    def take(name: str, records: Iterator[Record]) -> None:
+        counter.files += 1
+        for record in records:
+            counter.add(record)
+
+    return take
+
+
 def _stats(args: argparse.Namespace) -> int:
     from .logs.migration import LogMigrator
     from .logs.stats import Stats
 
     reader = _reader(args, _registry(args))
     stats = Stats(reader, LogMigrator(reader=reader))
-    progress = Progress()
-
-    def take(name: str, records: Iterator[Record]) -> None:
-        stats.files += 1
-        for record in records:
-            stats.add(record)
-
-    status = _each_file(args, progress, take)
+    status = _each_file(args, Progress(), _adding_to(stats))
     if args.json:
         for entry in stats.rows():
             print(json.dumps(entry.to_json()))
@@ -358,14 +364,7 @@ def _match(args: argparse.Namespace) -> int:
     registry = _registry(args)
     query = Query.of(parse(args.target, registry=registry))
     matcher = Matcher(query, _reader(args, registry))
-    progress = Progress()
-
-    def take(name: str, records: Iterator[Record]) -> None:
-        matcher.files += 1
-        for record in records:
-            matcher.add(record)
-
-    status = _each_file(args, progress, take)
+    status = _each_file(args, Progress(), _adding_to(matcher))
     matcher.finish()
     if args.json:
         for entry in matcher.records:

@@ -238,6 +238,21 @@ def _check_in_place(
     return state if ok else None
 
 
+def _calibrated_in_place(root: Path, original: bytes) -> float:
+    """How long one `--in-place` run of ``original`` takes here (see :func:`_calibrate`)."""
+    log = root / "calibrate" / "tune.log"
+    log.parent.mkdir()
+
+    def once() -> float:
+        log.write_bytes(original)
+        waiting = _waiting_cli("logs", "migrate", "--in-place", str(log))
+        waiting.ready()
+        waiting.go()
+        return waiting.finish().seconds
+
+    return _calibrate(once)
+
+
 def _calibrate(run: Callable[[], float], times: int = 2) -> float:
     """The shortest of ``times`` runs' durations (a loaded machine is slow now and then)."""
     return min(run() for _ in range(times))
@@ -307,17 +322,7 @@ def race(trials: int, seed: int = 0) -> Outcome:
     original, migrated = _texts()
     rng = _rng(seed, "race")
     with _workspace("race") as root:
-        log = root / "calibrate" / "tune.log"
-        log.parent.mkdir()
-
-        def once() -> float:
-            log.write_bytes(original)
-            waiting = _waiting_cli("logs", "migrate", "--in-place", str(log))
-            waiting.ready()
-            waiting.go()
-            return waiting.finish().seconds
-
-        run_seconds = _calibrate(once)
+        run_seconds = _calibrated_in_place(root, original)
         outcome.measured.update(run_seconds=round(run_seconds, 3), stagger="0 or U(0, 1.2) x run_seconds")
         for trial in range(trials):
             outcome.trials += 1
@@ -401,17 +406,7 @@ def append(trials: int, seed: int = 0) -> Outcome:
     template = json.loads(next(line for line in migrated.splitlines() if line.startswith(b"{")))
     rng = _rng(seed, "append")
     with _workspace("append") as root:
-        log = root / "calibrate" / "tune.log"
-        log.parent.mkdir()
-
-        def once() -> float:
-            log.write_bytes(original)
-            waiting = _waiting_cli("logs", "migrate", "--in-place", str(log))
-            waiting.ready()
-            waiting.go()
-            return waiting.finish().seconds
-
-        run_seconds = _calibrate(once)
+        run_seconds = _calibrated_in_place(root, original)
         _check_records_stay(root, template)
         outcome.measured.update(run_seconds=round(run_seconds, 3), delays="U(0, 1.3) x run_seconds", records_appended=0)
         for trial in range(trials):
