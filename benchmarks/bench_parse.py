@@ -31,7 +31,6 @@ from doc_sections import DOC as _DOC
 from doc_sections import write_section
 
 import targetlang
-from targetlang import parsing
 
 _ROOT = Path(__file__).resolve().parents[1]
 _CORPUS = _ROOT / "tests" / "data" / "corpus" / "strings.jsonl"
@@ -90,7 +89,7 @@ def per_target_us(run: Callable[[], None], count: int, repeat: int, number: int)
 
 def measure_targetlang(texts: Sequence[str], repeat: int, number: int) -> list[Row]:
     parse = targetlang.parse
-    clear = parsing._parse_cached.cache_clear
+    clear = targetlang.clear_caches
     count = len(texts)
 
     def cold() -> None:
@@ -99,7 +98,7 @@ def measure_targetlang(texts: Sequence[str], repeat: int, number: int) -> list[R
             parse(text)
 
     def clear_only() -> None:
-        # The baseline of the cold pass: the same loop and cache_clear calls without the parse.
+        # The baseline of the cold pass: the same loop and clear_caches calls without the parse.
         for _ in texts:
             clear()
 
@@ -122,7 +121,7 @@ def measure_targetlang(texts: Sequence[str], repeat: int, number: int) -> list[R
         return run
 
     rows = [
-        Row("(a) cold parse (cache cleared before each text)", cold_us, count, "cache_clear cost subtracted"),
+        Row("(a) cold parse (cache cleared before each text)", cold_us, count, "clear_caches cost subtracted"),
         Row("(b) repeated parse (cache warm)", warm_us, count),
         Row("(c) `str(t)`", per_target_us(each(str), count, repeat, number), count),
         Row("(d) `t.canonical()`", per_target_us(each(targetlang.Target.canonical), count, repeat, number), count),
@@ -270,7 +269,7 @@ def report(
         f"The corpus is the `legacy-string` texts of `tests/data/corpus/strings.jsonl` that `targetlang.parse` accepts "
         f"({rows[0].targets} texts; {corpus_rejected} rejected texts are left out). Each figure is the median of "
         f"{repeat} repeats of {number} whole corpus passes each, divided by "
-        "the number of targets. The cold parse clears `targetlang.parsing._parse_cached` before each text (the "
+        "the number of targets. The cold parse calls `targetlang.clear_caches()` before each text (the "
         "time of the clearing alone is measured and subtracted); TVM is timed in the same process on the "
         "`to_json()` dicts of the same targets, its C++ warnings sent to /dev/null. Import times are wall times of "
         "a fresh interpreter less one running `pass`, median of 5.",
