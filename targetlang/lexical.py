@@ -8,7 +8,9 @@ handled here, per value, because TVM interprets quotes and escapes per attribute
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterator
 
 from .errors import MismatchedQuoteError
 
@@ -22,6 +24,7 @@ __all__ = [
     "interpret",
     "interpret_offsets",
     "is_quoted",
+    "iter_items",
     "parse_int",
     "split_items",
     "stream_int",
@@ -74,23 +77,26 @@ def split_items(text: str, sep: str = ",") -> list[tuple[str, int]]:
     return items
 
 
+def iter_items(text: str, sep: str = ",") -> Iterator[tuple[str, int]]:
+    """:func:`split_items`, one item at a time: a long array is never held twice, as a list of
+    items and as the values made from them. A mismatched quote is found before the first item."""
+    if _QUOTE not in text and _ESC not in text:
+        return ((m.group(), m.start()) for m in _runs_without(sep).finditer(text))
+    return iter(split_items(text, sep))
+
+
+@functools.cache
+def _runs_without(sep: str) -> re.Pattern[str]:
+    return re.compile(f"[^{re.escape(sep)}]++")
+
+
 def is_quoted(value: str) -> bool:
     """True when ``value`` is one single-quoted region, enclosing quotes included (``IsQuoted``)."""
-    if len(value) < 2 or value[0] != _QUOTE or value[-1] != _QUOTE:
-        return False
-    i = 1
-    n = len(value) - 1
-    while i < n:
-        c = value[i]
-        if c == _ESC:
-            if i + 1 >= n:
-                return False
-            i += 2
-            continue
-        if c == _QUOTE:
-            return False
-        i += 1
-    return True
+    # Inside, no unescaped quote; an escape may not take the closing quote.
+    return len(value) >= 2 and value[0] == _QUOTE and _QUOTED_REGION.fullmatch(value) is not None
+
+
+_QUOTED_REGION = re.compile(r"'(?:[^'\\]++|\\[\s\S])*+'")
 
 
 def interpret(value: str) -> str:
@@ -101,7 +107,35 @@ def interpret(value: str) -> str:
     """
     if _QUOTE not in value and _ESC not in value:
         return value
-    return "".join(value[i] for i in interpret_offsets(value))
+    body = value[1:-1] if is_quoted(value) else value
+    # The pieces are joined every few thousand, so that a value dense with escapes never holds
+    # one string object per escape.
+    chunks: list[str] = []
+    pieces: list[str] = []
+    pos = 0
+    for m in _INTERPRET.finditer(body):
+        start = m.start()
+        if start > pos:
+            pieces.append(body[pos:start])
+        escaped = m.group(1)
+        if escaped is not None:
+            pieces.append(escaped)
+        elif body[start] == _QUOTE:
+            pieces.append(m.group(0))
+        pos = m.end()
+        if len(pieces) >= 4096:
+            chunks.append("".join(pieces))
+            pieces.clear()
+    pieces.append(body[pos:])
+    chunks.append("".join(pieces))
+    return chunks[0] if len(chunks) == 1 else "".join(chunks)
+
+
+# What ``interpret`` changes, one match at a time (runs of other characters are kept as they are,
+# in one step): a quoted region, kept verbatim up to its closing quote or the end (an escape
+# inside it is kept, and so is a backslash at the very end); an escape outside, which yields the
+# escaped character; a backslash at the very end outside, which yields nothing.
+_INTERPRET = re.compile(r"'(?:[^'\\]++|\\[\s\S])*+(?:'|\\?\Z)|\\([\s\S])|\\\Z")
 
 
 def interpret_offsets(value: str) -> list[int]:

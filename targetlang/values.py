@@ -7,12 +7,12 @@ to a callback so that this module stays below the :class:`Target` layer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
 from .errors import TargetError, ValueConversionError, check_encodable, show
-from .lexical import INT64_MAX, INT64_MIN, encode_item, interpret, interpret_offsets, parse_int, split_items
+from .lexical import INT64_MAX, INT64_MIN, encode_item, interpret, interpret_offsets, iter_items, parse_int
 from .schema import TypeSpec
 
 __all__ = ["from_json", "from_text", "is_representable", "to_text"]
@@ -58,17 +58,19 @@ def _convert_text(text: str, typ: TypeSpec, attr: str, nested: Nested, int_bits:
         return nested(text)
     if name == "array":
         assert typ.elem is not None
-        values = []
-        for item, offset in split_items(text, ","):
-            try:
-                values.append(from_text(item, typ.elem, attr, nested, int_bits))
-            except TargetError as err:
-                span = range(offset, offset + len(item))
-                raise _relocate(err, text, span, offset + len(item)) from None
-        return tuple(values)
+        return tuple(_items_from_text(text, typ.elem, attr, nested, int_bits))
     raise ValueConversionError(
         f"attribute '{attr}' has type {typ}, which cannot be written as text", text, 0, len(text)
     )
+
+
+def _items_from_text(text: str, elem: TypeSpec, attr: str, nested: Nested, int_bits: int) -> Iterator[Any]:
+    for item, offset in iter_items(text, ","):
+        try:
+            yield from_text(item, elem, attr, nested, int_bits)
+        except TargetError as err:
+            span = range(offset, offset + len(item))
+            raise _relocate(err, text, span, offset + len(item)) from None
 
 
 def from_json(value: Any, typ: TypeSpec, attr: str, nested: Nested, where: Any = None, source: str = "") -> Any:
