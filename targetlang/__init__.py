@@ -38,20 +38,44 @@ from .errors import (
     UnprintableTargetError,
     ValueConversionError,
 )
-from .migration import Change, Migration, migrate
-from .parsing import MAX_DEPTH, parse
-from .registry import Registry, builtin_registry
-from .registry_files import check_registry, dump_registry, load_registry
-from .resolution import Environment
-from .schema import AttrSpec, KindSchema, TypeSpec
-from .target import Target
 
 if TYPE_CHECKING:
+    from .migration import Change, Migration, migrate
+    from .parsing import MAX_DEPTH, parse
+    from .registry import Registry, builtin_registry
+    from .registry_files import check_registry, dump_registry, load_registry
+    from .resolution import Environment
+    from .schema import AttrSpec, KindSchema, TypeSpec
+    from .target import Target
     from .tvmc import TvmcError, TvmcTargets, parse_tvmc
 
 __version__ = "0.1.0"
 
-_LAZY = {"TvmcError", "TvmcTargets", "parse_tvmc"}
+# Every public name but the errors is imported on first use (PEP 562): ``import targetlang`` then
+# costs a few milliseconds, and the parser, the registries, the migration rules and lark are
+# loaded by the first call that needs them. The same names in the same modules as before, so
+# ``from targetlang import parse`` and ``targetlang.parse`` both work; docs/performance.md has
+# the figures (benchmarks/bench_import.py).
+_LAZY = {
+    "Change": "migration",
+    "Migration": "migration",
+    "migrate": "migration",
+    "MAX_DEPTH": "parsing",
+    "parse": "parsing",
+    "Registry": "registry",
+    "builtin_registry": "registry",
+    "check_registry": "registry_files",
+    "dump_registry": "registry_files",
+    "load_registry": "registry_files",
+    "Environment": "resolution",
+    "AttrSpec": "schema",
+    "KindSchema": "schema",
+    "TypeSpec": "schema",
+    "Target": "target",
+    "TvmcError": "tvmc",
+    "TvmcTargets": "tvmc",
+    "parse_tvmc": "tvmc",
+}
 
 
 def clear_caches() -> None:
@@ -74,12 +98,18 @@ def clear_caches() -> None:
 
 
 def __getattr__(name: str) -> Any:
-    # tvmc support is imported on first use: most users never need it, and it costs import time.
-    if name in _LAZY:
-        from . import tvmc
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'targetlang' has no attribute {name!r}")
+    import importlib
 
-        return getattr(tvmc, name)
-    raise AttributeError(f"module 'targetlang' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # found directly from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 __all__ = [

@@ -13,11 +13,14 @@ import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import lark
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidJSONError, MismatchedQuoteError, NestingTooDeepError, TargetError, TargetSyntaxError
+
+if TYPE_CHECKING:
+    # lark is imported by the first parse (_get_parser), not with the module: it is most of what
+    # importing targetlang used to cost.
+    import lark
 
 __all__ = [
     "JsonArray",
@@ -120,6 +123,7 @@ class JsonObject:
 
 
 JsonNode = JsonScalar | JsonArray | JsonObject
+_NODES = (JsonScalar, JsonArray, JsonObject)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,44 +250,51 @@ def _scalar(token: lark.Token, *, key: bool = False) -> JsonScalar:
 
 
 def _node(child: Any) -> JsonNode:
-    if isinstance(child, lark.Token):
-        return _scalar(child)
-    node: JsonNode = child
-    return node
+    if isinstance(child, _NODES):
+        node: JsonNode = child
+        return node
+    return _scalar(child)  # a token
 
 
 def _closing_end(token: lark.Token) -> int:
     return (token.start_pos or 0) + 1
 
 
-class _Build(lark.Transformer[lark.Token, Any]):
-    """Applied inside the LALR parser, so no generic parse tree is ever built."""
+def _builder() -> Any:
+    """The node builders, applied inside the LALR parser, so no generic parse tree is ever built.
 
-    def start(self, children: list[Any]) -> Any:
-        return children[0]
+    The class is made on the first parse, when lark is imported."""
+    import lark
 
-    def legacy(self, children: list[lark.Token]) -> LegacySyntax:
-        lead = ""
-        if children[0].type == "SEP":
-            lead = str(children[0])
-            children = children[1:]
-        return LegacySyntax(lead, _word(children[0]), tuple(_word(t) for t in children[1:]))
+    class _Build(lark.Transformer[lark.Token, Any]):
+        def start(self, children: list[Any]) -> Any:
+            return children[0]
 
-    def json(self, children: list[JsonObject]) -> JsonObject:
-        return children[0]
+        def legacy(self, children: list[lark.Token]) -> LegacySyntax:
+            lead = ""
+            if children[0].type == "SEP":
+                lead = str(children[0])
+                children = children[1:]
+            return LegacySyntax(lead, _word(children[0]), tuple(_word(t) for t in children[1:]))
 
-    def object(self, children: list[Any]) -> JsonObject:
-        members = tuple(c for c in children if isinstance(c, tuple))
-        depth = _depth(node for _, _, node in members)
-        return JsonObject(members, children[0].start_pos or 0, _closing_end(children[-1]), depth)
+        def json(self, children: list[JsonObject]) -> JsonObject:
+            return children[0]
 
-    def member(self, children: list[Any]) -> tuple[str, JsonScalar, JsonNode]:
-        key = _scalar(children[0], key=True)
-        return (key.value, key, _node(children[2]))
+        def object(self, children: list[Any]) -> JsonObject:
+            members = tuple(c for c in children if isinstance(c, tuple))
+            depth = _depth(node for _, _, node in members)
+            return JsonObject(members, children[0].start_pos or 0, _closing_end(children[-1]), depth)
 
-    def array(self, children: list[Any]) -> JsonArray:
-        items = tuple(_node(c) for c in children[1:-1] if not (isinstance(c, lark.Token) and c.type == "COMMA"))
-        return JsonArray(items, children[0].start_pos or 0, _closing_end(children[-1]), _depth(items))
+        def member(self, children: list[Any]) -> tuple[str, JsonScalar, JsonNode]:
+            key = _scalar(children[0], key=True)
+            return (key.value, key, _node(children[2]))
+
+        def array(self, children: list[Any]) -> JsonArray:
+            # the children between the brackets: nodes, tokens of scalars, and COMMA tokens
+            items = tuple(_node(c) for c in children[1:-1] if isinstance(c, _NODES) or c.type != "COMMA")
+            return JsonArray(items, children[0].start_pos or 0, _closing_end(children[-1]), _depth(items))
+
+    return _Build()
 
 
 _parser: lark.Lark | None = None
@@ -299,12 +310,13 @@ def _get_parser() -> lark.Lark:
                 # for collisions on each build: 300 ms of a first parse. tests/test_grammar.py
                 # builds the grammar with strict=True, which makes that check an error; at run
                 # time it would only repeat it.
+                import lark
                 import lark.lexer
 
                 checks = lark.lexer.has_interegular
                 lark.lexer.has_interegular = False
                 try:
-                    _parser = lark.Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Build())
+                    _parser = lark.Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_builder())
                 finally:
                     lark.lexer.has_interegular = checks
     return _parser
@@ -313,6 +325,8 @@ def _get_parser() -> lark.Lark:
 def build_strict_parser() -> lark.Lark:
     """The grammar built with ``strict=True`` (needs ``interegular``): conflicts and terminal
     collisions fail loudly. The runtime parser is the same grammar without that check."""
+    import lark
+
     return lark.Lark(grammar_text(), parser="lalr", lexer="contextual", strict=True)
 
 
@@ -332,8 +346,11 @@ def parse_syntax(text: str, json_depth: int = MAX_JSON_DEPTH) -> LegacySyntax | 
 
 
 def _parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
+    parser = _get_parser()
+    import lark  # loaded by _get_parser; a lookup in sys.modules
+
     try:
-        tree = _get_parser().parse(text)
+        tree = parser.parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(text, exc) from None
     except NestingTooDeepError as exc:
@@ -354,6 +371,8 @@ def _parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
 
 
 def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput) -> TargetError:
+    import lark
+
     pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
     if text.startswith("{"):
         at_end = isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "$END"
