@@ -141,6 +141,9 @@ class JsonSyntax:
 _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
 _TRIVIA_START = re.compile(r"[ \t\n\r#]|//")
 _SQ_ESCAPE = re.compile(r"""\\(.)|(")""", re.S)
+# A string token's string, without the trivia after it (runs in one step, as in the grammar).
+_DQ_BODY = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"')
+_SQ_BODY = re.compile(r"'(?:[^'\\]++|\\[\s\S])*+'")
 
 MAX_JSON_DEPTH = 100
 """How deeply JSON arrays and objects may nest by default (``parse_syntax``'s ``json_depth``);
@@ -199,11 +202,11 @@ def _word(token: lark.Token) -> Word:
 def _body(token: lark.Token) -> str:
     """The token without the whitespace and comments it carries."""
     text = str(token)
-    if text[0] in "\"'":
-        i = 1
-        while text[i] != text[0]:
-            i += 2 if text[i] == "\\" else 1
-        return text[: i + 1]
+    if text[0] == '"' or text[0] == "'":
+        found = (_DQ_BODY if text[0] == '"' else _SQ_BODY).match(text)
+        assert found is not None  # the token is a STRING or SQSTRING
+        end = found.end()
+        return text if end == len(text) else text[:end]
     found = _TRIVIA_START.search(text)
     return text if found is None else text[: found.start()]
 
