@@ -9,10 +9,19 @@ them, so they live beneath both: the eras never import the parser.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Mapping
-from typing import Any
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
-from .errors import LeafKindError, MissingAttributeError, UnknownAttributeError, UnknownKindError, show
+from .errors import (
+    LeafKindError,
+    MissingAttributeError,
+    NestingTooDeepError,
+    UnknownAttributeError,
+    UnknownKindError,
+    show,
+)
 from .registry import Registry, attribute_releases, modern_tag
 from .schema import KindSchema
 from .versions import DEFAULT, LAST_LEGACY, MODERN, Version
@@ -28,6 +37,77 @@ LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar("targetlang_max_dept
 def depth_limit() -> int:
     """How deeply targets may nest in the parse under way (``parse``'s ``max_depth``)."""
     return LIMIT.get()
+
+
+_R = TypeVar("_R")
+
+# Deeply nested targets (a host chain 10,000 deep that parse(..., max_depth=10_000) allows) are
+# read, printed, compared and resolved by recursive code; every level takes about ten Python
+# frames. Rather than make each of those walks iterative, a call that runs out of Python's stack
+# is run again, whole, in a thread with a large stack and a raised recursion limit. That keeps
+# the everyday path as it is (no cost until a RecursionError is raised), and it is robust: the
+# retried call is the same code, so it gives the same result or the same error. The stack is
+# address space reserved for the thread and touched only as deep as the call goes; 2 kB per
+# allowed frame keeps the C stack from overflowing before Python's limit stops the call.
+# sys.setrecursionlimit is process-wide, so the limit is raised only while such a call runs and
+# put back when the last one ends. Deeper than that (about 20,000 levels) is a
+# NestingTooDeepError, never a RecursionError.
+LARGE_STACK_FRAMES = 250_000
+STACK_EXHAUSTED = "targets nest deeper than Python's stack allows"
+_LARGE_STACK_BYTES = 2048 * LARGE_STACK_FRAMES
+_large = threading.local()
+_large_lock = threading.Lock()
+_large_calls = 0
+_normal_limit = 0
+
+
+def on_large_stack(call: Callable[[], _R]) -> _R:
+    """``call()`` again, in a thread with a large stack: for the handler of a RecursionError.
+
+    Inside such a thread the RecursionError is raised again (one large stack is all there is);
+    when the large stack does not suffice either, the caller gets a :class:`NestingTooDeepError`.
+    """
+    global _large_calls, _normal_limit
+    if getattr(_large, "inside", False):
+        raise RecursionError("nested too deeply for the large stack")
+    result: list[_R] = []
+    failure: list[BaseException] = []
+    context = contextvars.copy_context()  # the parse limits under way go along
+
+    def run() -> None:
+        _large.inside = True
+        try:
+            result.append(context.run(call))
+        except BaseException as exc:  # handed to the calling thread
+            failure.append(exc)
+
+    with _large_lock:
+        if _large_calls == 0:
+            _normal_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_normal_limit, LARGE_STACK_FRAMES))
+        _large_calls += 1
+        try:
+            size = threading.stack_size(_LARGE_STACK_BYTES)
+            try:
+                thread = threading.Thread(target=run, name="targetlang-large-stack", daemon=True)
+                thread.start()
+            finally:
+                threading.stack_size(size)
+        except (RuntimeError, ValueError, MemoryError):  # no thread, or no stack that size
+            thread = None
+    try:
+        if thread is not None:
+            thread.join()
+    finally:
+        with _large_lock:
+            _large_calls -= 1
+            if _large_calls == 0 and sys.getrecursionlimit() == max(_normal_limit, LARGE_STACK_FRAMES):
+                sys.setrecursionlimit(_normal_limit)
+    if failure and not isinstance(failure[0], RecursionError):
+        raise failure[0]
+    if result:
+        return result[0]
+    raise NestingTooDeepError(STACK_EXHAUSTED)
 
 
 def suggest(name: str, choices: Any) -> tuple[str, ...]:

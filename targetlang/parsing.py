@@ -20,10 +20,12 @@ from ._cache import bounded_cache
 from ._diagnostics import (
     LIMIT,
     MAX_DEPTH,
+    STACK_EXHAUSTED,
     check_required,
     depth_limit,
     hint,
     modern_kind,
+    on_large_stack,
     suggest,
     unknown_attr,
     unknown_kind,
@@ -78,11 +80,18 @@ def parse(
         raise ValueError(f"max_depth is a number of levels, 0 or more, not {max_depth!r}")
     token = LIMIT.set(max_depth) if max_depth != current else None
     try:
-        return _parse(spec, registry, era, max_depth)
-    except RecursionError:
-        # Only a max_depth beyond what Python's stack holds gets here: the default stays well inside.
+        try:
+            return _parse(spec, registry, era, max_depth)
+        except RecursionError:
+            pass
+        # Only a large max_depth gets here: the default stays well inside Python's stack.
+        return on_large_stack(lambda: _parse(spec, registry, era, max_depth))
+    except (RecursionError, NestingTooDeepError) as exc:
+        if isinstance(exc, NestingTooDeepError) and exc.message != STACK_EXHAUSTED:
+            raise
+        # deeper than even the large stack holds (about 20,000 levels)
         raise NestingTooDeepError(
-            f"targets nest deeper than Python's stack allows (max_depth={max_depth})",
+            f"{STACK_EXHAUSTED} (max_depth={max_depth})",
             spec if isinstance(spec, str) else "",
             0,
             len(spec) if isinstance(spec, str) else 0,

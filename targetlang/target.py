@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from . import printing
+from ._diagnostics import on_large_stack
 from .errors import TargetError, UnknownAttributeError
 from .lexical import encode_scalar, interpret, interpret_offsets
 from .registry import Registry
@@ -22,6 +23,7 @@ __all__ = ["Target"]
 # Where an option or member stands in the target's own text:
 # (start of the option or key, end of the key, start of the value, end of the value).
 Span = tuple[int, int, int, int]
+_R = TypeVar("_R")
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -215,12 +217,15 @@ class Target:
             return True
         if not isinstance(other, Target):
             return NotImplemented
-        return self._key() == other._key()
+        try:
+            return self._key() == other._key()
+        except RecursionError:  # a deep host chain: see _diagnostics.on_large_stack
+            return on_large_stack(lambda: self._key() == other._key())
 
     def __hash__(self) -> int:
         value = self._hash
         if value is None:
-            value = hash(self._key())
+            value = _deep(lambda: hash(self._key()))
             object.__setattr__(self, "_hash", value)
         return value
 
@@ -228,7 +233,7 @@ class Target:
 
     def __str__(self) -> str:
         """The text the target was parsed from, exactly; else :meth:`canonical`."""
-        return self._text if self._text is not None else self.canonical()
+        return self._text if self._text is not None else _deep(self.canonical)
 
     def __repr__(self) -> str:
         return f"Target({str(self)!r})"
@@ -236,20 +241,20 @@ class Target:
     def canonical(self) -> str:
         """A deterministic legacy string that keeps host and tag: equal targets give equal
         strings and ``parse(t.canonical()) == t``. See :func:`targetlang.printing.canonical`."""
-        return printing.canonical(self)
+        return _deep(lambda: printing.canonical(self))
 
     def canonical_jsonish(self) -> str:
         """The canonical JSON-ish text (stable key order, two-space indent, bare words where
         possible); ``parse(t.canonical_jsonish()) == t``."""
-        return printing.canonical_jsonish(self)
+        return _deep(lambda: printing.canonical_jsonish(self))
 
     def to_json(self) -> dict[str, Any]:
         """The modern form: a dict of JSON types (lists, nested host dict) for TVM >= 0.24."""
-        return printing.to_json(self)
+        return _deep(lambda: printing.to_json(self))
 
     def to_legacy_str(self, env: Environment | None = None) -> str:
         """Exactly what TVM v0.22's ``str()`` printed for this target once resolved with ``env``."""
-        return printing.legacy_str(self.resolve(env))
+        return _deep(lambda: printing.legacy_str(self.resolve(env)))
 
     # ------------------------------------------------------------------ resolution
 
@@ -258,7 +263,9 @@ class Target:
 
         Nested targets (host, devices) are resolved too. Idempotent.
         """
-        env = env or DEFAULT_ENVIRONMENT
+        return _deep(lambda: self._resolve(env or DEFAULT_ENVIRONMENT))
+
+    def _resolve(self, env: Environment) -> Target:
         version = registry_release(self._registry.version).version
         keys, attrs, features = resolve_parts(self._schema, self._keys, self._attrs, env, self._locate, version)
         for name, value in attrs.items():
@@ -418,6 +425,16 @@ class Target:
         if text[:end].endswith("\\") and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2:
             end += 1
         return f"{text[:end]} -{name}={raw}{text[end:]}"
+
+
+def _deep(call: Callable[[], _R]) -> _R:
+    """``call()``; if a deeply nested target runs it out of Python's stack, ``call()`` on a large
+    stack (see :func:`targetlang._diagnostics.on_large_stack`). Free until the stack runs out."""
+    try:
+        return call()
+    except RecursionError:
+        pass
+    return on_large_stack(call)
 
 
 def _legacy_removed(text: str, span: Span) -> str:

@@ -117,9 +117,57 @@ def test_max_depth_must_be_a_count(bad: object) -> None:
         targetlang.parse("llvm", max_depth=bad)  # type: ignore[arg-type]
 
 
-def test_a_limit_beyond_the_stack_gives_the_nesting_error_not_recursion_error() -> None:
+def nested_dict(depth: int) -> dict[str, object]:
+    config: dict[str, object] = {"kind": "llvm"}
+    for _ in range(depth):
+        config = {"kind": "llvm", "host": config}
+    return config
+
+
+@pytest.mark.parametrize("depth", [257, 1000, 10_000])
+@pytest.mark.parametrize("form", ["json", "dict"])
+def test_max_depth_is_reached_however_deep(form: str, depth: int) -> None:
+    # A nesting max_depth allows reads, prints, compares and resolves: a call that runs out of
+    # Python's stack is run again on a large one, never a RecursionError.
+    spec: object = nested_json(depth) if form == "json" else nested_dict(depth)
+    target = targetlang.parse(spec, max_depth=depth)
+    again = targetlang.parse(target.to_json(), max_depth=depth)
+    assert again == target and hash(again) == hash(target)
+    if form == "json":  # str() of a target read from a dict is canonical(), see below
+        assert str(targetlang.parse(str(target), max_depth=depth)) == str(target)
+    resolved = target.resolve()
+    assert resolved.resolve() == resolved
+    host, levels = resolved, 0
+    while host.host is not None:
+        host, levels = host.host, levels + 1
+    assert levels == depth
+    if depth <= 1000:  # each level quotes the text of the levels inside it: quadratic in size
+        assert targetlang.parse(target.canonical(), max_depth=depth) == target
+        # the error is moved into each enclosing text on its way out: quadratic in size too
+        with pytest.raises(targetlang.NestingTooDeepError, match=f"more than {depth - 1} levels"):
+            targetlang.parse(spec, max_depth=depth - 1)
+
+
+def test_max_depth_is_reached_in_legacy_strings() -> None:
+    # quoting doubles the backslashes at each level, so a legacy string cannot nest very deep
+    text = nested_legacy(14)
+    target = targetlang.parse(text, max_depth=10_000)
+    assert str(target) == text and targetlang.parse(target.canonical(), max_depth=14) == target
     with pytest.raises(targetlang.NestingTooDeepError):
+        targetlang.parse(text, max_depth=13)
+
+
+def test_a_limit_beyond_the_stack_gives_the_nesting_error_not_recursion_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import targetlang._diagnostics as diagnostics
+
+    limit = sys.getrecursionlimit()
+    # a large stack of 20,000 frames holds about 2,000 levels
+    monkeypatch.setattr(diagnostics, "LARGE_STACK_FRAMES", 20_000)
+    with pytest.raises(targetlang.NestingTooDeepError, match="stack allows"):
         targetlang.parse(nested_json(5000), max_depth=100_000)
+    assert sys.getrecursionlimit() == limit  # put back
 
 
 # ----------------------------------------------------------------------------- adversarial runs
