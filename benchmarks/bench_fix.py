@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import contextlib
 import json
 import os
 import platform
@@ -36,6 +35,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from doc_sections import cpu_model as _cpu_model
+from doc_sections import package_version as _version
 from doc_sections import write_section
 
 import targetlang
@@ -148,23 +149,6 @@ def _times(count: int) -> str:
 def _best(timings: list[Timing]) -> Timing:
     """The run of least wall time: on a shared machine, the one the rest of it disturbed least."""
     return min(timings, key=lambda t: t.wall)
-
-
-def _cpu_model() -> str:
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
-
-
-def _version(package: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "not installed"
 
 
 def machine(measured: str) -> list[str]:

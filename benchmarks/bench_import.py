@@ -13,7 +13,6 @@ interpreter itself imports before the statement (``site``) is not counted agains
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import platform
 import statistics
@@ -23,6 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from doc_sections import DOC as _DOC
+from doc_sections import cpu_model as _cpu_model
+from doc_sections import package_version as _version
 from doc_sections import write_section
 
 _ROOT = Path(__file__).resolve().parents[1]
@@ -52,23 +53,6 @@ def measure(statement: str, runs: int) -> tuple[float, float]:
     timed_ms(statement)
     samples = [timed_ms(statement) for _ in range(runs)]
     return min(samples), statistics.median(samples)
-
-
-def _cpu_model() -> str:
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
-
-
-def _version(package: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "not installed"
 
 
 def report(results: list[tuple[str, str, float, float]], runs: int) -> str:

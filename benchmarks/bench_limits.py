@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import lark
+from doc_sections import cpu_model as _cpu_model
 from doc_sections import write_section
 
 import targetlang
@@ -125,16 +126,6 @@ def memory_rows(size: int) -> list[tuple[str, float, float, float, float, float 
         print(f"{name}: {before[1]:.1f} -> {after[1]:.1f} bytes per byte", file=sys.stderr)
         del text
     return rows
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def seconds(text: str, repeat: int = 3) -> float:

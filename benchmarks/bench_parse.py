@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from doc_sections import DOC as _DOC
+from doc_sections import cpu_model as _cpu_model
 from doc_sections import write_section
 
 import targetlang
@@ -196,14 +197,6 @@ def import_ms(code: str, runs: int = 5) -> float:
     _wall_ms("pass")
     samples = [_wall_ms(code) - _wall_ms("pass") for _ in range(runs)]
     return statistics.median(samples)
-
-
-def _cpu_model() -> str:
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
 
 
 def machine_info(tvm_version: str) -> list[tuple[str, str]]:

@@ -8,10 +8,32 @@ generated section of another page: the rule table of docs/migration.md, from
 
 from __future__ import annotations
 
+import contextlib
+import platform
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
 MIGRATION_DOC = DOC.with_name("migration.md")
+
+
+def cpu_model() -> str:
+    """The machine's CPU, for the sections' machine lines."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def package_version(package: str) -> str:
+    """An installed package's version, or ``not installed``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "not installed"
+
 
 _HEADER = """# Performance
 
