@@ -77,6 +77,8 @@ def text_cost(key: object) -> int:
     """The cost of an entry under ``key``, in characters of the text in it (a string, or the
     strings of a tuple): their length, :data:`COMMA_CHARGE` more for each comma, and
     :data:`ENTRY_CHARGE`."""
+    if type(key) is str:
+        return ENTRY_CHARGE + len(key) + COMMA_CHARGE * key.count(",")
     texts = (key,) if isinstance(key, str) else key if isinstance(key, tuple) else ()
     cost = ENTRY_CHARGE
     for text in texts:
@@ -151,21 +153,23 @@ class LruCache(Generic[_K, _V]):
         recently used entries to stay within the bounds; not at all if ``cost`` alone is over."""
         if cost is None:
             cost = text_cost(key)
-        dropped: list[tuple[_V, int]] = []  # released once the lock is
         with self._lock:
             data = self._data
+            # What is dropped stays referenced until the lock is released: a finalizer it runs
+            # may use the cache.
             old = data.pop(key, None)
             if old is not None:
                 self._cost -= old[1]
-                dropped.append(old)
             if cost > self.max_cost or self.max_entries == 0:
                 return
             data[key] = (value, cost)
             self._cost += cost
-            while self._cost > self.max_cost or len(data) > self.max_entries:
-                entry = data.popitem(last=False)[1]
-                self._cost -= entry[1]
-                dropped.append(entry)
+            if self._cost > self.max_cost or len(data) > self.max_entries:
+                dropped: list[tuple[_V, int]] = []
+                while self._cost > self.max_cost or len(data) > self.max_entries:
+                    entry = data.popitem(last=False)[1]
+                    self._cost -= entry[1]
+                    dropped.append(entry)
 
     def clear(self) -> None:
         """Drop every entry."""

@@ -217,7 +217,7 @@ def modern_kind(schema: KindSchema, source: str, start: int, end: int) -> Unknow
 
 
 def check_required(schema: KindSchema, given: Mapping[str, Any], source: str, start: int, end: int) -> None:
-    missing = [spec.name for spec in schema.attrs.values() if spec.required and spec.name not in given]
+    missing = [name for name in schema.required_names if name not in given]
     if missing:
         names = ", ".join(show(name) for name in missing)
         raise MissingAttributeError(f"kind {show(schema.name)} needs {names}", source, start, end)

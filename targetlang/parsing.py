@@ -12,11 +12,13 @@ lowest layer that has one).
 from __future__ import annotations
 
 import copyreg
-from collections.abc import Mapping
+import functools
+import json
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
-from ._cache import bounded_cache
+from ._cache import LruCache, bounded_cache
 from ._diagnostics import (
     LIMIT,
     MAX_DEPTH,
@@ -50,8 +52,17 @@ from .errors import (
 from .lexical import INT64_MAX, INT64_MIN, MKLDNN
 from .registry import Registry, builtin_registry, modern_tag
 from .resolution import is_aprofile, is_mprofile
-from .schema import KindSchema
-from .syntax import MAX_JSON_DEPTH, JsonObject, JsonScalar, LegacySyntax, Word, json_string_offsets, parse_syntax
+from .schema import KindSchema, TypeSpec
+from .syntax import (
+    MAX_JSON_DEPTH,
+    JsonObject,
+    JsonScalar,
+    LegacySyntax,
+    Word,
+    json_string_offsets,
+    legacy_words,
+    parse_syntax,
+)
 from .target import Span, Target
 from .values import from_json, from_text
 from .versions import SCHEMA_RELEASES, registry_release
@@ -81,6 +92,10 @@ def parse(
     token = LIMIT.set(max_depth) if max_depth != current else None
     try:
         try:
+            if era is None and type(spec) is str:  # the common call, without _parse's dispatch
+                if not spec.isascii():
+                    check_encodable(spec)
+                return _read_text(spec, builtin_registry() if registry is None else registry, max_depth)
             return _parse(spec, registry, era, max_depth)
         except RecursionError:
             pass
@@ -110,7 +125,7 @@ def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int
     reg = registry if registry is not None else builtin_registry()
     if isinstance(spec, str):
         check_encodable(spec)
-        return _parse_cached(spec, reg, max_depth)
+        return _read_text(spec, reg, max_depth)
     if isinstance(spec, Target):
         return spec
     if isinstance(spec, Mapping):
@@ -162,8 +177,29 @@ def _default_reader(text: str, registry: Registry) -> Target:
     return parse(text, registry=registry)
 
 
+def _read_text(text: str, registry: Registry, max_depth: int) -> Target:
+    """``text`` read, from the cache when it holds it."""
+    if max_depth == MAX_DEPTH and (registry is (default := builtin_registry()) or registry == default):
+        # The commonest reading, held under the text alone, whose hash Python keeps.
+        found = _PARSED.find(text)
+        if found is not None:
+            return found[0]
+        target = _parse_uncached(text, default)
+        _PARSED.put(text, target)
+        return target
+    return _parse_cached(text, registry, max_depth)
+
+
 @bounded_cache(16384)
 def _parse_cached(text: str, registry: Registry, max_depth: int) -> Target:
+    return _parse_uncached(text, registry)
+
+
+# The texts parsed with the default registry and depth are held here under the text alone.
+_PARSED = cast("LruCache[str, Target]", _parse_cached.cache)
+
+
+def _parse_uncached(text: str, registry: Registry) -> Target:
     if MKLDNN in text:
         return _parse_mkldnn(text, registry)
     return _parse_text(text, registry, 0, ())
@@ -199,7 +235,7 @@ def _parse_mkldnn(text: str, registry: Registry) -> Target:
     def end(i: int) -> int:
         return offsets[i - 1] + 1 if i > 0 else 0
 
-    spans = {name: (start(a), end(b), start(c), end(d)) for name, (a, b, c, d) in target._spans.items()}
+    spans = {name: (start(a), end(b), start(c), end(d)) for name, (a, b, c, d) in target._span_map().items()}
     return _retexted(target, registry, text, target._text_form, spans)
 
 
@@ -237,7 +273,8 @@ def _check_cycle(tag: str, chain: tuple[str, ...], source: str = "", start: int 
 
 
 def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
-    _check_depth(depth)
+    if depth:  # the limit is never below 0
+        _check_depth(depth)
     config = registry.tags.get(text)
     if config is not None:
         try:
@@ -248,69 +285,136 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             # The tag's own config has no text: point at the tag's name.
             raise _in_tag(err, text).at(text, 0, len(text)) from None
         return _retexted(target, registry, text, "tag")
+    if text[:1] != "{":
+        words = legacy_words(text)
+        if words is not None:
+            return _read_legacy(words, text, registry, depth, chain)
+    else:
+        read = _read_plain_json(text, registry, depth, chain)
+        if read is not None:
+            return read
     # A target nests in a target one JSON level deep, two inside an array (devices): deep
     # targets that max_depth allows are never cut short by the JSON limit.
     syntax = parse_syntax(text, max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4))
     if isinstance(syntax, LegacySyntax):
-        return _read_legacy(syntax, text, registry, depth, chain)
+        return _read_legacy((syntax.kind, *syntax.words), text, registry, depth, chain)
     return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
 
 
-def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
-    kind_word = syntax.kind
-    schema = registry.kinds.get(kind_word.text)
+def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target | None:
+    """The target of a JSON text that the standard library's decoder reads as the grammar does,
+    or ``None`` for any other text, and for one that is not a valid target (the grammar's reading
+    reports what is wrong, and where).
+
+    That is strict JSON (no comments, single quotes or bare words; ``NaN`` and ``Infinity`` are
+    bare words to the grammar) of one object with no object inside it, so that no nested target
+    needs its own slice of the text, and with too few brackets to nest past any depth limit. The
+    target finds its members' spans in the text when something asks for them.
+    tests/test_json_reading.py proves it identical to the grammar's reading.
+    """
+    if text[:1] != "{" or text.count("{") != 1 or text.count("[") >= MAX_JSON_DEPTH - 1:
+        return None
+    try:
+        config = _DECODER.decode(text)
+    except (ValueError, RecursionError):
+        return None
+    if type(config) is not dict:
+        return None
+    try:
+        return _from_config(config, registry, depth, None, text, own_text=text, chain=chain, spans_later=True)
+    except TargetError:
+        return None
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
+
+
+def _plain_value(value: str, typ: TypeSpec) -> Any:
+    """What :func:`from_text` makes of the commonest values, or ``None`` for the others: a value
+    without quotes, escapes or spaces, of a string, an array of strings (not too long to hold its
+    items twice), a small decimal int or bool."""
+    if "'" in value or "\\" in value:
+        return None
+    name = typ.name
+    if name == "string":
+        return value
+    if name == "array":
+        if len(value) < 4096 and typ.elem is not None and typ.elem.name == "string":
+            return tuple(filter(None, value.split(",")))
+    elif name == "int" or name == "bool":
+        if len(value) < 10 and value.isdigit() and value.isascii():
+            number = int(value)
+        elif len(value) == 4 and value.lower() == "true":
+            number = 1
+        elif len(value) == 5 and value.lower() == "false":
+            number = 0
+        else:
+            return None
+        return number if name == "int" else number != 0
+    return None
+
+
+def _nested_text(value: str, *, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
+    return _parse_text(value, registry, depth, chain)
+
+
+def _read_legacy(
+    words: Sequence[tuple[str, int] | Word], text: str, registry: Registry, depth: int, chain: tuple[str, ...]
+) -> Target:
+    """The target of a legacy string's words (raw text and start; the kind's first)."""
+    kind, kind_start = words[0][0], words[0][1]
+    kind_end = kind_start + len(kind)
+    schema = registry.kinds.get(kind)
     if schema is None:
-        if kind_word.text in registry.tags:
+        if kind in registry.tags:
             raise UnknownKindError(
-                f"{show(kind_word.text)} is a tag, and a tag takes no options: TVM v0.22 read a tag only as the "
-                f'whole text; to change its fields write {{"tag": "{kind_word.text}", ...}}',
+                f"{show(kind)} is a tag, and a tag takes no options: TVM v0.22 read a tag only as the "
+                f'whole text; to change its fields write {{"tag": "{kind}", ...}}',
                 text,
-                kind_word.start,
-                kind_word.end,
+                kind_start,
+                kind_end,
             )
-        raise unknown_kind(kind_word.text, registry, text, kind_word.start, kind_word.end)
+        raise unknown_kind(kind, registry, text, kind_start, kind_end)
     if schema.modern_only:
-        raise modern_kind(schema, text, kind_word.start, kind_word.end)
+        raise modern_kind(schema, text, kind_start, kind_end)
     specs = schema.attrs
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
     spans: dict[str, Span] = {}
-    bits = registry_release(registry.version).int_bits
-
-    def nested(value: str) -> Target:
-        return _parse_text(value, registry, depth + 1, chain)
-
-    words = syntax.words
     n = len(words)
-    i = 0
+    i = 1
     while i < n:
-        word: Word = words[i]
-        raw = word.text
+        raw, word_start = words[i][0], words[i][1]
+        word_end = word_start + len(raw)
         if raw[0] != "-":
             raise MissingDashError(
-                f"expected an option starting with '-', found {show(raw)}", text, word.start, word.end
+                f"expected an option starting with '-', found {show(raw)}", text, word_start, word_end
             )
         body = raw.lstrip("-")
         if not body:
             raise MissingDashError(
-                f"{show(raw)} is not an option: dashes need a key after them", text, word.start, word.end
+                f"{show(raw)} is not an option: dashes need a key after them", text, word_start, word_end
             )
-        key_start = word.start + len(raw) - len(body)
+        key_start = word_start + len(raw) - len(body)
         eq = body.find("=")
         value: str | None
         if eq >= 0:
             key, value = body[:eq], body[eq + 1 :]
             value_start = key_start + eq + 1
-            end = word.end
+            end = word_end
             if not key or not value:
-                raise EmptyKeyOrValueError(f"empty attribute key or value in {show(raw)}", text, word.start, word.end)
-        elif i + 1 < n and words[i + 1].text[0] != "-":
+                raise EmptyKeyOrValueError(f"empty attribute key or value in {show(raw)}", text, word_start, word_end)
+        elif i + 1 < n and words[i + 1][0][0] != "-":
             key = body
-            following = words[i + 1]
-            value, value_start, end = following.text, following.start, following.end
+            value, value_start = words[i + 1][0], words[i + 1][1]
+            end = value_start + len(value)
             i += 1
         else:
-            key, value, value_start, end = body, None, word.end, word.end
+            key, value, value_start, end = body, None, word_end, word_end
         key_end = key_start + len(key)
         if key == "kind" or key in spans:
             raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
@@ -318,18 +422,27 @@ def _read_legacy(syntax: LegacySyntax, text: str, registry: Registry, depth: int
         if spec is None or spec.modern_only:
             raise unknown_attr(key, schema, text, key_start, key_end, registry.version)
         try:
-            typed = from_text("1" if value is None else value, spec.type, key, nested, bits)
+            typed = _plain_value(value, spec.type) if value is not None else None
+            if typed is None:
+                typed = from_text(
+                    "1" if value is None else value,
+                    spec.type,
+                    key,
+                    functools.partial(_nested_text, registry=registry, depth=depth + 1, chain=chain),
+                    registry_release(registry.version).int_bits,
+                )
         except TargetError as err:
             if value is None:
-                raise err.at(text, word.start, word.end) from None
+                raise err.at(text, word_start, word_end) from None
             raise err.relocated(text, range(value_start, value_start + len(value)), end) from None
         if key in _STRUCTURAL:
             fields[key] = typed
         else:
             attrs[key] = typed
-        spans[key] = (word.start, key_end, value_start, end)
+        spans[key] = (word_start, key_end, value_start, end)
         i += 1
-    check_required(schema, attrs, text, kind_word.start, kind_word.end)
+    if schema.required_names:
+        check_required(schema, attrs, text, kind_start, kind_end)
     return Target._make(schema, registry, attrs=attrs, text=text, text_form="legacy", spans=spans, **fields)
 
 
@@ -393,11 +506,12 @@ def _typed(
     nested: Any,
     value_node: Any,
     source: str,
-    key_span: tuple[int, int] = (0, 0),
+    key_span: Callable[[str], tuple[int, int]] | None = None,
 ) -> Any:
     spec = schema.attrs.get(key)
     if spec is None:
-        raise unknown_attr(key, schema, source, *key_span, version=registry.version)
+        span = key_span(key) if key_span is not None else (0, 0)
+        raise unknown_attr(key, schema, source, *span, version=registry.version)
     return from_json(value, spec.type, key, nested, value_node, source)
 
 
@@ -409,15 +523,20 @@ def _from_config(
     source: str,
     own_text: str | None = None,
     chain: tuple[str, ...] = (),
+    spans_later: bool = False,
 ) -> Target:
     """A target from a config mapping; ``node`` is its JSON object in ``source`` when it was text.
+
+    ``spans_later``: the config was decoded from ``own_text`` without a syntax tree; the target
+    finds where its members are in the text when something asks.
 
     ``own_text`` is the text the target prints back as: the whole JSON text, or the slice of
     it that holds a nested object.
     """
-    _check_depth(depth)
+    if depth:  # the limit is never below 0
+        _check_depth(depth)
     for key in config:
-        if not isinstance(key, str):
+        if type(key) is not str and not isinstance(key, str):
             raise InvalidSpecError(f"a target config's keys are strings, not {type(key).__name__}: {key!r}", source)
     members = {name: (k, v) for name, k, v in node.members} if node is not None else {}
 
@@ -495,13 +614,16 @@ def _from_config(
                 raise _in_tag(err, config["tag"]).at(source, *value_span("tag")) from None
         else:
             typed = _typed(
-                key, value, schema, registry, nested, members[key][1] if key in members else None, source, where(key)
+                key, value, schema, registry, nested, members[key][1] if key in members else None, source, where
             )
         if key in _STRUCTURAL:
             fields[key] = typed
         else:
             attrs[key] = typed
-    check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
+    if schema.required_names:
+        check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
+    if spans_later:
+        return Target._make(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=None, **fields)
     if own_text is None or node is None:
         return Target._make(schema, registry, attrs=attrs, **fields)
     offset = node.start

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -120,12 +120,15 @@ class KindSchema:
     leaf: bool = True
     modern_only: bool = False
     common: bool = True  # add COMMON_ATTRS; a release's own schema lists the ones it had itself
+    required_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         merged = {spec.name: spec for spec in COMMON_ATTRS} if self.common else {}
         merged.update(self.attrs)
         object.__setattr__(self, "attrs", MappingProxyType(merged))
         object.__setattr__(self, "default_keys", tuple(self.default_keys))
+        # Every read checks these; most kinds have none, and the check should cost nothing then.
+        object.__setattr__(self, "required_names", tuple(spec.name for spec in merged.values() if spec.required))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, KindSchema):

@@ -8,12 +8,13 @@ whitespace. Either prints back to its source exactly. Meaning is given one layer
 from __future__ import annotations
 
 import contextvars
+import functools
 import json
 import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import InvalidJSONError, MismatchedQuoteError, NestingTooDeepError, TargetError, TargetSyntaxError
 
@@ -31,8 +32,11 @@ __all__ = [
     "LegacySyntax",
     "Word",
     "grammar_path",
+    "grammar_syntax",
     "grammar_text",
+    "json_member_spans",
     "json_string_offsets",
+    "legacy_words",
     "parse_syntax",
 ]
 
@@ -51,9 +55,11 @@ def grammar_text() -> str:
     return grammar_path().read_text(encoding="utf-8")
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
-    """One word of a legacy string: its raw text, where it starts, and the spaces after it."""
+class Word(NamedTuple):
+    """One word of a legacy string: its raw text, where it starts, and the spaces after it.
+
+    A named tuple: a legacy string is read word by word, and a tuple is the cheapest object to
+    make."""
 
     text: str
     start: int
@@ -183,6 +189,14 @@ def json_string_offsets(source: str, start: int, end: int) -> list[int]:
             ):
                 i += 6
     return offsets
+
+
+def json_member_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
+    """For each member of the JSON object ``text`` (the last of a repeated key): where its key
+    starts and ends and where its value starts and ends."""
+    tree = grammar_syntax(text)
+    assert isinstance(tree, JsonSyntax)
+    return {name: (key.start, key.end, value.start, value.end) for name, key, value in tree.root.members}
 
 
 def _split_trail(text: str) -> tuple[str, str]:
@@ -348,7 +362,89 @@ def parse_syntax(text: str, json_depth: int = MAX_JSON_DEPTH) -> LegacySyntax | 
             _JSON_DEPTH.reset(token)
 
 
+# A text shorter than this is split with str.split when it can be; a longer one is scanned
+# with the grammar's terminal, which holds no list entry per space.
+_SPLIT_BELOW = 4096
+
+
+def legacy_words(text: str) -> list[tuple[str, int]] | None:
+    """The words of a legacy string, each with where it starts (the spaces are what lies
+    between), or ``None`` for a text the grammar does not read as a legacy string: JSON, and
+    what is rejected (:func:`parse_syntax` has the grammar's parser report it).
+
+    The grammar's legacy rule, ``SEP? KIND (OPTION | WORD)*``, reads words that are runs of its
+    ``_UNITS`` terminal (escape pairs, quoted regions, runs of other characters) separated by
+    spaces, the first of which, the kind, starts with neither ``-`` nor ``{``. A text without
+    quotes and backslashes is split at its spaces; any other is scanned with ``_UNITS`` as
+    target.lark spells it. tests/test_scanner.py proves both readings identical to the parser's.
+    """
+    words: list[tuple[str, int]] | None
+    if len(text) < _SPLIT_BELOW and "'" not in text and "\\" not in text:
+        words = _split_words(text)
+    else:
+        words = _scanned_words(text)
+    if not words:
+        return None
+    first = words[0][0][0]
+    if first == "-" or first == "{":
+        return None
+    return words
+
+
+def _split_words(text: str) -> list[tuple[str, int]]:
+    # Only for a text without quotes and backslashes: a word is then a run of non-spaces.
+    words: list[tuple[str, int]] = []
+    append = words.append
+    pos = 0
+    for run in text.split(" "):
+        if run:
+            append((run, pos))
+            pos += len(run) + 1
+        else:
+            pos += 1
+    return words
+
+
+def _scanned_words(text: str) -> list[tuple[str, int]] | None:
+    legacy, word = _scanners()
+    if legacy.fullmatch(text) is None:
+        return None
+    return [(m.group(), m.start()) for m in word.finditer(text)]
+
+
+@functools.cache
+def _scanners() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The legacy rule as one expression over the grammar's ``_UNITS``, and one word of it."""
+    found = re.search(r"^_UNITS: /(.+)/$", grammar_text(), re.M)
+    if found is None:
+        raise RuntimeError("target.lark has no _UNITS terminal")
+    word = f"(?=[^ ]){found.group(1)}"  # a word starts with a unit, not a space
+    return re.compile(f" *+(?:{word} *+)*+"), re.compile(word)
+
+
+def _legacy_syntax(text: str) -> LegacySyntax | None:
+    words = legacy_words(text)
+    if words is None:
+        return None
+    follows = [start for _, start in words[1:]]
+    follows.append(len(text))
+    nodes = [
+        Word(run, start, text[start + len(run) : follow]) for (run, start), follow in zip(words, follows, strict=True)
+    ]
+    return LegacySyntax(text[: words[0][1]], nodes[0], tuple(nodes[1:]))
+
+
 def _parse_syntax(text: str) -> LegacySyntax | JsonSyntax:
+    if text[0] != "{":
+        legacy = _legacy_syntax(text)
+        if legacy is not None:
+            return legacy
+    return grammar_syntax(text)
+
+
+def grammar_syntax(text: str) -> LegacySyntax | JsonSyntax:
+    """:func:`parse_syntax` by the grammar's LALR parser alone (the reference that
+    :func:`legacy_words` is tested against); the text is not empty."""
     parser = _get_parser()
     import lark  # loaded by _get_parser; a lookup in sys.modules
 

@@ -14,7 +14,7 @@ from .lexical import encode_scalar, interpret, interpret_offsets
 from .registry import Registry
 from .resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from .schema import AttrSpec, KindSchema
-from .syntax import json_string_offsets
+from .syntax import json_member_spans, json_string_offsets
 from .values import from_json, is_representable, to_text
 from .versions import registry_release
 
@@ -36,15 +36,10 @@ def _norm(value: Any, spec: AttrSpec) -> Any:
     return value
 
 
-class Target:
-    """A compilation target: a kind, keys, a host, and typed attributes.
-
-    ``Target(spec)`` is :func:`targetlang.parse`; ``Target(spec, host)`` replaces the host as
-    TVM's two-argument constructor did. Targets are immutable and hashable; ``==`` compares
-    meaning (attribute order, dash count, quoting and ``=`` versus space do not matter; the
-    order of ``keys`` and of ordered arrays does), while ``str()`` gives the exact text the
-    target was parsed from.
-    """
+class _Fields:
+    """The fields of a :class:`Target`. A target is built as a :class:`_Building` (whose fields
+    are set as any object's are, which costs a third of ``object.__setattr__`` calls) and then
+    becomes a Target, which allows no setting."""
 
     __slots__ = (
         "_attrs",
@@ -71,10 +66,27 @@ class Target:
     _norm: tuple[Any, ...] | None
     _registry: Registry
     _schema: KindSchema
-    _spans: Mapping[str, Span]
+    _spans: Mapping[str, Span] | None  # None: a JSON text's, found when first needed
     _tag: str
     _text: str | None
     _text_form: str
+
+
+class _Building(_Fields):
+    __slots__ = ()
+
+
+class Target(_Fields):
+    """A compilation target: a kind, keys, a host, and typed attributes.
+
+    ``Target(spec)`` is :func:`targetlang.parse`; ``Target(spec, host)`` replaces the host as
+    TVM's two-argument constructor did. Targets are immutable and hashable; ``==`` compares
+    meaning (attribute order, dash count, quoting and ``=`` versus space do not matter; the
+    order of ``keys`` and of ordered arrays does), while ``str()`` gives the exact text the
+    target was parsed from.
+    """
+
+    __slots__ = ()
 
     def __new__(cls, spec: Any, host: Any = None, *, registry: Registry | None = None) -> Target:
         from .parsing import parse  # the constructor is a façade over the parser above it
@@ -98,24 +110,25 @@ class Target:
         features: Mapping[str, Any] = _EMPTY,
         text: str | None = None,
         text_form: str = "",
-        spans: Mapping[str, Span] = _EMPTY,
+        spans: Mapping[str, Span] | None = _EMPTY,
     ) -> Target:
-        self = object.__new__(cls)
-        setter = object.__setattr__
-        setter(self, "_kind", schema.name)
-        setter(self, "_schema", schema)
-        setter(self, "_registry", registry)
-        setter(self, "_tag", tag)
-        setter(self, "_keys", keys)
-        setter(self, "_host", host)
-        setter(self, "_attrs", attrs if attrs is not None else {})
-        setter(self, "_features", features)
-        setter(self, "_text", text)
-        setter(self, "_text_form", text_form)
-        setter(self, "_spans", spans)
-        setter(self, "_norm", None)
-        setter(self, "_hash", None)
-        return self
+        self: Any = object.__new__(_Building)
+        self._kind = schema.name
+        self._schema = schema
+        self._registry = registry
+        self._tag = tag
+        self._keys = keys
+        self._host = host
+        self._attrs = attrs if attrs is not None else {}
+        self._features = features
+        self._text = text
+        self._text_form = text_form
+        self._spans = spans
+        self._norm = None
+        self._hash = None
+        self.__class__ = cls
+        built: Target = self
+        return built
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Target is immutable; use with_attr(), without_attr() or with_host()")
@@ -288,17 +301,27 @@ class Target:
             features=MappingProxyType(features),
         )
 
+    def _span_map(self) -> Mapping[str, Span]:
+        spans = self._spans
+        if spans is None:
+            # A JSON text read without its syntax tree (the parser's fast path): its members'
+            # spans are found in the text when something first asks for them.
+            assert self._text is not None
+            spans = MappingProxyType(json_member_spans(self._text))
+            object.__setattr__(self, "_spans", spans)
+        return spans
+
     def source_span(self, name: str) -> tuple[int, int] | None:
         """Where option or member ``name`` (its key and value) stands in ``str(self)``, or
         ``None`` when the target has no text or the text does not spell it out."""
-        span = self._spans.get(name)
+        span = self._span_map().get(name)
         if self._text is None or span is None:
             return None
         return (span[0], span[3])
 
     def _moved_into_text(self, err: TargetError, name: str) -> TargetError:
         """An error about the nested target ``name``, moved into this target's text."""
-        span = self._spans.get(name)
+        span = self._span_map().get(name)
         if self._text is None or span is None or not err.source:
             return err
         start, end = span[2], span[3]
@@ -316,7 +339,7 @@ class Target:
         return err.relocated(self._text, offsets, end)
 
     def _locate(self, name: str) -> tuple[str, int, int]:
-        span = self._spans.get(name)
+        span = self._span_map().get(name)
         if self._text is None or span is None:
             return ("", 0, 0)
         return (self._text, span[2], span[3])
@@ -403,16 +426,17 @@ class Target:
     def _spliced(self, name: str, value: Any) -> str | None:
         assert self._text is not None
         text = self._text
-        span = self._spans.get(name)
+        span = self._span_map().get(name)
         spec = self._schema.attrs[name]
         if self._text_form == "json":
             if value is None:
-                return _json_removed(text, self._spans, name) if span else text
+                return _json_removed(text, self._span_map(), name) if span else text
             rendered = json.dumps(printing._json_value(value, spec.type, False), ensure_ascii=False)
             if span is not None:
                 return text[: span[2]] + rendered + text[span[3] :]
-            last = max(s[3] for s in self._spans.values()) if self._spans else text.index("{") + 1
-            sep = ", " if self._spans else ""
+            spans = self._span_map()
+            last = max(s[3] for s in spans.values()) if spans else text.index("{") + 1
+            sep = ", " if spans else ""
             return f"{text[:last]}{sep}{json.dumps(name)}: {rendered}{text[last:]}"
         if value is not None and not is_representable(value, spec.type):
             return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from targetlang import SourceSyntaxError
@@ -301,10 +303,9 @@ def test_report_only(source: str, rule: str, migration: tuple[str, ...], words: 
 
 def test_registry_adds_user_kinds() -> None:
     from targetlang import Registry, builtin_registry
-    from targetlang.schema import KindSchema
 
     base = builtin_registry()
-    hip = KindSchema(**{**base.kinds["rocm"].__dict__, "name": "hip"})
+    hip = dataclasses.replace(base.kinds["rocm"], name="hip")
     registry = Registry([*base.kinds.values(), hip], base.tags, base.version)
     result = fix_source('Target("hip -mcpu=gfx900")\n', path="a.py", registry=registry, unsafe=True)
     [finding] = result.findings

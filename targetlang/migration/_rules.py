@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -85,7 +85,7 @@ def _legacy_registry() -> Registry:
     for version in (v for v in SCHEMA_RELEASES if Version.parse(v) <= DEFAULT):
         for name, kind in builtin_registry(version).kinds.items():
             if name in merged:
-                kind = type(kind)(**{**kind.__dict__, "attrs": {**merged[name].attrs, **kind.attrs}})
+                kind = replace(kind, attrs={**merged[name].attrs, **kind.attrs})
             merged[name] = kind
     return _with_target_option(Registry(merged.values(), builtin_registry().tags, str(DEFAULT)))
 
@@ -97,7 +97,7 @@ def _with_target_option(registry: Registry) -> Registry:
     for name, kind in kinds.items():
         if "mtriple" in kind.attrs and "target" not in kind.attrs:
             spec = AttrSpec("target", kind.attrs["mtriple"].type)
-            kinds[name] = type(kind)(**{**kind.__dict__, "attrs": {**kind.attrs, "target": spec}})
+            kinds[name] = replace(kind, attrs={**kind.attrs, "target": spec})
     return Registry(kinds.values(), registry.tags, registry.version)
 
 
