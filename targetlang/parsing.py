@@ -388,7 +388,7 @@ def _read_legacy(
     n = len(words)
     i = 1
     while i < n:
-        raw, word_start = words[i][0], words[i][1]
+        raw, word_start = words[i][:2]
         word_end = word_start + len(raw)
         if raw[0] != "-":
             raise MissingDashError(
@@ -400,21 +400,19 @@ def _read_legacy(
                 f"{show(raw)} is not an option: dashes need a key after them", text, word_start, word_end
             )
         key_start = word_start + len(raw) - len(body)
-        eq = body.find("=")
-        value: str | None
-        if eq >= 0:
-            key, value = body[:eq], body[eq + 1 :]
-            value_start = key_start + eq + 1
+        key, eq, value = body.partition("=")
+        value_start: int
+        if eq:
+            value_start = key_start + len(key) + 1
             end = word_end
             if not key or not value:
                 raise EmptyKeyOrValueError(f"empty attribute key or value in {show(raw)}", text, word_start, word_end)
         elif i + 1 < n and words[i + 1][0][0] != "-":
-            key = body
-            value, value_start = words[i + 1][0], words[i + 1][1]
+            value, value_start = words[i + 1][:2]
             end = value_start + len(value)
             i += 1
         else:
-            key, value, value_start, end = body, None, word_end, word_end
+            value, value_start, end = "", word_end, word_end
         key_end = key_start + len(key)
         if key == "kind" or key in spans:
             raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
@@ -422,17 +420,23 @@ def _read_legacy(
         if spec is None or spec.modern_only:
             raise unknown_attr(key, schema, text, key_start, key_end, registry.version)
         try:
-            typed = _plain_value(value, spec.type) if value is not None else None
+            typ = spec.type
+            if not value:  # a flag: "-key" alone is "-key=1"
+                typed = None
+            elif typ.name == "string" and "'" not in value and "\\" not in value:
+                typed = value  # from_text's reading of the commonest value, inline
+            else:
+                typed = _plain_value(value, typ)
             if typed is None:
                 typed = from_text(
-                    "1" if value is None else value,
+                    value or "1",
                     spec.type,
                     key,
                     functools.partial(_nested_text, registry=registry, depth=depth + 1, chain=chain),
                     registry_release(registry.version).int_bits,
                 )
         except TargetError as err:
-            if value is None:
+            if not value:
                 raise err.at(text, word_start, word_end) from None
             raise err.relocated(text, range(value_start, value_start + len(value)), end) from None
         if key in _STRUCTURAL:

@@ -48,6 +48,7 @@ class _Fields:
         "_host",
         "_keys",
         "_kind",
+        "_memo",
         "_norm",
         "_registry",
         "_schema",
@@ -63,6 +64,7 @@ class _Fields:
     _host: Target | None
     _keys: tuple[str, ...] | None
     _kind: str
+    _memo: dict[str, Any] | None  # what canonical() and resolve() gave, once asked
     _norm: tuple[Any, ...] | None
     _registry: Registry
     _schema: KindSchema
@@ -126,6 +128,7 @@ class Target(_Fields):
         self._spans = spans
         self._norm = None
         self._hash = None
+        self._memo = None
         self.__class__ = cls
         built: Target = self
         return built
@@ -254,7 +257,12 @@ class Target(_Fields):
     def canonical(self) -> str:
         """A deterministic legacy string that keeps host and tag: equal targets give equal
         strings and ``parse(t.canonical()) == t``. See :func:`targetlang.printing.canonical`."""
-        return _deep(lambda: printing.canonical(self))
+        memo = self._memo
+        found = memo.get("canonical") if memo is not None else None
+        if found is None:
+            found = self._remember("canonical", _deep(lambda: printing.canonical(self)))
+        text: str = found
+        return text
 
     def canonical_jsonish(self) -> str:
         """The canonical JSON-ish text (stable key order, two-space indent, bare words where
@@ -267,7 +275,15 @@ class Target(_Fields):
 
     def to_legacy_str(self, env: Environment | None = None) -> str:
         """Exactly what TVM v0.22's ``str()`` printed for this target once resolved with ``env``."""
-        return _deep(lambda: printing.legacy_str(self.resolve(env)))
+        resolved = self.resolve(env)
+        if env is not None and env != DEFAULT_ENVIRONMENT:
+            return _deep(lambda: printing.legacy_str(resolved))
+        memo = resolved._memo
+        found = memo.get("legacy_str") if memo is not None else None
+        if found is None:
+            found = resolved._remember("legacy_str", _deep(lambda: printing.legacy_str(resolved)))
+        text: str = found
+        return text
 
     # ------------------------------------------------------------------ resolution
 
@@ -276,7 +292,24 @@ class Target(_Fields):
 
         Nested targets (host, devices) are resolved too. Idempotent.
         """
-        return _deep(lambda: self._resolve(env or DEFAULT_ENVIRONMENT))
+        if env is not None and env != DEFAULT_ENVIRONMENT:
+            return _deep(lambda: self._resolve(env))
+        # The default environment's result is kept: resolving is most of what printing,
+        # comparing for dispatch and migrating a target cost, and it is asked for again and again.
+        memo = self._memo
+        found = memo.get("resolve") if memo is not None else None
+        if found is None:
+            found = self._remember("resolve", _deep(lambda: self._resolve(DEFAULT_ENVIRONMENT)))
+        resolved: Target = found
+        return resolved
+
+    def _remember(self, name: str, value: _R) -> _R:
+        memo = self._memo
+        if memo is None:
+            memo = {}
+            object.__setattr__(self, "_memo", memo)
+        memo[name] = value
+        return value
 
     def _resolve(self, env: Environment) -> Target:
         version = registry_release(self._registry.version).version
