@@ -125,9 +125,31 @@ def unknown_kind(name: str, registry: Registry, source: str, start: int, end: in
         added = f"TVM {MODERN} added, after TVM v{registry.version or DEFAULT}"
         message = f'{show(name)} is a tag {added}: write {{"tag": "{name}"}}'
         return UnknownKindError(message, source, start, end)
+    meant = _NOT_KINDS.get(name.lower())
+    if meant is not None and meant[1].split(" ", 1)[0] in registry.kinds:
+        what, spec = meant
+        return UnknownKindError(
+            f"unknown target kind {show(name)}: {what}; did you mean {show(spec)}?", source, start, end
+        )
     close = suggest(name, [*registry.kinds, *registry.tags])
     err = UnknownKindError(f"unknown target kind {show(name)}{hint(close)}", source, start, end)
     return err
+
+
+# Words written where a kind goes that name no kind, and the target people mean by them: TVM's
+# dispatch keys and the devices of its removed helper constructors (tvm.target.mali() built
+# "opencl -device=mali ...", arm_cpu() "llvm -device=arm_cpu ...").
+_NOT_KINDS: Mapping[str, tuple[str, str]] = {
+    "cpu": ("'cpu' is a dispatch key of kind 'llvm'", "llvm -keys=cpu"),
+    "gpu": ("'gpu' is a dispatch key of kinds 'cuda', 'rocm', 'opencl', 'vulkan' and 'metal'", "cuda"),
+    "arm_cpu": ("'arm_cpu' is a device of kind 'llvm'", "llvm -device=arm_cpu"),
+    "mali": ("'mali' is a device of kind 'opencl'", "opencl -device=mali"),
+    "intel_graphics": ("'intel_graphics' is a device of kind 'opencl'", "opencl -device=intel_graphics"),
+    "bifrost": ("'bifrost' is a device of kind 'opencl'", "opencl -device=bifrost"),
+    "adreno": ("'adreno' is a device of kind 'opencl'", "opencl -device=adreno"),
+    "x86": ("x86 CPUs are kind 'llvm'", "llvm"),
+    "x86_64": ("x86 CPUs are kind 'llvm'", "llvm"),
+}
 
 
 _NON_LEAF_FIELDS = ("executor", "runtime", "devices")
@@ -161,6 +183,12 @@ def unknown_attr(
     if key == "target" and "mtriple" in schema.attrs:
         close: tuple[str, ...] = ("mtriple",)
         message = f"kind {name} has no attribute 'target' since TVM v0.7: it is TVM <= v0.6's 'mtriple'"
+    elif key == "target_host" and "host" in schema.attrs:
+        close = ("host",)
+        message = (
+            f"kind {name} has no attribute 'target_host': TVM's separate target_host argument became "
+            "the target's own 'host' (-host=... in a string, \"host\" in JSON)"
+        )
     else:
         close = suggest(key, schema.attrs)
         message = f"kind {name} has no attribute {show(key)}{was}{hint(close)}"

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
+import io
 import json
 import os
 import signal
@@ -176,6 +178,10 @@ class _InputError(Exception):
     """Input that could not be read at all (no such file, not UTF-8): one message, exit 1."""
 
 
+class _UsageError(Exception):
+    """A command line that argparse accepts but that says nothing to do: one message, exit 2."""
+
+
 # ---------------------------------------------------------------------------------- reading
 
 
@@ -271,20 +277,72 @@ def _spec_lines(text: str) -> list[tuple[int, str]]:
 # ---------------------------------------------------------------------------------- single spec
 
 
-def _show(render: Callable[[Target], str]) -> Callable[[argparse.Namespace], int]:
-    """A command that reads one spec and prints ``render(target)``."""
+def _spec_text(args: argparse.Namespace) -> str | None:
+    """The SPEC words joined by spaces (``fmt llvm -mcpu=skylake`` reads ``llvm -mcpu=skylake``),
+    without a leading ``--``; ``None`` when there are none."""
+    words = list(args.spec)
+    if words and words[0] == "--":
+        words = words[1:]
+    return " ".join(words) if words else None
+
+
+def _specs(args: argparse.Namespace) -> Iterator[tuple[str, int | None, str]]:
+    """``(source name, line number, spec)`` for each spec the command reads: the one SPEC, or with
+    ``--lines`` one per line of the file SPEC names (``-`` or none: standard input)."""
+    spec = _spec_text(args)
+    if not args.lines:
+        if spec is None:
+            raise _UsageError("SPEC is missing: give a target string, tag name or JSON object, or '-'")
+        yield "<stdin>" if spec == "-" else "SPEC", None, _without_newline(_read_stdin()) if spec == "-" else spec
+        return
+    name = spec if spec not in (None, "-") else "<stdin>"
+    text = _read_stdin() if name == "<stdin>" else _read_file(name)
+    for number, line in _spec_lines(text):
+        yield name, number, line
+
+
+def _where(name: str, line: int | None) -> str:
+    return f"{name}:{line}: " if line is not None else ""
+
+
+def _error_record(err: TargetError) -> dict[str, Any]:
+    return {"type": type(err).__name__, "message": err.message, "start": err.start, "end": err.end}
+
+
+def _emit(args: argparse.Namespace, record: dict[str, Any], text: str) -> None:
+    """One result: ``record`` as a JSON line with ``--json``, else ``text``."""
+    if args.json:
+        print(json.dumps(record, ensure_ascii=False))
+    else:
+        print(text)  # exactly: legacy output may end in a space
+
+
+def _show(render: Callable[[Target], str], as_json: Callable[[Target], Any]) -> Callable[[argparse.Namespace], int]:
+    """A command that reads each spec and prints ``render(target)`` (``as_json(target)`` in its
+    JSON record)."""
 
     def run(args: argparse.Namespace) -> int:
-        spec = _without_newline(_read_stdin()) if args.spec == "-" else args.spec
-        shown = Target.canonical_jsonish if getattr(args, "jsonish", False) else render
-        try:
-            registry, era = _reading(args)
-            output = shown(parse(spec, registry=registry, era=era))
-        except TargetError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 1
-        print(output)  # exactly: legacy output may end in a space
-        return 0
+        jsonish = getattr(args, "jsonish", False)
+        shown = Target.canonical_jsonish if jsonish else render
+        registry, era = _reading(args)
+        failed = 0
+        for name, line, spec in _specs(args):
+            record: dict[str, Any] = {"line": line} if line is not None else {}
+            record["spec"] = spec
+            try:
+                target = parse(spec, registry=registry, era=era)
+                output = shown(target)
+            except TargetError as err:
+                failed += 1
+                if args.json:
+                    print(json.dumps({**record, "error": _error_record(err)}, ensure_ascii=False))
+                else:
+                    print(f"{_where(name, line)}error: {err}", file=sys.stderr)
+                continue
+            if args.lines and not args.json and "\n" in output:
+                output = json.dumps(json.loads(output), ensure_ascii=False)  # one line per result
+            _emit(args, {**record, "output": output if jsonish else as_json(target)}, output)
+        return 1 if failed else 0
 
     return run
 
@@ -296,22 +354,31 @@ def _json_text(target: Target) -> str:
 def _migrate(args: argparse.Namespace) -> int:
     from .migration import migrate
 
-    spec = _without_newline(_read_stdin()) if args.spec == "-" else args.spec
     registry: Registry | None = None
     era = args.era
     if args.tvm_version is not None:
         registry, era = _reading(args)  # that release's own kinds, or the --registry file
     elif args.registry is not None:
         registry = _registry(args)
-    result = migrate(
-        spec, era=era, policy=args.policy, host=args.host, compress_tags=args.compress_tags, registry=registry
-    )
-    for change in result.changes:
-        print(change.describe(result.source if change.span is not None else ""), file=sys.stderr)
-    if result.json is None:
-        return 1
-    print(json.dumps(result.json, indent=2, ensure_ascii=False))
-    return 0
+    failed = 0
+    for name, line, spec in _specs(args):
+        result = migrate(
+            spec, era=era, policy=args.policy, host=args.host, compress_tags=args.compress_tags, registry=registry
+        )
+        failed += result.json is None
+        if args.json:
+            record: dict[str, Any] = {"line": line} if line is not None else {}
+            record.update(spec=spec, json=result.json, changes=[change.to_json() for change in result.changes])
+            print(json.dumps(record, ensure_ascii=False))
+            continue
+        for change in result.changes:
+            if not args.quiet or change.severity == "error":
+                shown = change.describe(result.source if change.span is not None else "")
+                print(_where(name, line) + shown, file=sys.stderr)
+        if result.json is not None:
+            indent = None if args.lines else 2
+            print(json.dumps(result.json, indent=indent, ensure_ascii=False))
+    return 1 if failed else 0
 
 
 # ---------------------------------------------------------------------------------- check
@@ -403,36 +470,50 @@ def _check(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------- the command
 
 
+_REGISTRY_HELP = "a JSON or TOML registry file of user kinds and tags, added to TVM v0.22's (docs/composite.md)"
+_QUIET_HELP = "no notes on stderr: only errors (and the summary of check)"
+
+
 def _build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(prog="targetlang", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=raw)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument(
-        "--registry",
-        metavar="FILE",
-        help="a JSON or TOML registry file of user kinds and tags, added to TVM v0.22's (docs/composite.md)",
+    parser = argparse.ArgumentParser(
+        prog="targetlang", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=raw, allow_abbrev=False
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--registry", metavar="FILE", help=_REGISTRY_HELP)
+    parser.add_argument("-q", "--quiet", action="store_true", help=_QUIET_HELP)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
-    spec_help = "a target string, tag name or JSON object; '-' reads it from standard input"
     singles = (
-        ("parse", "print SPEC as modern JSON, the form TVM >= 0.24 reads", _PARSE_EPILOG, _json_text),
-        ("fmt", "print SPEC's canonical string", _FMT_EPILOG, Target.canonical),
-        ("legacy", "print what TVM v0.22's str() printed for SPEC", _LEGACY_EPILOG, Target.to_legacy_str),
+        ("parse", "print SPEC as modern JSON, the form TVM >= 0.24 reads", _PARSE_EPILOG, _json_text, Target.to_json),
+        ("fmt", "print SPEC's canonical string", _FMT_EPILOG, Target.canonical, Target.canonical),
+        (
+            "legacy",
+            "print what TVM v0.22's str() printed for SPEC",
+            _LEGACY_EPILOG,
+            Target.to_legacy_str,
+            Target.to_legacy_str,
+        ),
     )
-    for name, summary, epilog, render in singles:
-        sub = commands.add_parser(name, help=summary, description=summary, epilog=epilog, formatter_class=raw)
-        sub.add_argument("spec", metavar="SPEC", help=spec_help)
+    for name, summary, epilog, render, as_json in singles:
+        sub = commands.add_parser(
+            name, help=summary, description=summary, epilog=epilog, formatter_class=raw, allow_abbrev=False
+        )
+        _add_spec(sub)
         if name == "fmt":
             sub.add_argument("--jsonish", action="store_true", help="the canonical JSON-ish text instead")
         _add_tvm_version(sub)
-        sub.set_defaults(run=_show(render))
+        sub.set_defaults(run=_show(render, as_json))
 
     summary = f"print SPEC migrated to TVM {MODERN}'s JSON form, and every change made"
     migrate = commands.add_parser(
-        "migrate", help=summary, description=summary, epilog=_MIGRATE_EPILOG, formatter_class=raw
+        "migrate", help=summary, description=summary, epilog=_MIGRATE_EPILOG, formatter_class=raw, allow_abbrev=False
     )
-    migrate.add_argument("spec", metavar="SPEC", help=spec_help)
+    _add_spec(
+        migrate,
+        json_help="one JSON object per spec on stdout: the spec, the JSON (null if it failed), "
+        "and each change as {rule, severity, message, span}",
+    )
     migrate.add_argument(
         "--policy",
         choices=("error", "drop", "keep"),
@@ -463,7 +544,9 @@ def _build_parser() -> argparse.ArgumentParser:
     migrate.set_defaults(run=_migrate)
 
     summary = "check a file of targets, one per line (no FILE: the bundled sample)"
-    check = commands.add_parser("check", help=summary, description=summary, epilog=_CHECK_EPILOG, formatter_class=raw)
+    check = commands.add_parser(
+        "check", help=summary, description=summary, epilog=_CHECK_EPILOG, formatter_class=raw, allow_abbrev=False
+    )
     check.add_argument(
         "file", metavar="FILE", nargs="?", help="one spec per line; '-' is standard input; none: the bundled sample"
     )
@@ -474,7 +557,50 @@ def _build_parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_check)
     _add_logs_parser(commands)
     _add_fix_parser(commands)
+    for sub in _leaves(parser):
+        sub.allow_abbrev = False  # "--json" must never be read as "--jsonish"
+        names = {option for action in sub._actions for option in action.option_strings}
+        # The options of the whole command work after the subcommand too (default: what was
+        # given before it, or nothing).
+        if "--registry" not in names:
+            sub.add_argument("--registry", metavar="FILE", default=argparse.SUPPRESS, help=_REGISTRY_HELP)
+        if "--quiet" not in names and "-q" not in names:
+            sub.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help=_QUIET_HELP)
     return parser
+
+
+def _leaves(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """The parsers of the subcommands under ``parser``, at any depth (``logs check``)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):  # each once, aliases aside
+                children = list(_leaves(sub))
+                yield from children or [sub]
+
+
+_SPEC_HELP = (
+    "a target string, tag name or JSON object, quoted or not ('fmt llvm -mcpu=skylake'); "
+    "'-' reads it from standard input. targetlang's own options go before it (or before a '--' that precedes it)"
+)
+
+
+def _add_spec(sub: argparse.ArgumentParser, json_help: str = "") -> None:
+    # REMAINDER: every word from the first that is not an option on is the spec's, options too.
+    sub.add_argument("spec", metavar="SPEC", nargs=argparse.REMAINDER, help=_SPEC_HELP)
+    sub.set_defaults(usage=sub.format_usage, command=sub.prog)
+    sub.add_argument(
+        "--lines",
+        action="store_true",
+        help="SPEC names a file of specs, one per line ('-' or none: standard input): one result per line, "
+        "in order; an error goes to stderr as FILE:LINE: error, and the exit status is 1 if any spec failed",
+    )
+    sub.add_argument(
+        "--json",
+        action="store_true",
+        help=json_help
+        or "one JSON object per spec on stdout: the spec (and its line), and its output or its error "
+        "{type, message, start, end}",
+    )
 
 
 def _add_tvm_version(sub: argparse.ArgumentParser) -> None:
@@ -494,6 +620,17 @@ def _quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass  # no real file descriptor behind stdout: nothing will be flushed to a dead pipe
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the process started without one: writing to it is an error that
+    says so, where Python would have dropped the output silently."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
 
 
 class _Terminated(BaseException):
@@ -549,13 +686,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         # argparse exits for --help and --version (0) and usage errors (2); return the status instead.
         return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
     run: Callable[[argparse.Namespace], int] = args.run
+    if sys.stdout is None:  # started with standard output closed (`targetlang fmt llvm >&-`)
+        sys.stdout = _ClosedOutput()
     try:
         with _terminated_as_interrupted():
             with _signals_held():
                 for module in getattr(args, "imports", ()):
                     with contextlib.suppress(ImportError):  # the command says what is missing
                         importlib.import_module(module)
-            return run(args)
+            status = run(args)
+            sys.stdout.flush()  # a full disk is found here, while it can still be reported
+            return status
     except _Terminated as ended:
         return 128 + ended.signum
     except KeyboardInterrupt:
@@ -563,7 +704,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (_InputError, TargetError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except _UsageError as err:
+        print(f"{args.usage()}{args.command}: error: {err}", file=sys.stderr, end="\n")
+        return 2
     except BrokenPipeError:
+        _quiet_stdout()
+        return 1
+    except OSError as err:
+        # Not a bug: the system refused (a full disk, a closed or broken output).
+        what = f"cannot write {err.filename}" if err.filename else "cannot write the output"
+        print(f"error: {what}: {err.strerror or err}", file=sys.stderr)
         _quiet_stdout()
         return 1
     except UnicodeEncodeError as err:  # e.g. an argument with undecodable bytes, printed back

@@ -353,7 +353,7 @@ def test_check_empty_file(run: Run, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "argv",
-    [[], ["fmt"], ["fmt", "llvm", "c"], ["frobnicate", "llvm"], ["check", "--bogus"], ["legacy", "--json", "c"]],
+    [[], ["fmt"], ["fmt", "--jsonx", "c"], ["frobnicate", "llvm"], ["check", "--bogus"], ["fmt", "--jso", "c"]],
 )
 def test_usage_errors_exit_2(run: Run, argv: list[str]) -> None:
     status, out, err = run(*argv)
@@ -612,3 +612,131 @@ def test_tvm_version_must_be_one_targetlang_knows(run: Run) -> None:
         status, out, err = run(command, "--tvm-version", "0.99", "llvm")
         assert (status, out) == (2, "")
         assert "unknown TVM version '0.99'" in err
+
+
+# ------------------------------------------------------------------ a spec in words, batches, options
+
+_LINES = b"llvm -mcpu=skylake\ncuda -arch=sm_80\n# a comment\nllvm -mcpux=1\n"
+_MCPUX = "kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?"
+_MIGRATED = '{\n  "kind": "llvm",\n  "mtriple": "x86_64-linux-gnu"\n}\n'
+
+# (argv, stdin, status, stdout, stderr): each written out by hand from what the command must print
+CLI_CASES: list[tuple[list[str], bytes | None, int, str, str]] = [
+    # the words after the command are the spec, joined; a '--' before them is dropped
+    (["fmt", "llvm", "-mcpu=skylake", "-mattr=+avx2"], None, 0, "llvm -mattr=+avx2 -mcpu=skylake\n", ""),
+    (["fmt", "--", "llvm", "-mcpu=skylake"], None, 0, "llvm -mcpu=skylake\n", ""),
+    (["fmt", "--jsonish", "--", "llvm"], None, 0, "{\n  kind: llvm\n}\n", ""),
+    (
+        ["legacy", "cuda", "-arch=sm_80"],
+        None,
+        0,
+        "cuda -keys=cuda,gpu -arch=sm_80 -max_num_threads=1024 -thread_warp_size=32\n",
+        "",
+    ),
+    # one spec per line, one result per line, errors with their line numbers
+    (
+        ["fmt", "--lines"],
+        _LINES,
+        1,
+        "llvm -mcpu=skylake\ncuda -arch=sm_80\n",
+        f"<stdin>:4: error: {_MCPUX}\n  llvm -mcpux=1\n        ^^^^^\n",
+    ),
+    (
+        ["parse", "--lines", "-"],
+        b"llvm -mcpu=skylake\ncuda -host=llvm\n",
+        0,
+        '{"kind": "llvm", "mcpu": "skylake"}\n{"kind": "cuda", "host": {"kind": "llvm"}}\n',
+        "",
+    ),
+    (
+        ["legacy", "--lines", "--json"],
+        b"c\nqqq\n",
+        1,
+        '{"line": 1, "spec": "c", "output": "c -keys=cpu "}\n'
+        '{"line": 2, "spec": "qqq", "error": {"type": "UnknownKindError", '
+        '"message": "unknown target kind \'qqq\'", "start": 0, "end": 3}}\n',
+        "",
+    ),
+    (
+        ["migrate", "--lines"],
+        b"llvm -target=x86_64-linux-gnu\n",
+        0,
+        '{"kind": "llvm", "mtriple": "x86_64-linux-gnu"}\n',
+        "<stdin>:1: info: target-to-mtriple: -target renamed to -mtriple\n"
+        "  llvm -target=x86_64-linux-gnu\n        ^^^^^^\n",
+    ),
+    # migrate's machine-readable report
+    (
+        ["migrate", "--json", "llvm", "-target=x86_64-linux-gnu"],
+        None,
+        0,
+        '{"spec": "llvm -target=x86_64-linux-gnu", "json": {"kind": "llvm", "mtriple": "x86_64-linux-gnu"}, '
+        '"changes": [{"rule": "target-to-mtriple", "severity": "info", '
+        '"message": "-target renamed to -mtriple", "span": [6, 12]}]}\n',
+        "",
+    ),
+    # --quiet drops the notes, before or after the command
+    (
+        ["-q", "migrate", "llvm -target=x86_64-linux-gnu"],
+        None,
+        0,
+        '{\n  "kind": "llvm",\n  "mtriple": "x86_64-linux-gnu"\n}\n',
+        "",
+    ),
+    (
+        ["migrate", "-q", "llvm -target=x86_64-linux-gnu"],
+        None,
+        0,
+        '{\n  "kind": "llvm",\n  "mtriple": "x86_64-linux-gnu"\n}\n',
+        "",
+    ),
+    # no abbreviations: --json is --json, and --jso is an error
+    (["fmt", "--json", "llvm"], None, 0, '{"spec": "llvm", "output": "llvm"}\n', ""),
+    # messages that say what to write
+    (
+        ["parse", "cpu"],
+        None,
+        1,
+        "",
+        "error: unknown target kind 'cpu': 'cpu' is a dispatch key of kind 'llvm'; "
+        "did you mean 'llvm -keys=cpu'?\n  cpu\n  ^^^\n",
+    ),
+    (
+        ["fmt", '{"kind": "cuda", "target_host": "llvm"}'],
+        None,
+        1,
+        "",
+        "error: kind 'cuda' has no attribute 'target_host': TVM's separate target_host argument became the "
+        "target's own 'host' (-host=... in a string, \"host\" in JSON)\n"
+        '  {"kind": "cuda", "target_host": "llvm"}\n                   ^^^^^^^^^^^^^\n',
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "stdin", "status", "out", "err"), CLI_CASES, ids=lambda v: repr(v)[:40])
+def test_command_lines(run: Run, argv: list[str], stdin: bytes | None, status: int, out: str, err: str) -> None:
+    assert run(*argv, stdin=stdin) == (status, out, err)
+
+
+def test_registry_and_quiet_after_the_command(run: Run, tmp_path: Path) -> None:
+    registry = tmp_path / "registry.json"
+    registry.write_text('{"tags": {"my/board": {"kind": "llvm", "mcpu": "cortex-a53"}}}')
+    expected = (0, "llvm -mcpu=cortex-a53\n", "")
+    assert run("--registry", str(registry), "legacy", "my/board")[0] == 0
+    assert run("fmt", "--registry", str(registry), "my/board") == run("--registry", str(registry), "fmt", "my/board")
+    assert run("fmt", "--registry", str(registry), "my/board") == expected
+
+
+@pytest.mark.parametrize(
+    ("redirect", "message"),
+    [
+        (">&-", "error: cannot write the output: standard output is closed\n"),
+        ("> /dev/full", "error: cannot write the output: No space left on device\n"),
+    ],
+)
+def test_output_that_cannot_be_written_is_an_error_not_a_bug(redirect: str, message: str) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    command = f'"{sys.executable}" -m targetlang fmt llvm {redirect}'
+    done = subprocess.run(command, shell=True, capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (1, message)

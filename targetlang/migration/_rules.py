@@ -73,6 +73,12 @@ class Change:
             return head
         return pointed(head, source, *self.span)
 
+    def to_json(self) -> dict[str, Any]:
+        """The change as JSON: ``rule``, ``severity``, ``message``, ``span`` (``[start, end]`` in the
+        input text, or ``null``)."""
+        span = list(self.span) if self.span is not None else None
+        return {"rule": self.rule, "severity": self.severity, "message": self.message, "span": span}
+
 
 # ------------------------------------------------------------------------------ registries
 
