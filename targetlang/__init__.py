@@ -11,7 +11,7 @@ exactly as TVM v0.22 did, prints it back byte for byte, and converts it to the m
 {'kind': 'llvm', 'mcpu': 'skylake', 'mattr': ['+avx2', '+fma']}
 """
 
-from typing import TYPE_CHECKING, Any
+import typing as _typing
 
 from .errors import (
     CanonicalizationError,
@@ -39,7 +39,7 @@ from .errors import (
     ValueConversionError,
 )
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from .migration import Change, Migration, migrate
     from .parsing import MAX_DEPTH, parse
     from .registry import Registry, builtin_registry
@@ -97,7 +97,7 @@ def clear_caches() -> None:
     clear_all_caches()
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'targetlang' has no attribute {name!r}")
@@ -109,7 +109,8 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    # The public names, not the modules and helpers that happen to be loaded.
+    return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})
 
 
 __all__ = [

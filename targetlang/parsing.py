@@ -653,11 +653,16 @@ def _reduce_target(target: Target) -> tuple[Any, ...]:
     for name, rules in ERAS.items():
         if rules.registry() == registry:
             return (_unpickle, (str(target), name, era, True))
-    raise TypeError("only targets of a built-in registry can be pickled")
+    # A user's registry travels with the target (as its kinds and tags: Registry pickles itself).
+    return (_unpickle_with, (str(target), registry, era))
 
 
 def _unpickle(text: str, version: str, era: str = "", era_registry: bool = False) -> Target:
     registry = era_named(version).registry() if era_registry else builtin_registry(version)
+    return parse(text, registry=registry, era=era or None)
+
+
+def _unpickle_with(text: str, registry: Registry, era: str) -> Target:
     return parse(text, registry=registry, era=era or None)
 
 

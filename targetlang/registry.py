@@ -13,7 +13,7 @@ from typing import Any
 
 from ._cache import bounded_cache
 from .errors import RegistryError, TargetError, show
-from .schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec
+from .schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, thawed
 from .values import _json_type, from_json
 from .versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version, release
 
@@ -96,6 +96,14 @@ class Registry:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Registry is immutable; use with_kind() or with_tag()")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A built-in registry is unpickled as the same object as the unpickling process's own;
+        # any other as its kinds, its tags as plain data, and its version.
+        if self.version in SCHEMA_RELEASES and builtin_registry(self.version) is self:
+            return (builtin_registry, (self.version,))
+        tags = {name: thawed(config) for name, config in self.tags.items()}
+        return (Registry, (tuple(self.kinds.values()), tags, self.version))
 
     def __hash__(self) -> int:
         return self._hash
@@ -202,7 +210,7 @@ class Registry:
         out: dict[str, Any] = {
             "base": self.version or _NO_BASE,
             "kinds": {name: _kind_to_dict(kind) for name, kind in self.kinds.items() if base_kinds.get(name) != kind},
-            "tags": {name: _thawed(config) for name, config in self.tags.items() if base_tags.get(name) != config},
+            "tags": {name: thawed(config) for name, config in self.tags.items() if base_tags.get(name) != config},
         }
         removed_kinds = [name for name in base_kinds if name not in self.kinds]
         removed_tags = [name for name in base_tags if name not in self.tags]
@@ -343,15 +351,6 @@ def _json_data(value: Any, where: str, depth: int = 0) -> Any:
     raise RegistryError(f"{where}: a config holds JSON data and targets, not {type(value).__name__}")
 
 
-def _thawed(value: Any) -> Any:
-    """Plain JSON data (dicts and lists) for what ``frozen`` made read-only."""
-    if isinstance(value, Mapping):
-        return {key: _thawed(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_thawed(item) for item in value]
-    return value
-
-
 def _checked_kind(kind: KindSchema) -> KindSchema:
     """``kind`` once it is known to be usable: no attribute named ``kind`` or ``features``, the
     attributes every kind has keeping their types, ``devices``/``executor``/``runtime`` on a
@@ -388,11 +387,11 @@ def _default(spec: AttrSpec, at: str) -> Any:
         raise RegistryError(f"{at}: a target-typed attribute has no default")
 
     try:
-        return from_json(_thawed(spec.default), spec.type, spec.name, no_target)
+        return from_json(thawed(spec.default), spec.type, spec.name, no_target)
     except RegistryError:
         raise
     except TargetError as err:
-        shown = json.dumps(_thawed(spec.default), default=repr)
+        shown = json.dumps(thawed(spec.default), default=repr)
         raise RegistryError(f"{at}: the default {shown} does not fit: {err.message}") from None
 
 
@@ -405,7 +404,7 @@ def _kind_to_dict(kind: KindSchema) -> dict[str, Any]:
             continue
         decl: dict[str, Any] = {"type": str(spec.type)}
         if spec.default is not None:
-            decl["default"] = _thawed(spec.default)
+            decl["default"] = thawed(spec.default)
         if not spec.ordered:
             decl["ordered"] = False
         if spec.required:
@@ -575,6 +574,13 @@ def builtin_registry(version: str = str(DEFAULT)) -> Registry:
         raise ValueError(
             f"targetlang has the schemas of TVM v{SCHEMA_RELEASES[0]} to v{SCHEMA_RELEASES[-1]}, not {version!r}"
         )
+    # One object per release, however the version is spelled ("0.22", "v0.22.0" or none).
+    return _release_registry(str(want))
+
+
+@functools.cache
+def _release_registry(name: str) -> Registry:
+    want = Version.parse(name)
     data = _schemas()
     kinds = []
     for name, variants in data["kinds"].items():

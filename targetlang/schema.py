@@ -19,6 +19,15 @@ def frozen(value: Any) -> Any:
     return value
 
 
+def thawed(value: Any) -> Any:
+    """Plain JSON data (dicts and lists) for what :func:`frozen` made read-only."""
+    if isinstance(value, Mapping):
+        return {key: thawed(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thawed(item) for item in value]
+    return value
+
+
 @dataclass(frozen=True)
 class TypeSpec:
     """An attribute type: ``string``, ``int``, ``bool``, ``target``, ``array<T>`` or ``map<K,V>``.
@@ -79,6 +88,11 @@ class AttrSpec:
     def __post_init__(self) -> None:
         # A default is shared by every target of the kind: a list in it must not be changed.
         object.__setattr__(self, "default", frozen(self.default))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A read-only default (a MappingProxyType) cannot be pickled; its plain data can.
+        fields = (self.type, thawed(self.default), self.ordered, self.required, self.modern_only)
+        return (AttrSpec, (self.name, *fields))
 
 
 # Added to every kind by TVM's registration macro; keys, tag and host are structural.
@@ -146,6 +160,12 @@ class KindSchema:
 
     def __hash__(self) -> int:
         return hash((self.name, self.default_keys, self.device_type))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # attrs is a MappingProxyType, which cannot be pickled; a user kind's canonicaliser or
+        # preprocessor pickles when it is a module-level function, as any function does.
+        fields = (self.default_keys, self.device_type, self.canonicalizer, self.preprocessor)
+        return (KindSchema, (self.name, dict(self.attrs), *fields, self.leaf, self.modern_only, self.common))
 
     @classmethod
     def build(

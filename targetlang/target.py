@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -205,7 +205,12 @@ class Target(_Fields):
         value = self._attrs.get("target_device_type")
         return int(value) if value is not None else self._schema.device_type
 
+    # The attributes read as a mapping: t["mcpu"], "mcpu" in t, len(t), t.get(...), t.items().
+    # Target is not a collections.abc.Mapping: its ``keys`` is TVM's dispatch keys (t.keys ==
+    # ("cpu",)), which code written for TVM reads; t.attrs is the mapping (dict(t.attrs)).
+
     def __getitem__(self, name: str) -> Any:
+        """The typed value of attribute ``name``; ``KeyError`` when the target has none."""
         return self._attrs[name]
 
     def __contains__(self, name: object) -> bool:
@@ -213,6 +218,26 @@ class Target(_Fields):
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._attrs)
+
+    def __len__(self) -> int:
+        """How many attributes the target has (``keys``, ``tag`` and ``host`` not counted)."""
+        return len(self._attrs)
+
+    def __bool__(self) -> bool:
+        # A target is always true, attributes or not: `if target.host:` means "has a host".
+        return True
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The typed value of attribute ``name``, or ``default``."""
+        return self._attrs.get(name, default)
+
+    def items(self) -> ItemsView[str, Any]:
+        """``(name, typed value)`` for each attribute, in the order written."""
+        return MappingProxyType(self._attrs).items()
+
+    def values(self) -> ValuesView[Any]:
+        """The typed value of each attribute, in the order written."""
+        return MappingProxyType(self._attrs).values()
 
     # ------------------------------------------------------------------ equality
 
