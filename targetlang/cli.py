@@ -137,7 +137,7 @@ examples:
 _MIGRATE_EPILOG = """\
 The JSON goes to stdout, one line per change to stderr (SEVERITY: RULE: message, with the
 caret under what changed). Attributes TVM removed stop the migration unless --policy says
-otherwise; the exit status is then 1 and nothing is printed on stdout. See docs/migration.md.
+otherwise; the exit status is then 1 and nothing is printed on stdout.
 
 examples:
   $ targetlang migrate "llvm -target=aarch64-linux-gnu -libs=mkldnn"
@@ -470,7 +470,10 @@ def _check(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------- the command
 
 
-_REGISTRY_HELP = "a JSON or TOML registry file of user kinds and tags, added to TVM v0.22's (docs/composite.md)"
+_REGISTRY_HELP = (
+    "a JSON or TOML file of user kinds and tags, added to TVM v0.22's: "
+    '{"kinds": {NAME: {"attrs": {ATTR: TYPE}, "default_keys": [...]}}, "tags": {NAME: CONFIG}}'
+)
 _QUIET_HELP = "no notes on stderr: only errors (and the summary of check)"
 
 
@@ -542,6 +545,8 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f'write {{"tag": ...}} plus overrides when the result equals a TVM {MODERN} tag\'s configuration',
     )
     migrate.set_defaults(run=_migrate)
+    intro, examples = _MIGRATE_EPILOG.split("\nexamples:\n", 1)
+    migrate.epilog = f"{intro}\n{_rules_help()}\nexamples:\n{examples}"
 
     summary = "check a file of targets, one per line (no FILE: the bundled sample)"
     check = commands.add_parser(
@@ -576,6 +581,15 @@ def _leaves(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser
             for sub in dict.fromkeys(action.choices.values()):  # each once, aliases aside
                 children = list(_leaves(sub))
                 yield from children or [sub]
+
+
+def _rules_help() -> str:
+    from .migration import RULES
+
+    width = max(len(name) for name in RULES)
+    return "rules (the RULE of each change):\n" + "".join(
+        f"  {name:<{width}}  {rule.summary}\n" for name, rule in RULES.items()
+    )
 
 
 _SPEC_HELP = (

@@ -23,18 +23,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 from .errors import RegistryError, TargetError, show
 from .parsing import parse
 from .registry import Registry
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 __all__ = ["check_registry", "dump_registry", "load_registry"]
 

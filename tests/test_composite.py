@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 import targetlang
 from targetlang import parse
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 REGISTRY = targetlang.load_registry(EXAMPLES / "composite-registry.toml")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+
+import pytest
 
 SCRIPT = """
 import targetlang, targetlang.syntax as s
@@ -30,3 +33,33 @@ def test_py_typed_marker_ships() -> None:
     import targetlang
 
     assert (Path(targetlang.__file__).parent / "py.typed").is_file()
+
+
+def test_the_wheel_carries_the_licence_and_the_metadata(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[1]
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if built.returncode != 0 and "hatchling" in built.stderr and "No matching distribution" in built.stderr:
+        pytest.skip("the build backend cannot be installed here (no package index)")
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("targetlang-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        info = next(name.rsplit("/", 1)[0] for name in names if name.endswith(".dist-info/METADATA"))
+        licence = archive.read(f"{info}/licenses/LICENSE").decode()
+        metadata = archive.read(f"{info}/METADATA").decode()
+    assert licence == (root / "LICENSE").read_text() and "Apache License" in licence and "Version 2.0" in licence
+    headers = metadata.split("\n\n", 1)[0].splitlines()
+    for expected in (
+        "License-Expression: Apache-2.0",
+        "License-File: LICENSE",
+        "Requires-Python: >=3.11",
+        "Classifier: Programming Language :: Python :: 3.11",
+        "Classifier: Typing :: Typed",
+    ):
+        assert expected in headers
+    assert "targetlang/grammar/target.lark" in names and "targetlang/py.typed" in names

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +19,6 @@ from targetlang import KindSchema, Registry, RegistryError, TypeSpec, builtin_re
 
 from .conftest import Run
 from .strategies import values_of
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 EXAMPLE_REGISTRY = targetlang.load_registry(DOCS / "examples" / "composite-registry.toml")

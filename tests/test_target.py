@@ -533,7 +533,12 @@ def test_a_target_without_attributes_is_still_true() -> None:
 # ------------------------------------------------------------------ pickling
 
 _USER_REGISTRY = {
-    "kinds": {"npu": {"attrs": {"cores": "int", "mem": {"type": "array<string>", "default": ["a", "b"]}}, "default_keys": ["npu"]}},
+    "kinds": {
+        "npu": {
+            "attrs": {"cores": "int", "mem": {"type": "array<string>", "default": ["a", "b"]}},
+            "default_keys": ["npu"],
+        }
+    },
     "tags": {"my/board": {"kind": "llvm", "mcpu": "cortex-a53", "mattr": ["+neon"]}},
 }
 

@@ -27,7 +27,7 @@ from . import PYTHON_SUFFIXES, RULES, TEXT_SUFFIXES, Finding, fix_source
 __all__ = ["add_parser"]
 
 _EPILOG = """\
-Rules (--select/--ignore take these ids; docs/fix.md has before/after examples of each):
+Rules (--select/--ignore take these ids):
 {rules}
 
 examples:
