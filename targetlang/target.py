@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from . import printing
 from ._diagnostics import on_large_stack
@@ -17,6 +17,15 @@ from .schema import AttrSpec, KindSchema
 from .syntax import json_member_spans, json_string_offsets
 from .values import from_json, is_representable, to_text
 from .versions import registry_release
+
+if TYPE_CHECKING:
+    from ._attribute_names import (
+        BoolAttribute,
+        IntAttribute,
+        StringArrayAttribute,
+        StringAttribute,
+        TargetArrayAttribute,
+    )
 
 __all__ = ["Target"]
 
@@ -209,8 +218,22 @@ class Target(_Fields):
     # Target is not a collections.abc.Mapping: its ``keys`` is TVM's dispatch keys (t.keys ==
     # ("cpu",)), which code written for TVM reads; t.attrs is the mapping (dict(t.attrs)).
 
+    @overload
+    def __getitem__(self, name: StringAttribute) -> str: ...
+    @overload
+    def __getitem__(self, name: IntAttribute) -> int: ...
+    @overload
+    def __getitem__(self, name: BoolAttribute) -> bool: ...
+    @overload
+    def __getitem__(self, name: StringArrayAttribute) -> tuple[str, ...]: ...
+    @overload
+    def __getitem__(self, name: TargetArrayAttribute) -> tuple[Target, ...]: ...
+    @overload
+    def __getitem__(self, name: str) -> Any: ...
+
     def __getitem__(self, name: str) -> Any:
-        """The typed value of attribute ``name``; ``KeyError`` when the target has none."""
+        """The typed value of attribute ``name`` (typed for the built-in kinds' attributes: ``str``,
+        ``int``, ``bool``, ``tuple[str, ...]``); ``KeyError`` when the target has none."""
         return self._attrs[name]
 
     def __contains__(self, name: object) -> bool:

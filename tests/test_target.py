@@ -584,3 +584,27 @@ def test_the_package_shows_its_public_names() -> None:
     assert "parse_tvmc" in public and "Any" not in public and "TYPE_CHECKING" not in public
     for name in targetlang.__all__:
         assert getattr(targetlang, name) is not None
+
+
+def test_the_typed_attribute_names_are_the_registries() -> None:
+    # Target.__getitem__'s overloads: each name of a built-in kind's attribute, by its type.
+    import typing
+
+    from targetlang import _attribute_names as names
+
+    python_type = {
+        "StringAttribute": "string",
+        "IntAttribute": "int",
+        "BoolAttribute": "bool",
+        "StringArrayAttribute": "array<string>",
+        "TargetArrayAttribute": "array<target>",
+    }
+    typed = {name: kind for alias, kind in python_type.items() for name in typing.get_args(getattr(names, alias))}
+    found = {
+        name: str(spec.type)
+        for version in ("0.22", "0.27")
+        for schema in targetlang.builtin_registry(version).kinds.values()
+        for name, spec in schema.attrs.items()
+        if name not in ("keys", "tag", "host")
+    }
+    assert typed == found
