@@ -1,21 +1,32 @@
-"""Benchmark ``targetlang logs check`` against ``json.loads`` alone, and its memory at two log sizes.
+"""Benchmark ``targetlang logs check`` and ``logs migrate`` against orjson's decoder alone, on one
+core and on all of them, with their peak memory.
 
 Run from the repository root::
 
-    python benchmarks/bench_logs.py                      # print the figures
-    python benchmarks/bench_logs.py --write              # and rewrite their section of docs/performance.md
-    python benchmarks/bench_logs.py --records 100000     # a smaller generated log, for a quick look
+    python benchmarks/bench_logs.py                  # print the figures (a 200 MB generated log)
+    python benchmarks/bench_logs.py --size 1000      # the 1 GB log of issue 12
+    python benchmarks/bench_logs.py --at .           # the working tree as it is, not a commit
+    python benchmarks/bench_logs.py --write          # and rewrite their section of docs/performance.md
 
-Two inputs: every log of ``tests/data/corpus/logs``, and a generated log of ``--records`` lines
-made of the real record lines of those logs in turn (meta-schedule's workload lines, which hold
-no target, left out), each AutoTVM and auto_scheduler target
-replaced by one of 64 real target strings of the corpus (a tuning log repeats a few targets).
+The input is a generated log of ``--size`` MB made of the real AutoTVM record lines (log formats
+v0.1 and v0.2, as TopHub's logs mix them) of ``tests/data/corpus/logs/autotvm`` in turn, each
+target replaced by one of 64 real target strings of the corpus (a tuning log repeats a few
+targets). A log is one tuner's: another tuner's lines in it would all be lines its loader fails on.
 
-Time: for each input, in this process, the wall time of ``json.loads`` over every line (the floor
-of any reader that decodes JSON) and of the ``logs check`` pipeline (``read_lines`` and
-``Checker.check``, as the command runs it, without printing), best of ``--repeat`` for the shared
-logs and of two passes for the generated one. Memory: the peak resident size of a fresh
-``targetlang logs check`` process over the generated log of 100,000 records and of ``--records``.
+The floor is what any reader that decodes the JSON pays: the file read line by line and each line
+given to ``orjson.loads`` (``json.loads`` when orjson is not installed), in this process, on one
+core, best of two passes. Its rate is the floor *per core*.
+
+The commands run as subprocesses, on the ``targetlang`` package of commit ``--at`` of this
+repository (``HEAD`` by default: extracted with ``git archive`` and put first on ``PYTHONPATH``,
+so that edits in progress do not change the figures): ``logs check --quiet FILE`` and ``logs
+migrate --quiet FILE -o OUT``, each with ``-j 1`` (one process) and with ``-j N`` (``--jobs``,
+default one per core), ``--repeat`` times, the fastest run of each kept. Wall time is taken
+around the subprocess; CPU time is the user and system time of the command and of the worker
+processes it waited for (``getrusage``); peak resident memory is the command's own and its
+largest worker's. The ratio to the floor is the command's wall time over the floor's with ``-j
+1`` (the goal per core), and CPU time over the floor's with ``-j N``. Memory is measured again
+over a log of 100,000 records: the same peak at both sizes is flat memory.
 """
 
 from __future__ import annotations
@@ -23,61 +34,43 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
+import resource
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from doc_sections import write_section
-
-from targetlang.logs import Checker, Format, TargetReader, encode_value, read_file, read_lines, records, splice
-from targetlang.logs.check import CheckSummary
+from doc_sections import cpu_model, package_version, write_section
 
 _ROOT = Path(__file__).resolve().parents[1]
 _LOGS = _ROOT / "tests" / "data" / "corpus" / "logs"
 _STRINGS = _ROOT / "tests" / "data" / "corpus" / "strings.jsonl"
-_GOAL = 1.5  # logs check within this factor of json.loads alone
-_SMALL = 100_000
+_GOALS = {"check": 1.5, "migrate": 2.5}  # within this factor of the floor, per core
+_SMALL = 100_000  # records of the log whose peak memory the big one's is compared with
+_FLAT = 1.25  # peak memory at --size within this factor of the small log's: flat
+
+# Run in the subprocess: the command, then its resource use (written to a file: the command's
+# stderr is its own).
+_CHILD = """\
+import json, resource, sys
+from targetlang.cli import main
+status = main(sys.argv[2:])
+me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(sys.argv[1], "w") as out:
+    json.dump({"status": status, "rss": me.ru_maxrss, "worker_rss": children.ru_maxrss}, out)
+"""
+
+
+# ---------------------------------------------------------------------------------- input
 
 
 def shared_logs() -> list[Path]:
     return sorted(p for p in _LOGS.rglob("*") if p.is_file() and p.suffix in (".log", ".json"))
-
-
-def json_only(path: Path) -> int:
-    """``json.loads`` of every line that is not a comment; returns the lines decoded."""
-    count = 0
-    with open(path, "rb") as handle:
-        for raw in handle:
-            if raw.startswith(b"#") or not raw.strip():
-                continue
-            try:
-                json.loads(raw)
-            except ValueError:
-                pass  # a pickle row: no JSON to decode
-            count += 1
-    return count
-
-
-def check(path: Path) -> CheckSummary:
-    """What ``targetlang logs check PATH`` does, without printing."""
-    checker = Checker(TargetReader())
-    summary = CheckSummary(str(path))
-    with open(path, "rb") as handle:
-        for record in read_lines(handle, str(path)):
-            checker.check(record, summary)
-    return summary
-
-
-def best_seconds(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def target_pool(size: int = 64) -> list[str]:
@@ -100,146 +93,304 @@ def target_pool(size: int = 64) -> list[str]:
     return pool
 
 
-def generated_lines(records: int) -> Iterator[bytes]:
-    """``records`` log lines: the real record lines in turn, with targets from the pool."""
+def generated_lines() -> Iterator[bytes]:
+    """Log lines without end: the real AutoTVM record lines in turn, with targets from the pool."""
+    from targetlang.logs import Format, encode_value, read_file, splice
+
+    # A log is one tuner's: the lines of another tuner's would all be lines its loader fails on.
     real = [
         record
         for path in shared_logs()
+        if path.parent.name == "autotvm"
         for record in read_file(path)
-        # Workload lines (45 kB of base64 each) have no target and live in a file of their own.
-        if record.format not in (Format.COMMENT, Format.UNKNOWN, Format.META_SCHEDULE_WORKLOAD)
+        if record.format in (Format.AUTOTVM_V01, Format.AUTOTVM_V02)
     ]
     pool = target_pool()
-    for i in range(records):
+    i = 0
+    while True:
         record = real[i % len(real)]
         text = record.text
         target = record.field("target")
         if target is not None and target.encoding == "string":
             text = splice(record, target, encode_value(record, target, pool[i % len(pool)]))
         yield (text + "\n").encode("utf-8")
+        i += 1
 
 
-def write_log(path: Path, records: int) -> int:
-    size = 0
+def write_log(path: Path, size: int | None = None, records: int | None = None) -> tuple[int, int]:
+    """A generated log of at least ``size`` bytes, or of ``records`` lines; its (lines, bytes)."""
+    lines = written = 0
     with open(path, "wb") as out:
-        for line in generated_lines(records):
+        for line in generated_lines():
+            if (size is not None and written >= size) or (records is not None and lines >= records):
+                break
             out.write(line)
-            size += len(line)
-    return size
+            written += len(line)
+            lines += 1
+    return lines, written
 
 
-def peak_rss_mb(path: Path) -> float:
-    """Peak resident memory of a fresh ``targetlang logs check PATH`` process."""
-    code = (
-        "import resource, sys\n"
-        "from targetlang.cli import main\n"
-        "status = main(['logs', 'check', sys.argv[1]])\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    )
-    return int(done.stderr.strip().splitlines()[-1]) / 1024  # ru_maxrss is in KiB on Linux
+# ---------------------------------------------------------------------------------- the floor
 
 
-def measure(path: Path, repeat: int) -> tuple[int, int, float, float, float | None]:
-    """Lines, bytes, and seconds of: json.loads alone, logs check with the standard library's
-    decoder, and logs check with orjson's (``None`` when orjson is not installed)."""
-    lines = json_only(path)
-    loads = best_seconds(lambda: json_only(path), repeat)
-    fast = records._loads
-    records._loads = records._json_loads
+def decoder() -> tuple[str, object]:
     try:
-        plain = best_seconds(lambda: check(path), repeat)
-    finally:
-        records._loads = fast
-    with_orjson = best_seconds(lambda: check(path), repeat) if fast is not records._json_loads else None
-    return lines, path.stat().st_size, loads, plain, with_orjson
+        import orjson
+    except ImportError:
+        return "json.loads", json.loads
+    return "orjson.loads", orjson.loads
 
 
-Row = tuple[str, int, int, float, float, float | None]
+def floor_seconds(path: Path) -> float:
+    """One pass of the floor: every line read and decoded (a line that is no JSON is skipped)."""
+    _, loads = decoder()
+    start = time.perf_counter()
+    with open(path, "rb") as handle:
+        for raw in handle:
+            try:
+                loads(raw)  # type: ignore[operator]
+            except ValueError:
+                pass
+    return time.perf_counter() - start
 
 
-def _ratio(seconds: float | None, loads: float) -> str:
-    return "-" if seconds is None else f"{seconds / loads:.2f}x"
+# ---------------------------------------------------------------------------------- the commands
 
 
-def report(rows: list[Row], memory: list[tuple[int, float]], repeat: int) -> str:
+def snapshot(at: str, into: Path) -> tuple[dict[str, str], str]:
+    """The environment that runs commit ``at`` of targetlang (``"."``: the working tree), and how
+    the report names what was measured."""
+    if at == ".":
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        return env, "the working tree of the checkout"
+    commit = subprocess.run(
+        ["git", "-C", str(_ROOT), "rev-parse", "--short", at], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    archive = subprocess.run(
+        ["git", "-C", str(_ROOT), "archive", "--format=tar", commit, "targetlang", "grammar"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tempfile.TemporaryFile() as handle:
+        handle.write(archive)
+        handle.seek(0)
+        with tarfile.open(fileobj=handle) as tar:
+            tar.extractall(into, filter="data")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(into), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    return env, f"commit {commit}"
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy since boot, from /proc/stat (0.0 without it)."""
+    try:
+        fields = Path("/proc/stat").read_text(encoding="ascii").splitlines()[0].split()[1:]
+    except OSError:
+        return 0.0
+    ticks = [int(x) for x in fields[:8]]  # user nice system idle iowait irq softirq steal
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Timing:
+    wall: float  # seconds around the subprocess
+    cpu: float  # user and system seconds of the command and of its workers
+    others: float  # CPU seconds the rest of the machine used meanwhile
+    rss: float  # MB, the command's own peak
+    worker_rss: float  # MB, its largest worker's peak (0: no worker)
+    status: int
+
+
+def timed(argv: list[str], env: dict[str, str], work: Path) -> Timing:
+    """Run ``targetlang ARGV`` in a fresh process (in ``env``) and measure it."""
+    usage = work / "usage.json"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy = machine_busy()
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(usage), *argv],
+        env=env,
+        cwd=work,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    wall = time.perf_counter() - start
+    busy = machine_busy() - busy
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0 or not usage.exists():
+        raise SystemExit(f"targetlang {' '.join(argv)} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")
+    used = json.loads(usage.read_text())
+    usage.unlink()
+    if used["status"] not in (0, 1, 3):
+        raise SystemExit(f"targetlang {' '.join(argv)} exited {used['status']}:\n{done.stderr.decode()[-2000:]}")
+    # ru_maxrss is in KiB on Linux
+    return Timing(wall, cpu, max(0.0, busy - cpu), used["rss"] / 1024, used["worker_rss"] / 1024, used["status"])
+
+
+def has_jobs(env: dict[str, str], work: Path) -> bool:
+    """Whether the measured targetlang's ``logs`` commands take ``-j``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "targetlang", "logs", "check", "--help"], env=env, cwd=work, capture_output=True, text=True
+    )
+    return "--jobs" in done.stdout
+
+
+def command(name: str, log: Path, out: Path, jobs: int | None) -> list[str]:
+    argv = ["logs", name, "--quiet", str(log)]
+    if name == "migrate":
+        argv += ["-o", str(out)]
+    return argv + (["-j", str(jobs)] if jobs is not None else [])
+
+
+# ---------------------------------------------------------------------------------- report
+
+
+@dataclass
+class Row:
+    name: str  # "check", "migrate"
+    jobs: int  # processes asked for
+    timing: Timing
+
+
+def _met(ok: bool) -> str:
+    return "**met**" if ok else "**not met**"
+
+
+def report(
+    measured: str, lines: int, size: int, floor: float, rows: list[Row], memory: list[Row], small: int, cores: int
+) -> str:
+    name, _ = decoder()
+    mb = size / 1e6
     out = [
         "## Tuning logs",
         "",
         "Measured by `benchmarks/bench_logs.py --write` (this section is generated; rerun it rather than editing).",
         "",
-        "`logs check` reads each line, finds its targets' spans, and reads, prints back and resolves each "
-        "distinct target once; `json.loads` alone is the floor of any reader that decodes the JSON with the "
-        "standard library. Both run in one process over the same lines (best of "
-        f"{repeat} for the shared logs, best of 2 for the generated log, which cycles through the real record "
-        "lines of the shared logs with 64 real corpus targets). `logs check` is timed twice: decoding with the "
-        "standard library's `json`, and with orjson, which targetlang uses when it is installed "
-        "(`pip install 'targetlang[fast]'`). On the small shared logs, reading each distinct target the first time "
-        "(the parser is built, the targets parsed and resolved) outweighs the lines; the generated log shows the "
-        "steady rate.",
+        "### Machine",
         "",
-        "| log | lines | MB | `json.loads` s | `logs check`, json s | ratio | `logs check`, orjson s | ratio |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        f"- platform: {platform.platform()}",
+        f"- cpu: {cpu_model()}",
+        f"- cpu count: {os.cpu_count()}",
+        f"- python: {platform.python_implementation()} {platform.python_version()}",
+        f"- orjson: {package_version('orjson')}",
+        f"- targetlang: {measured}",
+        "",
+        "### Method",
+        "",
+        f"A generated log of {lines:,} lines ({mb:,.0f} MB) made of the real AutoTVM record lines of the shared "
+        "logs (tests/data/corpus/logs/autotvm, log formats v0.1 and v0.2) in turn, with 64 real corpus targets. The floor is the file read line by line "
+        f"and each line given to `{name}` in one process: {mb / floor:.0f} MB/s, the floor per core. The commands "
+        "run as subprocesses (`logs check --quiet FILE`, `logs migrate --quiet FILE -o OUT`), with `-j 1` and with "
+        f"`-j {cores}`, the fastest of the runs of each kept. Wall time is taken around the subprocess, CPU time is "
+        "the command's and its workers'; the ratio is wall time over the floor's with one process, CPU time over "
+        "the floor's with several (the cost per core). The last column is the CPU time the rest of the machine used "
+        "meanwhile, which slows a run that wants every core.",
+        "",
+        "### Results",
+        "",
+        f"| command | processes | wall s | MB/s | CPU s | cores busy | ratio to the floor | peak RSS MB (command / "
+        "largest worker) | other processes' CPU s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| `{name}` per line | 1 | {floor:.2f} | {mb / floor:.0f} | {floor:.2f} | 1.0 | 1.00x | - | - |",
     ]
-    for name, lines, size, loads, plain, fast in rows:
-        fast_s = "-" if fast is None else f"{fast:.3f}"
+    for row in rows:
+        t = row.timing
+        ratio = (t.wall if row.jobs == 1 else t.cpu) / floor
+        worker = f" / {t.worker_rss:.0f}" if t.worker_rss else ""
         out.append(
-            f"| {name} | {lines:,} | {size / 1e6:.1f} | {loads:.3f} | {plain:.3f} | {_ratio(plain, loads)} "
-            f"| {fast_s} | {_ratio(fast, loads)} |"
+            f"| `logs {row.name}` | {row.jobs} | {t.wall:.2f} | {mb / t.wall:.0f} | {t.cpu:.2f} | {t.cpu / t.wall:.1f} "
+            f"| {ratio:.2f}x | {t.rss:.0f}{worker} | {t.others:.1f} |"
         )
-    gen = rows[-1]
-    best = gen[5] if gen[5] is not None else gen[4]
     out += [
         "",
-        "Peak resident memory of a fresh `targetlang logs check` process over the generated log:",
+        f"Peak resident memory at {small:,} records (the same command, a log of {small:,} lines):",
         "",
-        "| records | peak RSS MB |",
-        "|---:|---:|",
-        *[f"| {n:,} | {mb:.1f} |" for n, mb in memory],
-        "",
-        f"- Goal, `logs check` within {_GOAL}x of `json.loads` alone on the generated log: "
-        + ("**met**" if best / gen[3] <= _GOAL else "**not met**")
-        + f" with orjson ({_ratio(gen[5], gen[3])}); with the standard library's decoder alone, "
-        + f"{_ratio(gen[4], gen[3])}",
+        "| command | processes | peak RSS MB (command / largest worker) |",
+        "|---|---:|---:|",
     ]
-    if len(memory) == 2:
-        small, large = memory
-        flat = large[1] <= small[1] * 1.25
+    for row in memory:
+        t = row.timing
+        worker = f" / {t.worker_rss:.0f}" if t.worker_rss else ""
+        out.append(f"| `logs {row.name}` | {row.jobs} | {t.rss:.0f}{worker} |")
+    out += ["", "### Goals", ""]
+    by = {(row.name, row.jobs): row.timing for row in rows}
+    for name_, goal in _GOALS.items():
+        one = by.get((name_, 1))
+        if one is not None:
+            ratio = one.wall / floor
+            out.append(
+                f"- `logs {name_}` within {goal}x of the floor per core (one process): {_met(ratio <= goal)} "
+                f"({ratio:.2f}x, {mb / one.wall:.0f} MB/s against {mb / floor:.0f} MB/s)"
+            )
+    for name_ in _GOALS:
+        one, many = by.get((name_, 1)), by.get((name_, cores))
+        if cores == 1:
+            break
+        if one is None or many is None:
+            out.append(f"- `logs {name_}` on all {cores} cores: **not met** (the command has no `-j`)")
+            continue
+        speedup = one.wall / many.wall
         out.append(
-            f"- Goal, the same peak memory at {small[0]:,} and {large[0]:,} records: "
-            + ("**met**" if flat else "**not met**")
-            + f" ({small[1]:.1f} MB and {large[1]:.1f} MB)"
+            f"- `logs {name_}` on all {cores} cores (`-j {cores}` at least {0.75 * cores:.1f} times as fast as `-j 1`): "
+            f"{_met(speedup >= 0.75 * cores)} ({speedup:.2f} times, {many.cpu / many.wall:.1f} cores busy)"
+        )
+    big = {(row.name, row.jobs): row.timing for row in rows}
+    for row in memory:
+        large = big.get((row.name, row.jobs))
+        if large is None:
+            continue
+        peak_small = row.timing.rss + row.timing.worker_rss
+        peak_large = large.rss + large.worker_rss
+        out.append(
+            f"- `logs {row.name} -j {row.jobs}`, the same peak memory at {small:,} and {lines:,} records: "
+            f"{_met(peak_large <= peak_small * _FLAT)} ({peak_small:.0f} MB and {peak_large:.0f} MB, command and "
+            "largest worker)"
         )
     return "\n".join(out) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--records", type=int, default=1_000_000, help="generated log size (default: %(default)s)")
-    parser.add_argument("--repeat", type=int, default=5, help="repeats for the shared logs (default: %(default)s)")
+    parser.add_argument("--size", type=float, default=200, help="generated log size in MB (default: %(default)s)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes of the pool runs")
+    parser.add_argument("--repeat", type=int, default=1, help="timed runs of each command (default: %(default)s)")
+    parser.add_argument("--at", default="HEAD", help="the commit of targetlang to run, '.': the working tree")
     parser.add_argument("--write", action="store_true", help="rewrite the logs section of docs/performance.md")
     args = parser.parse_args(argv)
 
-    rows: list[Row] = []
-    for path in shared_logs():
-        rows.append((str(path.relative_to(_LOGS)), *measure(path, args.repeat)))
-        print(f"{rows[-1][0]}: {rows[-1][4] / rows[-1][3]:.2f}x", file=sys.stderr)
-    with tempfile.TemporaryDirectory() as work:
-        memory = []
-        sizes = sorted({min(_SMALL, args.records), args.records})
-        for records in sizes:
-            path = Path(work) / f"generated-{records}.log"
-            print(f"writing {records:,} records...", file=sys.stderr)
-            size = write_log(path, records)
-            if records == args.records:
-                print("timing...", file=sys.stderr)
-                lines, _, loads, plain, fast = measure(path, 2)
-                rows.append((f"generated, {records:,} records", lines, size, loads, plain, fast))
-            memory.append((records, peak_rss_mb(path)))
-            os.unlink(path)
-    text = report(rows, memory, args.repeat)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        env, measured = snapshot(args.at, work / "snapshot")
+        sys.path.insert(0, env["PYTHONPATH"].split(os.pathsep)[0])  # the log is made by the measured code too
+        jobs_option = has_jobs(env, work)
+        log, out = work / "generated.log", work / "migrated.log"
+        print(f"writing {args.size:,.0f} MB...", file=sys.stderr)
+        lines, size = write_log(log, size=int(args.size * 1e6))
+        floor = min(floor_seconds(log) for _ in range(2))
+        print(f"floor: {floor:.2f} s, {size / 1e6 / floor:.0f} MB/s", file=sys.stderr)
+        variants = [1, args.jobs] if jobs_option and args.jobs > 1 else [1]
+        rows: list[Row] = []
+        for name in _GOALS:
+            for jobs in variants:
+                timings = []
+                for _ in range(args.repeat):
+                    timings.append(timed(command(name, log, out, jobs if jobs_option else None), env, work))
+                    t = timings[-1]
+                    print(
+                        f"logs {name} -j {jobs}: {t.wall:.2f} s wall, {t.cpu:.2f} s CPU, {size / 1e6 / t.wall:.0f} MB/s, "
+                        f"{t.wall / floor:.2f}x, peak {t.rss:.0f} / {t.worker_rss:.0f} MB, others {t.others:.1f} s",
+                        file=sys.stderr,
+                    )
+                rows.append(Row(name, jobs, min(timings, key=lambda t: t.wall)))
+        out.unlink(missing_ok=True)
+        small = min(_SMALL, lines)
+        memory: list[Row] = []
+        if small < lines:
+            write_log(log, records=small)
+            for name in _GOALS:
+                for jobs in variants:
+                    memory.append(Row(name, jobs, timed(command(name, log, out, jobs if jobs_option else None), env, work)))
+    text = report(measured, lines, size, floor, rows, memory, small, args.jobs)
     print(text)
     if args.write:
         write_section("bench_logs", text)
