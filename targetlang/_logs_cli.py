@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 from ._progress import Progress
 from .versions import MODERN
 
+POOL_FROM = 1 << 23  # targetlang.logs.jobs.POOL_FROM, without importing it for every command line
+
 if TYPE_CHECKING:
+    from .logs.jobs import Pool, Source
     from .logs.match import Matcher
     from .logs.records import Record
-    from .logs.stats import Stats
     from .logs.targets import TargetReader
     from .registry import Registry
 
@@ -159,6 +161,7 @@ def add_parser(commands: Any) -> None:
         run: Callable[[argparse.Namespace], int],
         json_help: str = "JSON lines on stdout instead of text",
         quiet: bool = False,
+        jobs: bool = True,
     ) -> Any:
         sub = subs.add_parser(name, help=summary, description=summary, epilog=epilog, formatter_class=raw)
         sub.add_argument("files", metavar="FILE", nargs="+", help="a tuning log; '-' is standard input")
@@ -166,6 +169,15 @@ def add_parser(commands: Any) -> None:
         if quiet:
             sub.add_argument(
                 "-q", "--quiet", action="store_true", help="no reports of single records on stderr: only the summaries"
+            )
+        if jobs:
+            sub.add_argument(
+                "-j",
+                "--jobs",
+                metavar="N",
+                type=_jobs_argument,
+                help="processes to use for a big log (default: one per core; 1: no pool); the output is the same "
+                f"whatever N. Files under {POOL_FROM >> 20} MB are read by one process",
             )
         sub.add_argument(
             "--tvm-version",
@@ -181,7 +193,9 @@ def add_parser(commands: Any) -> None:
         "check", "check that every record's target reads, prints back and resolves", _CHECK_EPILOG, _check, quiet=True
     )
     common("stats", "count the distinct targets of tuning logs", _STATS_EPILOG, _stats)
-    match = common("match", "which AutoTVM records the dispatcher picks for a target", _MATCH_EPILOG, _match)
+    match = common(
+        "match", "which AutoTVM records the dispatcher picks for a target", _MATCH_EPILOG, _match, jobs=False
+    )
     match.add_argument("--target", metavar="SPEC", required=True, help="the target to compile for")
     match.add_argument("-v", "--verbose", action="store_true", help="also one line per record: what became of it")
 
@@ -227,6 +241,24 @@ def add_parser(commands: Any) -> None:
         "--compress-tags", action="store_true", help=f"write a registered TVM {MODERN} tag where the target equals one"
     )
     migrate.add_argument("--no-backup", action="store_true", help="with --in-place, keep no FILE.bak")
+
+
+def _jobs_argument(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"at least one process: {jobs}")
+    return jobs
+
+
+def _pool(args: argparse.Namespace) -> Pool | None:
+    """The worker processes ``--jobs`` asks for (by default one per core); ``None`` for one."""
+    from .logs.jobs import Pool
+
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    return Pool(jobs) if jobs > 1 else None
 
 
 def tvm_version_argument(text: str) -> str:
@@ -294,35 +326,50 @@ EXIT_NEEDS_MIGRATION = 3
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .logs.check import Checker, CheckSummary, Problem
-    from .logs.migration import LogMigrator
+    from .logs.check import CheckSummary
+    from .logs.jobs import CheckJob, CheckPart, check_chunk, drive, fresh
     from .logs.report import Digest
 
-    reader = _reader(args, _registry(args))
-    checker = Checker(reader, LogMigrator(reader=reader))
+    job = CheckJob(getattr(args, "registry", None), args.tvm_version, _mode(args))
+    fresh()
+    lines = job.lines()  # a registry file that cannot be read fails here, before any log is read
     progress = Progress()
     total = CheckSummary("total")
+    write = sys.stdout.write
 
-    def take(name: str, records: Iterator[Record]) -> None:
-        summary = CheckSummary(name)
+    def emit(out: list[str]) -> None:
+        if out:
+            write("\n".join(out) + "\n")
+
+    def one(source: Source, pool: Pool | None) -> None:
+        summary = CheckSummary(source.name)
         digest = Digest()
 
-        def report(problems: list[Problem]) -> None:
-            for problem in problems:
-                if args.json:
-                    print(json.dumps(problem.to_json()))
-                elif not args.quiet:
-                    digest.add(problem.key, problem.line, problem.spec, problem.human())
+        def local(numbered: list[bytes], first: int, open_end: bool) -> None:
+            emit(lines.check(numbered, first, open_end, summary, digest))
 
-        for record in records:
-            report(checker.check(record, summary))
-        report(checker.finish(summary))
+        def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+            loader = summary.loading.loader
+            return check_chunk, (job, source.name, source.path, source.identity, start, end, first, loader)
+
+        def take(part: CheckPart) -> None:
+            if digest.merge(part.digest):
+                summary.add(part.summary)
+                emit(part.out)
+            else:  # its reports would have filled the digest midway: read the chunk again here
+                _again(source, part.start, part.end, part.first, local)
+
+        with progress.track(source.size, source.name) as advance:
+            drive(source, pool, local, remote, take, advance, ready=lambda: summary.loading.settled)
+        out: list[str] = []
+        lines.report(lines.checker.finish(summary), out, digest)
+        emit(out)
         for text in digest.drain():
             progress.say(text)
         total.add(summary)
         print(json.dumps(summary.to_json()) if args.json else summary.human())
 
-    status = _each_file(args, progress, take)
+    status = _each_source(args, one)
     if len(args.files) > 1:
         print(json.dumps(total.to_json()) if args.json else total.human())
     if status or total.failed:
@@ -330,8 +377,45 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_NEEDS_MIGRATION if total.needs_migration else 0
 
 
-def _adding_to(counter: Stats | Matcher) -> Callable[[str, Iterator[Record]], None]:
-    """What takes each file's records for ``stats`` and ``match``: counted in, file by file."""
+def _mode(args: argparse.Namespace) -> str:
+    """How single records are reported: ``"json"``, ``"quiet"`` (not at all) or ``"text"``."""
+    return "json" if args.json else "quiet" if getattr(args, "quiet", False) else "text"
+
+
+def _again(
+    source: Source, start: int, end: int | None, first: int, local: Callable[[list[bytes], int, bool], None]
+) -> None:
+    """Read the chunk ``start:end`` of ``source`` again, in this process (its first line ``first``)."""
+    for numbered, _, open_end in source.blocks_of(start, end):
+        local(numbered, first, open_end)
+        first += len(numbered)
+
+
+def _each_source(args: argparse.Namespace, take: Callable[[Source, Pool | None], None]) -> int:
+    """Give each file, opened, to ``take``, with the pool of ``--jobs``; 1 if a file could not be
+    read, else 0."""
+    from .logs.jobs import Source
+
+    status = 0
+    pool = _pool(args)
+    try:
+        for path in args.files:
+            try:
+                with Source.open(path) as source:
+                    take(source, pool)
+            except BrokenPipeError:
+                raise
+            except OSError as err:
+                print(f"error: cannot read {path}: {err.strerror or err}", file=sys.stderr)
+                status = 1
+    finally:
+        if pool is not None:
+            pool.close()
+    return status
+
+
+def _adding_to(counter: Matcher) -> Callable[[str, Iterator[Record]], None]:
+    """What takes each file's records for ``match``: counted in, file by file."""
 
     def take(name: str, records: Iterator[Record]) -> None:
         counter.files += 1
@@ -342,12 +426,42 @@ def _adding_to(counter: Stats | Matcher) -> Callable[[str, Iterator[Record]], No
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from .logs.migration import LogMigrator
-    from .logs.stats import Stats
+    from .logs.jobs import Source, StatsJob, StatsPart, count_lines, drive, fresh, stats_chunk
 
-    reader = _reader(args, _registry(args))
-    stats = Stats(reader, LogMigrator(reader=reader))
-    status = _each_file(args, Progress(), _adding_to(stats))
+    job = StatsJob(getattr(args, "registry", None), args.tvm_version)
+    fresh()
+    stats = job.stats()
+    progress = Progress()
+
+    def one(source: Source, pool: Pool | None) -> None:
+        def local(numbered: list[bytes], first: int, open_end: bool) -> None:
+            count_lines(stats, numbered, first, open_end, source.name)
+
+        def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+            return stats_chunk, (job, source.name, source.path, source.identity, start, end, first)
+
+        def take(part: StatsPart) -> None:
+            stats.merge(part.stats)
+
+        with progress.track(source.size, source.name) as advance:
+            drive(source, pool, local, remote, take, advance)
+
+    status = 0
+    pool = _pool(args)
+    try:
+        for path in args.files:
+            stats.files += 1  # a file that cannot be read is one of the files too
+            try:
+                with Source.open(path) as source:
+                    one(source, pool)
+            except BrokenPipeError:
+                raise
+            except OSError as err:
+                print(f"error: cannot read {path}: {err.strerror or err}", file=sys.stderr)
+                status = 1
+    finally:
+        if pool is not None:
+            pool.close()
     if args.json:
         for entry in stats.rows():
             print(json.dumps(entry.to_json()))
@@ -437,17 +551,17 @@ class _Diff:
         self.old.close()
         self.new.close()
 
-    def add(self, record: Record, new: str) -> None:
-        if self.count and self.first + self.count != record.line:
+    def add(self, line: int, old: bytes, new: bytes, newline: bool) -> None:
+        """Line ``line`` changed from ``old`` to ``new`` (without its ``"\\n"``; ``newline``: it
+        had one). A CRLF line keeps its ``"\\r"`` on both sides, or patch finds no line to replace."""
+        if self.count and self.first + self.count != line:
             self.flush()
         if not self.count:
-            self.first = record.line
+            self.first = line
         self.count += 1
-        self.newline = bool(record.newline)
-        # A CRLF line keeps its "\r" on both sides, or patch finds no line to replace.
-        end = record.newline or "\n"
-        self.old.write(f"-{record.text}{end}".encode("utf-8", "surrogateescape"))
-        self.new.write(f"+{new}{end}".encode("utf-8", "surrogateescape"))
+        self.newline = newline
+        self.old.write(b"-" + old + b"\n")
+        self.new.write(b"+" + new + b"\n")
 
     def flush(self) -> None:
         if not self.count:
@@ -468,7 +582,8 @@ class _Diff:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from .logs.migration import LogMigrator, MigrateSummary, RecordMigration
+    from .logs.jobs import MigrateJob, MigratePart, Source, drive, fresh, migrate_chunk
+    from .logs.migration import MigrateSummary
     from .logs.output import AtomicFile
     from .logs.report import Digest
 
@@ -477,45 +592,23 @@ def _migrate(args: argparse.Namespace) -> int:
     except _Usage as err:
         print(f"targetlang logs migrate: error: {err}", file=sys.stderr)
         return 2
-    migrator = LogMigrator(
-        args.to, args.policy, compress_tags=args.compress_tags, reader=_reader(args, _registry(args))
+    wanted = any(destination is not None for destination in destinations)
+    registry = getattr(args, "registry", None)
+    job = MigrateJob(
+        registry, args.tvm_version, args.to, args.policy, args.compress_tags, _mode(args), wanted, args.diff
     )
+    fresh()
+    lines = job.lines()  # a registry file that cannot be read fails here, before any log is read
     progress = Progress()
     stdout = getattr(sys.stdout, "buffer", None)
     write_stdout: Callable[[bytes], Any] = (
         stdout.write if stdout is not None else lambda data: sys.stdout.write(data.decode("utf-8", "surrogateescape"))
     )
     total = MigrateSummary("total")
-    shown: set[tuple[str | None, str, str]] = set()  # (spec, rule, message) of the changes given as JSON
+    shown: set[Any] = set()  # the changes given as JSON: a log repeats its targets, each change is said once
     verb = "would change" if args.check else "changed"
 
-    def report(result: RecordMigration, digest: Digest) -> None:
-        record = result.record
-        for item in result.fields:
-            # A field kept as written made no change: a problem that kept it is reported below,
-            # but a warning about what it holds (from_device, a kept attribute) still stands.
-            changes = item.changes if item.written else () if item.problem else item.warnings
-            for change in changes:
-                if args.json:
-                    seen = (item.field.spec, change.rule, change.message)
-                    if seen not in shown:  # a log repeats its targets: each change once per target
-                        shown.add(seen)
-                        progress.say(
-                            json.dumps(_change_json(record, item.field.name, item.field.spec, item.era, change))
-                        )
-                elif not args.quiet:
-                    detail = change.describe(item.field.spec if change.span is not None else "")
-                    key = (item.field.name, change.severity, change.rule, change.message)
-                    digest.add(
-                        key, record.line, item.field.spec, f"{record.file}:{record.line}: {item.field.name}: {detail}"
-                    )
-        for problem in result.problems:
-            if args.json:
-                progress.say(json.dumps(problem.to_json()))
-            elif not args.quiet:
-                digest.add(problem.key, problem.line, problem.spec, problem.human())
-
-    def one(path: str, destination: str | None) -> None:
+    def one(path: str, destination: str | None, pool: Pool | None) -> None:
         name = "<stdin>" if path == "-" else path
         if args.in_place and not stat.S_ISREG(os.stat(path).st_mode):
             # a pipe or a device has no place to put a new file: reading it to the end and
@@ -533,14 +626,41 @@ def _migrate(args: argparse.Namespace) -> int:
                 backup = destination + ".bak" if args.in_place and not args.no_backup else None
                 atomic = stack.enter_context(AtomicFile(destination, backup))
                 sink = atomic.write
-            for record in _records(path, progress):
-                result = migrator.migrate(record)
-                summary.count(result)
-                report(result, digest)
-                if sink is not None:
-                    sink((result.text + record.newline).encode("utf-8", "surrogateescape"))
-                if diff is not None and result.changed:
-                    diff.add(record, result.text)
+            source = stack.enter_context(Source.open(path))
+
+            def emit(
+                out: bytes, changed: list[tuple[int, bytes, bytes, bool]] | None, said: list[tuple[Any, str]]
+            ) -> None:
+                for seen, text in said:
+                    if seen is None or seen not in shown:
+                        if seen is not None:
+                            shown.add(seen)
+                        progress.say(text)
+                if sink is not None and out:
+                    sink(out)
+                if diff is not None and changed:
+                    for line, old, new, newline in changed:
+                        diff.add(line, old, new, newline)
+
+            def local(numbered: list[bytes], first: int, open_end: bool) -> None:
+                out: list[bytes] | None = [] if sink is not None else None
+                changed: list[tuple[int, bytes, bytes, bool]] | None = [] if diff is not None else None
+                said: list[tuple[Any, str]] = []
+                lines.migrate(numbered, first, open_end, summary, digest, out, changed, said)
+                emit(b"".join(out or ()), changed, said)
+
+            def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+                return migrate_chunk, (job, name, source.path, source.identity, start, end, first)
+
+            def take(part: MigratePart) -> None:
+                if digest.merge(part.digest):
+                    summary.add(part.summary)
+                    emit(part.out, part.diff, part.said)
+                else:  # its reports would have filled the digest midway: migrate the chunk again here
+                    _again(source, part.start, part.end, part.first, local)
+
+            with progress.track(source.size, name) as advance:
+                drive(source, pool, local, remote, take, advance)
             if diff is not None:
                 diff.flush()
             if atomic is not None and args.in_place and not summary.changed:
@@ -551,32 +671,22 @@ def _migrate(args: argparse.Namespace) -> int:
         progress.say(json.dumps(summary.to_json()) if args.json else summary.human(verb))
 
     status = 0
-    for path, destination in zip(args.files, destinations, strict=True):
-        try:
-            one(path, destination)
-        except BrokenPipeError:
-            raise
-        except OSError as err:
-            target = err.filename if err.filename else path
-            print(f"error: cannot migrate {path}: {err.strerror or err} ({target})", file=sys.stderr)
-            status = 1
+    pool = _pool(args)
+    try:
+        for path, destination in zip(args.files, destinations, strict=True):
+            try:
+                one(path, destination, pool)
+            except BrokenPipeError:
+                raise
+            except OSError as err:
+                target = err.filename if err.filename else path
+                print(f"error: cannot migrate {path}: {err.strerror or err} ({target})", file=sys.stderr)
+                status = 1
+    finally:
+        if pool is not None:
+            pool.close()
     if len(args.files) > 1:
         progress.say(json.dumps(total.to_json()) if args.json else total.human(verb))
     if status or total.failed or (args.check and total.changed):
         return 1
     return 0
-
-
-def _change_json(record: Record, field: str, spec: str, era: str, change: Any) -> dict[str, Any]:
-    return {
-        "record": "change",
-        "file": record.file,
-        "line": record.line,
-        "field": field,
-        "rule": change.rule,
-        "severity": change.severity,
-        "message": change.message,
-        "spec": spec,
-        "span": list(change.span) if change.span is not None else None,
-        "era": era,
-    }

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 __all__ = ["Progress", "tqdm_or_none"]
@@ -17,15 +18,23 @@ class Progress:
         self.bar: Any = None
 
     def lines(self, handle: Iterable[bytes], total: int | None, name: str) -> Iterator[bytes]:
+        """``handle``'s lines (or blocks of bytes), with a bar of the bytes they hold."""
+        with self.track(total, name) as advance:
+            for raw in handle:
+                advance(len(raw))
+                yield raw
+
+    @contextlib.contextmanager
+    def track(self, total: int | None, name: str) -> Iterator[Callable[[int], None]]:
+        """A bar for ``total`` bytes of ``name`` while the block runs: it gives the function that
+        moves the bar on by so many bytes (a function that does nothing without a bar)."""
         tqdm = tqdm_or_none()
         if tqdm is None:
-            yield from handle
+            yield _nothing
             return
         self.bar = tqdm(total=total, desc=name, unit="B", unit_scale=True, leave=False, file=sys.stderr)
         try:
-            for raw in handle:
-                self.bar.update(len(raw))
-                yield raw
+            yield self.bar.update
         finally:
             self.bar.close()
             self.bar = None
@@ -36,6 +45,10 @@ class Progress:
             self.bar.write(text, file=sys.stderr)
         else:
             print(text, file=sys.stderr)
+
+
+def _nothing(size: int) -> None:
+    pass
 
 
 def tqdm_or_none() -> Any:

@@ -289,16 +289,13 @@ def test_an_interrupted_run_leaves_the_original_intact(
 ) -> None:
     (log,) = copy_logs(tmp_path, ARM)
     original = log.read_bytes()
-    real = LogMigrator.migrate
-    seen = []
+    real = AtomicFile.write
 
-    def interrupted(self: LogMigrator, record: Record) -> Any:
-        seen.append(record.line)
-        if len(seen) == 100:
-            raise KeyboardInterrupt
-        return real(self, record)
+    def interrupted(self: AtomicFile, data: bytes) -> None:
+        real(self, data[: len(data) // 2])  # Ctrl-C halfway through writing the migrated lines
+        raise KeyboardInterrupt
 
-    monkeypatch.setattr(LogMigrator, "migrate", interrupted)
+    monkeypatch.setattr(AtomicFile, "write", interrupted)
     status, _, _ = run("logs", "migrate", "--in-place", str(log))
     assert status == 130
     assert log.read_bytes() == original

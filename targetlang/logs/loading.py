@@ -827,10 +827,17 @@ class FileLoading:
     last ones.
     """
 
-    def __init__(self, loader: str | None = None) -> None:
+    def __init__(self, loader: str | None = None, task: bool = False) -> None:
         self.loader = loader  # "autotvm", "auto_scheduler", "meta_schedule"; None until a record says
         self._waiting: list[Record] = []
-        self._task = False  # auto_scheduler: whether a line read so far had an "i"
+        self._task = task  # auto_scheduler: whether a line read so far had an "i"
+
+    @property
+    def settled(self) -> bool:
+        """Whether what the loader does with a line no longer depends on the lines before it:
+        the loader is known and (auto_scheduler's) a line with an "i" has been read. From then
+        on, any part of the file can be checked apart, with ``FileLoading(loader, task=True)``."""
+        return self.loader is not None and (self._task or self.loader != "auto_scheduler")
 
     def decide(self, record: Record) -> tuple[Record, LineLoad]:
         """What the loader does with ``record`` (as :meth:`feed`, once ``self.loader`` is known:

@@ -22,6 +22,7 @@ __all__ = [
     "Record",
     "encode_value",
     "json_text",
+    "line_record",
     "parse_line",
     "read_file",
     "read_lines",
@@ -247,6 +248,28 @@ def read_lines(lines: Iterable[bytes | str], file: str = "<stdin>") -> Iterator[
                 yield _parse_line(decoded[:-1], "\n", file, number, data)
         else:
             yield _parse_line(decoded, "", file, number, data)
+
+
+def line_record(raw: bytes, newline: bool, file: str, line: int) -> Record:
+    """The record of one line's bytes ``raw``, without its ``"\\n"`` (``newline``: it had one;
+    a ``"\\r"`` before it stays in ``raw``): the record :func:`read_lines` makes of that line."""
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError as alone:
+        whole = raw + b"\n" if newline else raw
+        err = alone
+        try:
+            whole.decode("utf-8")
+        except UnicodeDecodeError as found:
+            err = found  # as read_lines meets it, the line break included (an unfinished character differs)
+        text, ending = _split_newline(whole.decode("utf-8", "surrogateescape"))
+        problem = f"not UTF-8 ({err.reason} at byte {err.start})"
+        return Record(file, line, text, ending, Format.UNKNOWN, problem=problem)
+    if not newline:
+        return _parse_line(decoded, "", file, line, raw)
+    if decoded.endswith("\r"):
+        return _parse_line(decoded[:-1], "\r\n", file, line, raw)
+    return _parse_line(decoded, "\n", file, line, raw)
 
 
 def _split_newline(line: str) -> tuple[str, str]:

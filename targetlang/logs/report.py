@@ -81,6 +81,44 @@ class Digest:
         if spec is not None and len(entry.specs) <= self.SPECS:
             entry.specs.add(spec)
 
+    def again(self, key: Hashable, line: int, spec: str | None) -> bool:
+        """Count one more record under ``key`` when a report of it is held, as :meth:`add` does;
+        ``False`` (nothing counted) when none is: then :meth:`add` it, with its report."""
+        entry = self._entries.get(key)
+        if entry is None:
+            return False
+        entry.count += 1
+        if len(entry.lines) < self.LINES:
+            entry.lines.append(line)
+        if spec is not None and len(entry.specs) <= self.SPECS:
+            entry.specs.add(spec)
+        return True
+
+    def merge(self, other: Digest) -> bool:
+        """Count in ``other``'s reports (of the records that come after this one's), exactly as
+        adding them here one by one would have. ``False``, and nothing counted, when that cannot
+        be told from ``other``: it gave out reports, or adding its reports here would have
+        reached :attr:`limit` midway (then add its records one by one)."""
+        if other._full:
+            return False
+        new = sum(1 for key in other._entries if key not in self._entries)
+        if len(self._entries) + new > self.limit:
+            return False
+        for key, theirs in other._entries.items():
+            mine = self._entries.get(key)
+            if mine is None:
+                self._entries[key] = _Entry(theirs.head, theirs.excerpt, theirs.count, [*theirs.lines], {*theirs.specs})
+                continue
+            mine.count += theirs.count
+            mine.lines.extend(theirs.lines[: self.LINES - len(mine.lines)])
+            # add() stops adding at SPECS + 1 specs: the set's size is all that is shown, and
+            # it is the same whichever of ``theirs`` come in first.
+            for spec in theirs.specs:
+                if len(mine.specs) > self.SPECS:
+                    break
+                mine.specs.add(spec)
+        return True
+
     def drain(self) -> Iterator[str]:
         """The reports held, in the order they first came, each with its counts; then none."""
         held, self._full = self._full, []

@@ -124,6 +124,39 @@ class Stats:
             self.models[entry.seen_as.model or "?"] += 1
             self.keys.update(entry.seen_as.keys or ("?",))
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Counts go to another process without the reader and the migrator, and their caches.
+        state = dict(self.__dict__)
+        state["reader"] = state["migrator"] = None
+        return state
+
+    def merge(self, other: Stats) -> None:
+        """Count in ``other``'s counts, of records that come after all of this one's: as if they
+        had been added here, one by one (a target first met there keeps what its first record
+        there said of it)."""
+        self.files += other.files
+        self.lines += other.lines
+        self.comments += other.comments
+        self.formats.update(other.formats)
+        for row, theirs in other.targets.items():
+            mine = self.targets.get(row)
+            if mine is None:
+                theirs.order = len(self.targets)
+                self.targets[row] = theirs
+                continue
+            mine.records += theirs.records
+            mine.formats.update(theirs.formats)
+            mine.tvm_versions.update(theirs.tvm_versions)
+            mine.eras.update(theirs.eras)
+        for mine_counter, theirs_counter in (
+            (self.kinds, other.kinds),
+            (self.keys, other.keys),
+            (self.models, other.models),
+            (self.eras, other.eras),
+            (self.tvm_versions, other.tvm_versions),
+        ):
+            mine_counter.update(theirs_counter)
+
     @property
     def records(self) -> int:
         """Lines that are not comments."""

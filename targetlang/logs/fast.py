@@ -1,0 +1,569 @@
+"""``logs check`` and ``logs migrate`` over blocks of lines, with the lines of AutoTVM's common
+shapes read at once.
+
+A tuning log repeats a few targets over millions of lines, and what checking or migrating a line
+of one of AutoTVM's common shapes finds depends on its target and the TVM version that wrote it,
+never on the rest of the line. So the first line of a shape with a target takes the general path
+(:class:`~targetlang.logs.check.Checker`, :class:`~targetlang.logs.migration.LogMigrator`), and
+what it gave is kept: its problems, its new target text, its changes, its counts. A later line
+of that shape with that target is decoded (orjson), seen to be of the shape, and given the same,
+at its own line number. Every other line takes the general path. The shapes, and why the result
+is the same:
+
+* AutoTVM's log format v0.1 (``"v": 0.1``, the target first in ``"i"``): TVM v0.7 - v0.19 skip
+  the record whatever else it holds, so only its target counts.
+* AutoTVM's log format v0.2 (the target first in ``"input"``), for ``logs check`` with a config
+  and a result TVM's loader reads without raising, by conditions at least as strict as those of
+  :mod:`.loading`'s own shortcut (and no ``{`` in the line but the record's, the config's, the
+  keyword arguments' and the target's: the arguments hold no object).
+
+The general path finds the target's token with records.py's pattern, where it sees the line, or
+by searching the decoded value: the token where the pattern finds it must be the target's, as
+``json.dumps`` writes it (else the general path could find another text there, or spell the new
+one otherwise). ``logs check`` also splices the migrated target in, to say whether migration
+fixes the record: that is the same for every line only if the token spliced is the one the
+record's JSON means, so where it matters the key that holds the target must be written once
+(``"i"`` as often as the decoded record has such keys, ``"input"`` once) and no key may hide
+behind a ``\\u`` escape. A line that is not all of this takes the general path: it is slower,
+never different. tests/test_logs_jobs.py runs both paths over every line of the logs of
+tests/data and over generated lines of every shape, odd ones included, and compares.
+
+The results are kept per ``(file, format, TVM version, target)`` in bounded caches
+(:mod:`targetlang._cache`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from operator import itemgetter
+from typing import Any
+
+from .._cache import LruCache
+from .check import Checker, CheckSummary, Problem, _distinct
+from .formats import Format
+from .loading import _KNOBS
+from .migration import LogMigrator, MigrateSummary, RecordMigration
+from .records import Record, line_record
+from .report import Digest
+
+__all__ = ["CheckLines", "MigrateLines", "Report", "change_json"]
+
+# Distinct (file, target, TVM version) kept at once, besides the bound on their text.
+_CACHE_SIZE = 4096
+
+
+def _decoder() -> Callable[[bytes], Any]:
+    """orjson's decoder of bytes when it is installed, else ``json.loads`` of the strict UTF-8
+    text. (No 19-digit guard: what the shapes are told by is the same however a number
+    decodes, and a line of a shape is read by the general path, with the guard, the first time.)"""
+    try:
+        import orjson
+    except ImportError:
+        return lambda raw: json.loads(raw.decode("utf-8"))
+    return orjson.loads
+
+
+_loads = _decoder()
+
+_V01 = re.compile(rb'\{(?:"r": [^"]*, "v": [^",]*, )?"i": \[')  # records.py's pattern of log format v0.1
+_V01_V_FIRST = re.compile(rb'\{"v": [^",]*, "r": [^"]*, "i": \[')  # its other order in TopHub's logs
+_V02 = b'{"input": ['  # records.py's pattern of log format v0.2
+_V02_AT = len(_V02)
+_NUMBERS = frozenset((float, int))
+_THREES = {3}
+_second = itemgetter(1)
+_V01_FORMAT = Format.AUTOTVM_V01.value
+_V02_FORMAT = Format.AUTOTVM_V02.value
+_V01_WRITER = "0.6"  # writer_version of a record of log format v0.1 (it says no TVM version)
+
+
+def _template(text: str, line: int, marker: str) -> tuple[str, str]:
+    """``text`` around the first ``marker`` (which holds ``line``): what comes before the line
+    number, and after it."""
+    head, found, tail = text.partition(marker)
+    assert found, marker
+    number = str(line)
+    cut = marker.index(number)
+    return head + marker[:cut], marker[cut + len(number) :] + tail
+
+
+def _json_template(obj: dict[str, Any], line: int) -> tuple[str, str]:
+    """``json.dumps(obj)`` around the number of its ``"line"`` member (which comes after
+    ``"file"``: the first ``"line": N`` with unescaped quotes is that member)."""
+    return _template(json.dumps(obj), line, f'"line": {line},')
+
+
+class Report:
+    """One report of one record, for the records of the same shape and target: its digest key,
+    spec and text (around the line number), or its JSON line (around the line number)."""
+
+    __slots__ = ("head", "key", "seen", "spec", "tail")
+
+    def __init__(self, key: Any, spec: str | None, head: str, tail: str, seen: Any = None) -> None:
+        self.key = key
+        self.spec = spec
+        self.head = head
+        self.tail = tail
+        self.seen = seen  # for a change as JSON: what makes it the same change (shown once)
+
+
+def _digest_report(key: Any, file: str, line: int, spec: str | None, text: str) -> Report:
+    """A report for the digest, ``FILE:LINE: ...``, around its line number."""
+    head = f"{file}:"
+    number = str(line)
+    assert text.startswith(head + number), text
+    return Report(key, spec, head, text[len(head) + len(number) :])
+
+
+# ---------------------------------------------------------------------------------- check
+
+
+class _CheckEntry:
+    """What checking a plain line of one shape with one target finds; ``head`` is the start of
+    such a line as ``json.dumps`` writes it, up to the end of the target's token (for log
+    format v0.2; the token alone for v0.1)."""
+
+    __slots__ = ("braces", "distinct", "fixes", "head", "json", "keys", "problems", "reports")
+
+    def __init__(self, spec: str, head: bytes, problems: list[Problem], line: int, mode: str) -> None:
+        self.head = head
+        self.braces = spec.count("{")
+        self.distinct = _distinct(spec)
+        self.problems = len(problems)
+        self.fixes = bool(problems) and problems[0].needs_migration  # all of them are, or none
+        self.keys = [f"{p.rule}: {p.error}" for p in problems]
+        self.json = [_json_template(p.to_json(), line) for p in problems] if mode == "json" else []
+        self.reports = (
+            [_digest_report(p.key, p.file, line, p.spec, p.human()) for p in problems] if mode == "text" else []
+        )
+
+
+def _plain_v01(raw: bytes, i: list[Any]) -> bool:
+    """Whether the key ``"i"`` of a record of log format v0.1 is written once (besides its
+    config's own ``"i"``), and no key is written with a ``\\u`` escape."""
+    cfg = i[-1]
+    nested = 1 if type(cfg) is dict and "i" in cfg else 0
+    return raw.count(b'"i"') == 1 + nested and (raw.find(b"\\") < 0 or b"\\u" not in raw)
+
+
+def _plain_v02(raw: bytes) -> bool:
+    """Whether the key ``"input"`` of a record of log format v0.2 is written once, and no key
+    is written with a ``\\u`` escape."""
+    return raw.count(b'"input"') == 1 and (raw.find(b"\\") < 0 or b"\\u" not in raw)
+
+
+def _as_written(value: dict[str, Any], inp: list[Any], raw: bytes, braces: int) -> bool:
+    """Whether a record of log format v0.2 is one AutoTVM's loader reads without raising, by
+    conditions at least as strict as those of ``loading._as_written``: its config and result of
+    the shapes TVM wrote, and no ``{`` in the line but the record's, its config's, its keyword
+    arguments' and the ``braces`` of its target (so its arguments hold no object)."""
+    config, result = value.get("config"), value.get("result")
+    if not (
+        type(config) is dict
+        and "index" in config
+        and "code_hash" in config
+        and type(entity := config.get("entity")) is list
+        and type(result) is list
+        and len(result) == 4
+        and type(costs := result[0]) is list
+    ):
+        return False
+    if entity:
+        try:
+            if not ({*map(len, entity)} == _THREES and {*map(_second, entity)} <= _KNOBS):
+                return False
+        except (TypeError, KeyError):  # an item that is no array (or a knob that is one)
+            return False
+    if not (len(costs) == 1 and type(costs[0]) is float) and not {*map(type, costs)} <= _NUMBERS:
+        return False
+    return raw.count(b"{") == 2 + (type(inp[3]) is dict) + braces
+
+
+class CheckLines:
+    """``logs check`` of the lines of one file, block after block.
+
+    ``mode`` is ``"json"`` (every problem as a JSON line, returned), ``"text"`` (each distinct
+    problem once, in the digest given) or ``"quiet"`` (none). The caches are shared by every
+    file the checker checks.
+    """
+
+    shortcut = True  # False: every line takes the general path (the tests compare both)
+
+    def __init__(self, checker: Checker, mode: str) -> None:
+        self.checker = checker
+        self.mode = mode
+        self._cache: LruCache[tuple[str, str, str | None, str], _CheckEntry] = LruCache(_CACHE_SIZE)
+
+    def check(self, lines: list[bytes], first: int, open_end: bool, summary: CheckSummary, digest: Digest) -> list[str]:
+        """Check ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
+        last has no line break), numbered from ``first``, counting into ``summary`` and ``digest``; the JSON lines of
+        their problems."""
+        out: list[str] = []
+        file = summary.file
+        checker = self.checker
+        mode = self.mode
+        loading = summary.loading
+        fast = self.shortcut and loading.settled and loading.loader == "autotvm"
+        cached = self._cache._data.get
+        seen01: dict[str, _CheckEntry | None] = {}  # this call's entries, by target (v0.1)
+        seen02: dict[tuple[str | None, str], _CheckEntry | None] = {}  # by TVM version and target (v0.2)
+        tally: dict[_CheckEntry, int] = {}
+        tally_get = tally.get
+        n01 = n02 = 0
+        number = first - 1
+        final = first + len(lines) - 1 if open_end else -1  # the line without a line break
+        loads = _loads
+        found: Any
+        for raw in lines:
+            number += 1
+            key: Any = None  # for a plain line of a shape met for the first time: its cache key
+            entry = None
+            if fast and raw[:1] == b"{":
+                try:
+                    value = loads(raw)
+                except (ValueError, RecursionError):
+                    value = None
+                if type(value) is dict:
+                    if value.get("v") == 0.1:
+                        i = value.get("i")
+                        if type(i) is list and i and type(spec := i[0]) is str:
+                            found = seen01.get(spec, False)
+                            if found is False:
+                                hit = cached((file, _V01_FORMAT, _V01_WRITER, spec))
+                                found = seen01[spec] = hit[0] if hit is not None else None
+                            if found is None:
+                                if _plain_v01(raw, i):
+                                    key = (file, _V01_FORMAT, _V01_WRITER, spec)
+                            # records.py's pattern, when it sees the line, finds the token after
+                            # the first '"i": [' of the line: it must be the target's
+                            elif raw.startswith(found.head, raw.find(b'"i": [') + 6) and (
+                                not found.fixes or _plain_v01(raw, i)
+                            ):
+                                entry = found
+                                n01 += 1
+                    else:
+                        inp = value.get("input")
+                        if (
+                            type(inp) is list
+                            and len(inp) == 4
+                            and type(spec := inp[0]) is str
+                            and type(inp[1]) is str
+                            and type(inp[2]) is list
+                        ):
+                            tvm = value.get("tvm_version")
+                            if type(tvm) is not str:
+                                tvm = None
+                            found = seen02.get((tvm, spec), False)
+                            if found is False:
+                                hit = cached((file, _V02_FORMAT, tvm, spec))
+                                found = seen02[tvm, spec] = hit[0] if hit is not None else None
+                            if found is None:
+                                if _as_written(value, inp, raw, spec.count("{")) and _plain_v02(raw):
+                                    key = (file, _V02_FORMAT, tvm, spec)
+                            elif (
+                                raw.startswith(found.head)
+                                and _as_written(value, inp, raw, found.braces)
+                                and (not found.fixes or _plain_v02(raw))
+                            ):
+                                entry = found
+                                n02 += 1
+            if entry is None:
+                record = line_record(raw, number != final, file, number)
+                problems = checker.check(record, summary)
+                if problems:
+                    self.report(problems, out, digest)
+                if key is not None and not any(p.field is None for p in problems):
+                    self._remember(key, record, problems)
+                    seen01.clear()
+                    seen02.clear()
+                elif not fast:  # the first lines of a file tell whose it is
+                    fast = self.shortcut and loading.settled and loading.loader == "autotvm"
+                continue
+            tally[entry] = tally_get(entry, 0) + 1
+            if entry.problems:
+                if mode == "json":
+                    for head, tail in entry.json:
+                        out.append(f"{head}{number}{tail}")
+                elif mode == "text":
+                    for report in entry.reports:
+                        if not digest.again(report.key, number, report.spec):
+                            digest.add(report.key, number, report.spec, f"{report.head}{number}{report.tail}")
+        summary.lines += n01 + n02
+        formats = summary.formats
+        if n01:
+            formats[_V01_FORMAT] += n01
+        if n02:
+            formats[_V02_FORMAT] += n02
+        targets, problems_count = summary.targets, summary.problems
+        for entry, count in tally.items():
+            targets.add(entry.distinct)
+            if entry.problems:
+                if entry.fixes:
+                    summary.needs_migration += count
+                else:
+                    summary.failed += count
+                for name in entry.keys:
+                    problems_count[name] += count
+        return out
+
+    def report(self, problems: list[Problem], out: list[str], digest: Digest) -> None:
+        """Report ``problems`` as the mode says: JSON lines to ``out``, or into ``digest``."""
+        if self.mode == "json":
+            out.extend(json.dumps(problem.to_json()) for problem in problems)
+        elif self.mode == "text":
+            for problem in problems:
+                digest.add(problem.key, problem.line, problem.spec, problem.human())
+
+    def _remember(self, key: tuple[str, str, str | None, str], record: Record, problems: list[Problem]) -> None:
+        """Keep what checking ``record``, a plain line of a shape, found, for the lines of that
+        shape with the same target to come (``key``: file, format, TVM version, target)."""
+        if record.format.value != key[1]:
+            return
+        spec = key[3]
+        token = json.dumps(spec).encode("utf-8")
+        head = _V02 + token if record.format is Format.AUTOTVM_V02 else token
+        self._cache.put(key, _CheckEntry(spec, head, problems, record.line, self.mode))
+
+
+# ---------------------------------------------------------------------------------- migrate
+
+
+def change_json(record: Record, field: str, spec: str, era: str, change: Any) -> dict[str, Any]:
+    """A change ``logs migrate --json`` reports, as one JSON object (``"record": "change"``)."""
+    return {
+        "record": "change",
+        "file": record.file,
+        "line": record.line,
+        "field": field,
+        "rule": change.rule,
+        "severity": change.severity,
+        "message": change.message,
+        "spec": spec,
+        "span": list(change.span) if change.span is not None else None,
+        "era": era,
+    }
+
+
+def migration_reports(result: RecordMigration, mode: str) -> list[tuple[Any, Any, str | None, str]]:
+    """What ``logs migrate`` reports of one record: ``(seen, key, spec, text)`` in order, ``seen``
+    (what makes a change as JSON the same change, shown once per run) ``None`` for a problem.
+    With ``mode`` ``"json"``, ``text`` is a JSON line; with ``"text"``, a report for the digest
+    under ``key``; with ``"quiet"``, there are none."""
+    if mode == "quiet":
+        return []
+    record = result.record
+    found: list[tuple[Any, Any, str | None, str]] = []
+    for item in result.fields:
+        # A field kept as written made no change: a problem that kept it is reported below,
+        # but a warning about what it holds (from_device, a kept attribute) still stands.
+        changes = item.changes if item.written else () if item.problem else item.warnings
+        for change in changes:
+            spec = item.field.spec
+            if mode == "json":
+                text = json.dumps(change_json(record, item.field.name, spec, item.era, change))
+                found.append(((spec, change.rule, change.message), None, spec, text))
+            else:
+                detail = change.describe(spec if change.span is not None else "")
+                key = (item.field.name, change.severity, change.rule, change.message)
+                found.append((None, key, spec, f"{record.file}:{record.line}: {item.field.name}: {detail}"))
+    for problem in result.problems:
+        if mode == "json":
+            found.append((None, None, problem.spec, json.dumps(problem.to_json())))
+        else:
+            found.append((None, problem.key, problem.spec, problem.human()))
+    return found
+
+
+class _MigrateEntry:
+    """What migrating a line of one shape with one target (written as ``json.dumps`` writes it)
+    does: the new target text (``None``: the line stays), what the summary counts, the reports."""
+
+    __slots__ = ("changed", "failed", "format", "new", "problems", "reports", "rules", "token")
+
+    def __init__(self, token: bytes, result: RecordMigration, mode: str) -> None:
+        self.token = token
+        record = result.record
+        item = result.fields[0]
+        self.new = item.text.encode("utf-8") if item.text is not None and result.changed else None
+        self.changed = result.changed
+        self.format = record.format.value
+        self.rules = [change.rule for item in result.fields if item.written for change in item.changes]
+        problems = result.problems
+        self.failed = bool(problems)
+        self.problems = [f"{p.rule}: {p.error}" for p in problems]
+        self.reports = []
+        for seen, key, spec, text in migration_reports(result, mode):
+            if mode == "json":
+                head, tail = _json_template(json.loads(text), record.line)
+                self.reports.append(Report(key, spec, head, tail, seen))
+            else:
+                self.reports.append(_digest_report(key, record.file, record.line, spec, text))
+
+
+class MigrateLines:
+    """``logs migrate`` of the lines of one file, block after block: the migrated lines, counted
+    into a :class:`MigrateSummary`, reported as ``mode`` says (see :func:`migration_reports`)."""
+
+    shortcut = True  # False: every line takes the general path (the tests compare both)
+
+    def __init__(self, migrator: LogMigrator, mode: str) -> None:
+        self.migrator = migrator
+        self.mode = mode
+        self._cache: LruCache[tuple[str, str, str | None, str], _MigrateEntry] = LruCache(_CACHE_SIZE)
+        # The changes given as JSON so far: each is said once per run (by the command, which
+        # knows what was said; this only spares saying what it drops anyway).
+        self.shown: set[Any] = set()
+
+    def migrate(
+        self,
+        lines: list[bytes],
+        first: int,
+        open_end: bool,
+        summary: MigrateSummary,
+        digest: Digest,
+        out: list[bytes] | None,
+        diff: list[tuple[int, bytes, bytes, bool]] | None,
+        said: list[tuple[Any, str]],
+    ) -> None:
+        """Migrate ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
+        last has no line break), numbered from ``first``: the new lines go to ``out`` (with their
+        line breaks), the changed ones to ``diff`` as ``(line, old, new, has a line break)``, the
+        reports to ``digest`` (text) or ``said`` (JSON: ``(seen, line)``, ``seen`` ``None`` for a
+        problem)."""
+        file = summary.file
+        mode = self.mode
+        migrator = self.migrator
+        cached = self._cache._data.get
+        seen01: dict[str, _MigrateEntry | None] = {}  # this call's entries, by target (v0.1)
+        seen02: dict[tuple[str | None, str], _MigrateEntry | None] = {}  # by TVM version and target (v0.2)
+        tally: dict[_MigrateEntry, int] = {}
+        tally_get = tally.get
+        number = first - 1
+        final = first + len(lines) - 1 if open_end else -1  # the line without a line break
+        loads = _loads
+        lines_total = 0
+        shown = self.shown
+        put = out.append if out is not None else None
+        fast = self.shortcut
+        entry: Any
+        for raw in lines:
+            number += 1
+            newline = number != final
+            entry = None
+            at = -1
+            if fast and raw[:1] == b"{":
+                try:
+                    value = loads(raw)
+                except (ValueError, RecursionError):
+                    value = None
+                if type(value) is dict:
+                    if value.get("v") == 0.1:
+                        i = value.get("i")
+                        if type(i) is list and i and type(spec := i[0]) is str:
+                            match = _V01.match(raw)
+                            # where records.py's pattern does not see the line, the general path
+                            # searches it, and finds the one target token of a plain line
+                            if match is None and _plain_v01(raw, i):
+                                match = _V01_V_FIRST.match(raw)
+                            if match is not None:
+                                at = match.end()
+                                entry = seen01.get(spec, False)
+                                if entry is False:
+                                    hit = cached((file, _V01_FORMAT, _V01_WRITER, spec))
+                                    entry = seen01[spec] = hit[0] if hit is not None else None
+                    elif raw.startswith(_V02):
+                        inp = value.get("input")
+                        if type(inp) is list and inp and type(spec := inp[0]) is str:
+                            at = _V02_AT
+                            tvm = value.get("tvm_version")
+                            if type(tvm) is not str:
+                                tvm = None
+                            entry = seen02.get((tvm, spec), False)
+                            if entry is False:
+                                hit = cached((file, _V02_FORMAT, tvm, spec))
+                                entry = seen02[tvm, spec] = hit[0] if hit is not None else None
+                    if entry is not None and not raw.startswith(entry.token, at):
+                        entry = None
+            if entry is None:
+                record = line_record(raw, newline, file, number)
+                result = migrator.migrate(record)
+                summary.count(result)
+                for seen, key, spec_, text in migration_reports(result, mode):
+                    if mode != "json":
+                        digest.add(key, number, spec_, text)
+                    elif seen is None or seen not in shown:
+                        if seen is not None:
+                            shown.add(seen)
+                        said.append((seen, text))
+                new = raw
+                if result.changed:
+                    new = result.text.encode("utf-8", "surrogateescape")
+                    if record.newline == "\r\n":
+                        new += b"\r"
+                    if diff is not None:
+                        diff.append((number, raw, new, newline))
+                if put is not None:
+                    put(new)
+                    if newline:
+                        put(b"\n")
+                if at >= 0 and self._remember(record, result, raw, at):
+                    seen01.clear()
+                    seen02.clear()
+                continue
+            lines_total += 1
+            tally[entry] = tally_get(entry, 0) + 1
+            if entry.new is not None:
+                if diff is not None:
+                    diff.append((number, raw, raw[:at] + entry.new + raw[at + len(entry.token) :], newline))
+                if put is not None:
+                    put(raw[:at])
+                    put(entry.new)
+                    put(raw[at + len(entry.token) :])
+                    if newline:
+                        put(b"\n")
+            elif put is not None:
+                put(raw)
+                if newline:
+                    put(b"\n")
+            if mode == "json":
+                for report in entry.reports:
+                    seen = report.seen
+                    if seen is None or seen not in shown:
+                        if seen is not None:
+                            shown.add(seen)
+                        said.append((seen, f"{report.head}{number}{report.tail}"))
+            elif mode == "text":
+                for report in entry.reports:
+                    if not digest.again(report.key, number, report.spec):
+                        digest.add(report.key, number, report.spec, f"{report.head}{number}{report.tail}")
+        summary.lines += lines_total
+        formats, rules, problems = summary.formats, summary.rules, summary.problems
+        for entry, count in tally.items():
+            formats[entry.format] += count
+            if entry.changed:
+                summary.changed += count
+            for rule in entry.rules:
+                rules[rule] += count
+            if entry.failed:
+                summary.failed += count
+                for key in entry.problems:
+                    problems[key] += count
+
+    def _remember(self, record: Record, result: RecordMigration, raw: bytes, at: int) -> bool:
+        """Keep what migrating ``record`` did, for the lines of its shape with the same target
+        written the same way to come: when its one target field is a string token at ``at``, as
+        ``json.dumps`` writes it. Whether it was kept."""
+        if record.format not in (Format.AUTOTVM_V01, Format.AUTOTVM_V02) or len(record.fields) != 1:
+            return False
+        field = record.fields[0]
+        token = json.dumps(field.spec).encode("utf-8")
+        if field.encoding != "string" or field.start != at or not raw.startswith(token, at):
+            return False  # (field.start counts characters, ``at`` bytes: equal when all before is ASCII)
+        if len(token) != field.end - field.start:
+            return False
+        version = record.tvm_version if record.format is Format.AUTOTVM_V02 else _V01_WRITER
+        key = (record.file, record.format.value, version, field.spec)
+        self._cache.put(key, _MigrateEntry(token, result, self.mode))
+        return True

@@ -1,0 +1,467 @@
+"""Reading tuning logs block by block, and sharing a big one among processes (``logs -j N``).
+
+A command reads each file in blocks of whole lines. A regular file big enough to be worth it
+(:data:`POOL_FROM` bytes) is cut, at line breaks, into chunks of about :data:`CHUNK` bytes with
+their first line numbers, and worker processes check, count or migrate the chunks, each with
+the state the file is in by then (the loader ``logs check`` follows, known from the file's first
+lines, which the command reads itself). The command takes their parts back in the order of the
+file and counts them in as it would have counted the lines itself: the output is the same
+whatever the number of processes. The workers only read and compute; whatever is written (a
+migrated log, standard output) is written by the command.
+
+A worker checks that the file it opens is the one the command opened (device and inode), and
+reads up to where its chunk ends, the last one to the end of the file, as the command itself
+would.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import signal
+import stat
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..migration import Policy
+from .check import Checker, CheckSummary
+from .fast import CheckLines, MigrateLines
+from .loading import FileLoading
+from .migration import Form, LogMigrator, MigrateSummary
+from .records import line_record
+from .report import Digest
+from .stats import Stats
+from .targets import TargetReader
+
+__all__ = [
+    "BLOCK",
+    "CHUNK",
+    "POOL_FROM",
+    "CheckJob",
+    "CheckPart",
+    "MigrateJob",
+    "MigratePart",
+    "Pool",
+    "Source",
+    "StatsJob",
+    "StatsPart",
+    "blocks",
+    "drive",
+    "fresh",
+]
+
+BLOCK = 1 << 20  # bytes read at a time
+CHUNK = 1 << 22  # bytes a worker takes at a time (and returns a part of)
+POOL_FROM = 1 << 23  # bytes of a file, or of what is left of it, that are worth a pool
+
+_UNBOUNDED = sys.maxsize  # a worker's digest keeps every report: the command's own digest bounds them
+
+
+def blocks(read: Callable[[int], bytes], limit: int | None = None) -> Iterator[tuple[list[bytes], int, bool]]:
+    """What ``read`` gives, up to ``limit`` bytes (a line start) or the end, as blocks of lines:
+    ``(lines, bytes, open end)``, the lines without their ``"\\n"`` (a ``"\\r"`` before it
+    stays), the bytes they took, and whether the last one has no line break (at the end only)."""
+    pending: list[bytes] = []  # the start of a line that goes on in what comes next
+    while True:
+        want = BLOCK if limit is None else min(BLOCK, limit)
+        data = read(want) if want > 0 else b""
+        if limit is not None:
+            limit -= len(data)
+        if not data:
+            if pending:
+                last = b"".join(pending)
+                yield [last], len(last), True
+            return
+        lines = data.split(b"\n")
+        size = len(data)
+        if pending:
+            if len(lines) == 1:  # no line ends in it yet
+                pending.append(data)
+                continue
+            size += sum(map(len, pending))
+            pending.append(lines[0])
+            lines[0] = b"".join(pending)
+            pending = []
+        rest = lines.pop()
+        if rest:
+            pending.append(rest)
+            size -= len(rest)
+        if lines:
+            yield lines, size, False
+
+
+@dataclass
+class Source:
+    """One input of a command: an open file (or standard input) and what is known of it."""
+
+    name: str  # as the reports show it
+    path: str | None  # None: standard input
+    handle: io.BufferedReader | None = None
+    read: Callable[[int], bytes] = field(default=lambda size: b"")
+    size: int | None = None  # of a regular file, when it was opened
+    identity: tuple[int, int] | None = None  # (device, inode) of a regular file
+
+    @classmethod
+    def open(cls, path: str) -> Source:
+        """``path`` opened for reading (``"-"``: standard input); raises ``OSError``."""
+        if path == "-":
+            stdin = sys.stdin
+            if stdin is None:
+                raise OSError("there is no standard input to read")
+            # Bytes when there are: text mode's universal newlines would change the lines.
+            buffer = getattr(stdin, "buffer", None)
+            if buffer is not None:
+                # what a pipe has now, not a whole block: a log piped in is read as it comes
+                return cls("<stdin>", None, None, getattr(buffer, "read1", buffer.read))
+            return cls("<stdin>", None, None, lambda size: stdin.read(size).encode("utf-8", "surrogateescape"))
+        handle = open(path, "rb")
+        try:
+            info = os.fstat(handle.fileno())
+        except BaseException:
+            handle.close()
+            raise
+        if not stat.S_ISREG(info.st_mode):  # a FIFO, a device: read as it comes
+            return cls(path, path, handle, handle.read1, info.st_size)
+        source = cls(path, path, handle, handle.read, info.st_size)
+        source.identity = (info.st_dev, info.st_ino)
+        return source
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+
+    def __enter__(self) -> Source:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def ranges(self, start: int, first: int) -> Iterator[tuple[int, int | None, int]]:
+        """``(start, end, first line)`` of the chunks of the file from byte ``start`` (a line
+        start, of line ``first``): each ends after a line break, the last at the end of the file
+        (``None``)."""
+        assert self.handle is not None and self.size is not None
+        buffer = bytearray(CHUNK)
+        while self.size - start >= CHUNK + CHUNK // 2:
+            self.handle.seek(start)
+            got = self.handle.readinto(buffer)
+            cut = buffer.rfind(b"\n", 0, got)
+            if cut < 0:  # one line longer than a chunk: the rest goes as one chunk
+                break
+            end = start + cut + 1
+            yield start, end, first
+            first += buffer.count(b"\n", 0, cut + 1)
+            start = end
+        yield start, None, first
+
+    def blocks_of(self, start: int, end: int | None) -> Iterator[tuple[list[bytes], int, bool]]:
+        """The :func:`blocks` of the bytes ``start:end`` of the file (``end`` ``None``: to its end)."""
+        assert self.handle is not None
+        self.handle.seek(start)
+        return blocks(self.handle.read, None if end is None else end - start)
+
+
+# ---------------------------------------------------------------------------------- the pool
+
+
+def _start_worker() -> None:
+    """A worker leaves Ctrl-C to the command (which stops the pool), and dies of SIGTERM and
+    SIGHUP as a plain process does (unless they are ignored): only the command unwinds."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
+            signal.signal(number, signal.SIG_DFL)
+
+
+class Pool:
+    """``jobs`` worker processes, started when first needed (a run whose files are all small
+    starts none), and their results in the order asked for."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self._executor: ProcessPoolExecutor | None = None
+
+    def map(self, function: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+        """``function(*task)`` of each task, in a worker, in order; at most two tasks a worker
+        are under way (so the parts waiting to be taken stay few)."""
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker)
+        executor = self._executor
+        waiting: list[Future[Any]] = []
+        tasks = iter(tasks)
+        try:
+            for task in tasks:
+                waiting.append(executor.submit(function, *task))
+                if len(waiting) >= 2 * self.jobs:
+                    yield waiting.pop(0).result()
+            while waiting:
+                yield waiting.pop(0).result()
+        finally:
+            for future in waiting:
+                future.cancel()
+
+    def close(self) -> None:
+        """Stop the workers (those at work finish their chunk first: they only compute)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def drive(
+    source: Source,
+    pool: Pool | None,
+    local: Callable[[list[bytes], int, bool], None],
+    remote: Callable[[int, int | None, int], tuple[Callable[..., Any], tuple[Any, ...]]] | None,
+    take: Callable[[Any], None],
+    advance: Callable[[int], None],
+    ready: Callable[[], bool] = lambda: True,
+) -> None:
+    """Read ``source`` through: its blocks go to ``local(lines, first line number, the last line
+    has no line break)``; once ``ready()`` (the file's state no longer depends on the lines
+    before) and what is left of a regular file is worth it, the rest goes to ``pool`` in chunks,
+    ``remote(start, end, first line)`` giving the function and arguments that make a chunk's
+    part, and ``take`` gets the parts in order. ``advance`` is told the bytes done."""
+    first, offset = 1, 0
+    for lines, size, open_end in blocks(source.read):
+        local(lines, first, open_end)
+        first += len(lines)
+        offset += size
+        advance(size)
+        if (
+            pool is not None
+            and remote is not None
+            and source.identity is not None
+            and source.size is not None
+            and source.size - offset >= POOL_FROM
+            and ready()
+        ):
+            break
+    else:
+        return
+    assert pool is not None and remote is not None
+    calls = (remote(start, end, line) for start, end, line in source.ranges(offset, first))
+    for part in pool.map(_call, ((function, arguments) for function, arguments in calls)):
+        take(part)
+        advance(part.size)
+
+
+def _call(function: Callable[..., Any], arguments: tuple[Any, ...]) -> Any:
+    return function(*arguments)
+
+
+class _Range:
+    """A worker's view of one chunk of a file: its blocks, after checking it is the file."""
+
+    def __init__(self, path: str, identity: tuple[int, int], start: int, end: int | None) -> None:
+        self.path, self.identity, self.start, self.end = path, identity, start, end
+
+    def __enter__(self) -> Iterator[tuple[list[bytes], int, bool]]:
+        self.handle = open(self.path, "rb")
+        try:
+            info = os.fstat(self.handle.fileno())
+            if (info.st_dev, info.st_ino) != self.identity:
+                raise OSError(errno.ESTALE, "the file was replaced while it was read", self.path)
+            self.handle.seek(self.start)
+        except BaseException:
+            self.handle.close()
+            raise
+        return blocks(self.handle.read, None if self.end is None else self.end - self.start)
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()
+
+
+# ---------------------------------------------------------------------------------- the jobs
+
+# What a process builds once for the jobs it is given: the command itself (which starts afresh,
+# :func:`fresh`) and its workers (which, forked, start with what the command had built).
+_MADE: dict[Any, Any] = {}
+
+
+def fresh() -> None:
+    """Forget what was built for earlier runs in this process: a run reads with new caches."""
+    _MADE.clear()
+
+
+def _registry(path: str | None) -> Any:
+    if path is None:
+        return None
+    key = ("registry", path)
+    if key not in _MADE:
+        from ..registry_files import load_registry
+
+        _MADE[key] = load_registry(path)
+    return _MADE[key]
+
+
+def _reader(registry: str | None, tvm_version: str | None) -> TargetReader:
+    key = ("reader", registry, tvm_version)
+    if key not in _MADE:
+        _MADE[key] = TargetReader(_registry(registry), tvm_version)
+    return _MADE[key]  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class CheckJob:
+    """``logs check``: the reader's options and how problems are reported (``"json"``, ``"text"``,
+    ``"quiet"``)."""
+
+    registry: str | None
+    tvm_version: str | None
+    mode: str
+
+    def lines(self) -> CheckLines:
+        """The checker of this job in this process (its caches shared by every file)."""
+        if self not in _MADE:
+            reader = _reader(self.registry, self.tvm_version)
+            _MADE[self] = CheckLines(Checker(reader, LogMigrator(reader=reader)), self.mode)
+        return _MADE[self]  # type: ignore[no-any-return]
+
+
+@dataclass
+class CheckPart:
+    """What checking one chunk found (see :func:`check_chunk`)."""
+
+    start: int
+    end: int | None
+    first: int
+    size: int
+    summary: CheckSummary
+    digest: Digest
+    out: list[str]
+
+
+def check_chunk(
+    job: CheckJob, name: str, path: str, identity: tuple[int, int], start: int, end: int | None, first: int, loader: str
+) -> CheckPart:
+    """Check the chunk ``start:end`` of the file (its first line ``first``) in a worker, the
+    file's loader ``loader`` known."""
+    lines = job.lines()
+    summary = CheckSummary(name, loading=FileLoading(loader, task=True))
+    digest = Digest(_UNBOUNDED)
+    out: list[str] = []
+    size, number = 0, first
+    with _Range(path, identity, start, end) as chunk:
+        for numbered, taken, open_end in chunk:
+            out += lines.check(numbered, number, open_end, summary, digest)
+            number += len(numbered)
+            size += taken
+    return CheckPart(start, end, first, size, summary, digest, out)
+
+
+@dataclass(frozen=True)
+class MigrateJob:
+    """``logs migrate``: the migrator's options, how the report is given (``"json"``, ``"text"``,
+    ``"quiet"``), whether the migrated lines are wanted (``out``) and the changed ones (``diff``)."""
+
+    registry: str | None
+    tvm_version: str | None
+    to: Form
+    policy: Policy
+    compress_tags: bool
+    mode: str
+    out: bool
+    diff: bool
+
+    def lines(self) -> MigrateLines:
+        """The migrator of this job in this process (its caches shared by every file)."""
+        if self not in _MADE:
+            migrator = LogMigrator(
+                self.to,
+                self.policy,
+                compress_tags=self.compress_tags,
+                reader=_reader(self.registry, self.tvm_version),
+            )
+            _MADE[self] = MigrateLines(migrator, self.mode)
+        return _MADE[self]  # type: ignore[no-any-return]
+
+
+@dataclass
+class MigratePart:
+    """What migrating one chunk did (see :func:`migrate_chunk`)."""
+
+    start: int
+    end: int | None
+    first: int
+    size: int
+    summary: MigrateSummary
+    digest: Digest
+    out: bytes
+    diff: list[tuple[int, bytes, bytes, bool]]
+    said: list[tuple[Any, str]]
+
+
+def migrate_chunk(
+    job: MigrateJob, name: str, path: str, identity: tuple[int, int], start: int, end: int | None, first: int
+) -> MigratePart:
+    """Migrate the chunk ``start:end`` of the file (its first line ``first``) in a worker."""
+    lines = job.lines()
+    lines.shown.clear()  # the changes said in an earlier chunk may not have been shown by the command
+    summary = MigrateSummary(name)
+    digest = Digest(_UNBOUNDED)
+    out: list[bytes] | None = [] if job.out else None
+    diff: list[tuple[int, bytes, bytes, bool]] | None = [] if job.diff else None
+    said: list[tuple[Any, str]] = []
+    size, number = 0, first
+    with _Range(path, identity, start, end) as chunk:
+        for numbered, taken, open_end in chunk:
+            lines.migrate(numbered, number, open_end, summary, digest, out, diff, said)
+            number += len(numbered)
+            size += taken
+    return MigratePart(start, end, first, size, summary, digest, b"".join(out or ()), diff or [], said)
+
+
+@dataclass(frozen=True)
+class StatsJob:
+    """``logs stats``: the reader's options."""
+
+    registry: str | None
+    tvm_version: str | None
+
+    def stats(self) -> Stats:
+        """Empty counts, with the reader (and its caches) of this job in this process."""
+        reader = _reader(self.registry, self.tvm_version)
+        key = ("migrator", self.registry, self.tvm_version)
+        if key not in _MADE:
+            _MADE[key] = LogMigrator(reader=reader)
+        return Stats(reader, _MADE[key])
+
+
+@dataclass
+class StatsPart:
+    """What counting one chunk found (see :func:`stats_chunk`)."""
+
+    size: int
+    stats: Stats
+
+
+def count_lines(stats: Stats, lines: list[bytes], first: int, open_end: bool, name: str) -> None:
+    """Count ``lines`` (see :func:`blocks`), numbered from ``first``."""
+    final = first + len(lines) - 1 if open_end else -1
+    for number, raw in enumerate(lines, first):
+        stats.add(line_record(raw, number != final, name, number))
+
+
+def stats_chunk(
+    job: StatsJob, name: str, path: str, identity: tuple[int, int], start: int, end: int | None, first: int
+) -> StatsPart:
+    """Count the chunk ``start:end`` of the file (its first line ``first``) in a worker."""
+    stats = job.stats()
+    size = 0
+    with _Range(path, identity, start, end) as chunk:
+        for numbered, taken, open_end in chunk:
+            count_lines(stats, numbered, first, open_end, name)
+            first += len(numbered)
+            size += taken
+    return StatsPart(size, stats)  # (pickled without its reader: Stats.__getstate__)
