@@ -1,0 +1,449 @@
+"""The ``targetlang`` commands that show what targetlang knows: ``kinds``, ``tags``, ``explain`` and ``diff``.
+
+Each prints what a function of :mod:`targetlang.inspection` returns, as text or (``--json``) as
+JSON on stdout; bad input is one ``error: ...`` line on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ._logs_cli import tvm_version_argument
+from .errors import TargetError
+
+if TYPE_CHECKING:
+    from .inspection import Explanation, KindInfo, TagInfo, TargetDiff
+    from .registry import Registry
+
+# The commands import targetlang.inspection when they run: building the parser for another
+# command (every run of targetlang builds it) must not pay for it.
+
+__all__ = ["add_parser", "render_diff", "render_explanation", "render_kind", "render_kinds", "render_tags"]
+
+_KINDS_EPILOG = """\
+Without KIND, every kind TVM v0.7 - v0.27 registered (or, with --tvm-version, those of that
+release), with the releases that had it, its default keys and its number of attributes. With
+KIND, its attributes with their types, defaults and the releases that had each: without
+--tvm-version those of every release (each with the newest release's type and default), with
+it those of that release. The data is TVM's own registrations, extracted from each release's
+source (targetlang/data/tvm-schemas.json).
+
+examples:
+  $ targetlang kinds hybrid
+  kind:          hybrid
+  releases:      v0.7 - v0.21
+  shown:         every release's attributes; the rest as of TVM v0.21
+  default keys:  none
+  device type:   1
+  canonicaliser: none
+  attribute           type           default  releases
+  keys                array<string>  -        v0.7 - v0.21
+  tag                 string         -        v0.7 - v0.21
+  device              string         -        v0.7 - v0.21
+  model               string         -        v0.7 - v0.21
+  libs                array<string>  -        v0.7 - v0.21
+  host                target         -        v0.8 - v0.21
+  from_device         int            -        v0.8 - v0.21
+  target_device_type  int            -        v0.11 - v0.21
+  system-lib          bool           -        v0.7 - v0.9
+  $ targetlang kinds cudda
+  error: unknown target kind 'cudda'; did you mean 'cuda' or 'cudnn'?
+"""
+
+_TAGS_EPILOG = """\
+Each tag with the releases that had it and its config, as TVM registered it (before the
+target is built: no defaults, no keys but those it names): without --tvm-version the config of
+the newest release that had the tag, with it that release's. PATTERN picks tags by name,
+ignoring case: a shell-style glob (*, ?, [...]) that matches the whole name when it holds one of
+those characters, else a part of the name.
+
+examples:
+  $ targetlang tags jetson-nano
+  tag                 releases      config
+  nvidia/jetson-nano  v0.8 - v0.27  {"kind": "cuda", "keys": ["cuda", "gpu"], "arch": "sm_53", \
+"max_shared_memory_per_block": 49152, "max_threads_per_block": 1024, "thread_warp_size": 32, "registers_per_block": \
+32768}
+  $ targetlang tags --tvm-version 0.8 'nvidia/jetson-t*'
+  tag                releases      config
+  nvidia/jetson-tx1  v0.8 - v0.27  {"kind": "cuda", "arch": "sm_53", "shared_memory_per_block": 49152, \
+"registers_per_block": 32768, "max_threads_per_block": 1024, "thread_warp_size": 32}
+  nvidia/jetson-tx2  v0.8 - v0.27  {"kind": "cuda", "arch": "sm_62", "shared_memory_per_block": 49152, \
+"registers_per_block": 32768, "max_threads_per_block": 1024, "thread_warp_size": 32}
+"""
+
+_EXPLAIN_EPILOG = """\
+One row per value of the resolved target (its keys, tag, attributes in the kind's order, host):
+its value, type, origin (written: in SPEC; tag: from the tag SPEC names; default: the kind's
+default; canonicaliser: set or changed by the kind's canonicaliser, TVM's target parser), what
+TVM 0.27 does with it, and what 'targetlang migrate' does with it; then the changes migrate
+reports and its result. The target is read and resolved as 'targetlang legacy' reads it (TVM
+v0.22, no GPU; --tvm-version for another release: 0.9 reads -system-lib).
+
+examples:
+  $ targetlang explain "cuda -arch=sm_80"
+  cuda -arch=sm_80: kind 'cuda', read as TVM v0.22 read it; in TVM 0.27: kept
+  attribute         value           type           origin                             migrate      in TVM 0.27
+  keys              ["cuda","gpu"]  array<string>  default (the kind's default keys)  not written  the same keys
+  arch              "sm_80"         string         written                            written      kept
+  thread_warp_size  32              int            default                            not written  the same default
+  max_num_threads   1024            int            default                            not written  the same default
+  migrated: {"kind": "cuda", "arch": "sm_80"}
+  $ targetlang explain nvidia/jetson-nano
+  nvidia/jetson-nano: kind 'cuda', read as TVM v0.22 read it; in TVM 0.27: kept
+  attribute                    value           type           origin   migrate      in TVM 0.27
+  keys                         ["cuda","gpu"]  array<string>  tag      written      kept
+  arch                         "sm_53"         string         tag      written      kept
+  max_shared_memory_per_block  49152           int            tag      written      kept
+  max_threads_per_block        1024            int            tag      written      kept
+  thread_warp_size             32              int            tag      written      kept
+  registers_per_block          32768           int            tag      written      kept
+  max_num_threads              1024            int            default  not written  the same default
+  migrated: {"kind": "cuda", "keys": ["cuda", "gpu"], "arch": "sm_53", "max_shared_memory_per_block": 49152, \
+"max_threads_per_block": 1024, "thread_warp_size": 32, "registers_per_block": 32768}
+"""
+
+_DIFF_EPILOG = """\
+The values the two targets do not share once resolved (as 'targetlang legacy' resolves them):
+'-' only in A, '+' only in B, '~' in both, unequal. Then whether AutoTVM's dispatch (TVM v0.7 -
+v0.19) treats them as one target: ApplyHistoryBest looks records up by model, then by each key
+in order, and TopHub loads the package of the first of the device, the keys and the kind that
+has one (python/tvm/autotvm/task/dispatcher.py, tophub.py). Meta-schedule's database always
+does: it looks records up by workload alone and never compares their target
+(src/meta_schedule/database/database.cc, QueryTuningRecord), so it applies records tuned for
+one target to any other.
+
+examples:
+  $ targetlang diff "llvm -mcpu=skylake" "llvm -mcpu=icelake-server"
+  a: llvm -mcpu=skylake
+  b: llvm -mcpu=icelake-server
+  ~ mcpu: "skylake" -> "icelake-server"
+  AutoTVM dispatch: the same
+    model 'unknown', keys cpu and TopHub package 'llvm' for both; it does not look at mcpu
+  meta-schedule dispatch: the same
+    its database looks records up by workload alone: the target is stored with each record and never compared
+    records tuned for either are applied to the other, though they differ in mcpu
+  $ targetlang diff "llvm -device=arm_cpu" llvm
+  a: llvm -device=arm_cpu
+  b: llvm
+  ~ keys: ["arm_cpu","cpu"] -> ["cpu"]
+  - device: "arm_cpu"
+  AutoTVM dispatch: different
+    keys arm_cpu,cpu against cpu: ApplyHistoryBest then tries each key in order
+    TopHub package 'arm_cpu' against 'llvm': TopHub loads the package of the first of the device, the keys and the \
+kind that has one
+  meta-schedule dispatch: the same
+    its database looks records up by workload alone: the target is stored with each record and never compared
+    records tuned for either are applied to the other, though they differ in keys, device
+"""
+
+_SPEC_HELP = "a target string, tag name or JSON object (quoted); '-' reads it from standard input"
+_WORDS_HELP = (
+    "a target string, tag name or JSON object, quoted or not ('explain cuda -arch=sm_80'); '-' reads it from "
+    "standard input. explain's own options go before it (or before a '--' that precedes it)"
+)
+
+
+def add_parser(commands: Any) -> None:
+    """Add ``kinds``, ``tags``, ``explain`` and ``diff`` to the ``targetlang`` command's subparsers."""
+    raw = argparse.RawDescriptionHelpFormatter
+
+    def command(name: str, summary: str, epilog: str, run: Callable[[argparse.Namespace], int]) -> Any:
+        sub = commands.add_parser(
+            name, help=summary, description=summary, epilog=epilog, formatter_class=raw, allow_abbrev=False
+        )
+        sub.set_defaults(run=run)
+        return sub
+
+    def options(sub: Any, version_help: str) -> None:
+        sub.add_argument("--tvm-version", metavar="VERSION", type=tvm_version_argument, help=version_help)
+        sub.add_argument("--json", action="store_true", help="JSON on stdout instead of text")
+
+    kinds = command("kinds", "list TVM's target kinds, or one kind's attributes", _KINDS_EPILOG, _kinds)
+    kinds.add_argument("kind", metavar="KIND", nargs="?", help="a kind: show its attributes")
+    options(kinds, "that TVM release's kinds and attributes only (0.7 - 0.27; e.g. 0.19 or 0.8.0)")
+
+    tags = command("tags", "list TVM's target tags with their configs", _TAGS_EPILOG, _tags)
+    tags.add_argument(
+        "pattern",
+        metavar="PATTERN",
+        nargs="?",
+        help="only tags whose name matches: a glob (*, ?, [...]) for the whole name, else a part of it; any case",
+    )
+    options(tags, "that TVM release's tags and configs only (0.7 - 0.27; e.g. 0.19 or 0.8.0)")
+
+    reading = "read as that TVM release did (e.g. 0.19 or 0.8.0): its era's rules, its own kinds and tags"
+    explain = command(
+        "explain",
+        f"explain each value of SPEC: where it comes from, and what TVM {_modern()} and migrate do with it",
+        _EXPLAIN_EPILOG,
+        _explain,
+    )
+    options(explain, reading)
+    # REMAINDER, as parse, fmt and legacy read it: every word from the first that is not an
+    # option on is the spec's (quoted or not)
+    explain.add_argument("spec", metavar="SPEC", nargs=argparse.REMAINDER, help=_WORDS_HELP)
+    explain.set_defaults(usage=explain.format_usage, command=explain.prog)
+
+    diff = command(
+        "diff", "compare two targets, and whether AutoTVM and meta-schedule tell them apart", _DIFF_EPILOG, _diff
+    )
+    diff.add_argument("a", metavar="A", help=_SPEC_HELP)
+    diff.add_argument("b", metavar="B", help=_SPEC_HELP + " (not both)")
+    options(diff, reading)
+
+
+def _modern() -> str:
+    from .versions import MODERN
+
+    return str(MODERN)
+
+
+# ---------------------------------------------------------------------------------- running
+
+
+def _failing(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``run``, with bad input (a :class:`TargetError`) reported as one ``error:`` line and exit
+    status 1."""
+
+    def checked(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except TargetError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
+
+    return checked
+
+
+def _listing(args: argparse.Namespace, command: str) -> str | None:
+    """The release ``kinds`` or ``tags`` lists (``None``: every release), once checked: a
+    ``--registry`` file does not apply, and the release must be one targetlang has a schema of."""
+    if getattr(args, "registry", None):
+        raise TargetError(f"--registry adds kinds and tags for reading targets; 'targetlang {command}' lists TVM's own")
+    if args.tvm_version is None:
+        return None
+    from .registry import builtin_registry
+
+    try:
+        return builtin_registry(args.tvm_version).version
+    except ValueError as err:  # a release before v0.7, which had no kind registry
+        raise TargetError(str(err)) from None
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _user_registry(args: argparse.Namespace) -> Registry | None:
+    path = getattr(args, "registry", None)
+    if not path:
+        return None
+    from .registry_files import load_registry
+
+    return load_registry(path)
+
+
+def _spec(text: str) -> str:
+    """``text``, or for ``-`` standard input as the other commands read a spec from it: UTF-8 (a
+    byte-order mark dropped), less one trailing newline. (cli.py reads it so too; this module lies
+    beneath cli.py and does not import it.)"""
+    if text != "-":
+        return text
+    stdin = sys.stdin
+    if stdin is None:
+        raise TargetError("there is no standard input to read")
+    buffer = getattr(stdin, "buffer", None)
+    try:
+        # bytes, not text: text mode's universal newlines would turn a '\r' inside a spec into '\n'
+        read = stdin.read() if buffer is None else buffer.read().decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise TargetError(f"<stdin> is not UTF-8 text ({err.reason} at byte {err.start})") from None
+    return read[:-1].removesuffix("\r") if read.endswith("\n") else read
+
+
+@_failing
+def _kinds(args: argparse.Namespace) -> int:
+    from .inspection import kind_info, kind_table
+
+    version = _listing(args, "kinds")
+    if args.kind is not None:
+        kind = kind_info(args.kind, version)
+        if args.json:
+            _print_json(kind.to_json())
+        else:
+            print("\n".join(render_kind(kind)))
+        return 0
+    table = kind_table(version)
+    if args.json:
+        _print_json({"version": version, "kinds": [kind.to_json() for kind in table]})
+    else:
+        print("\n".join(render_kinds(table)))
+    return 0
+
+
+@_failing
+def _tags(args: argparse.Namespace) -> int:
+    from ._diagnostics import hint, suggest
+    from .errors import UnknownTagError, show
+    from .inspection import tag_table
+
+    version = _listing(args, "tags")
+    found = tag_table(args.pattern, version)
+    if not found:
+        where = f" of TVM v{version}" if version is not None else ""
+        names = [tag.name for tag in tag_table(None, version)]
+        close: tuple[str, ...] = ()
+        if args.pattern is not None:
+            # the closest names, or the names whose last part (the product) is closest
+            by_product = {name.rsplit("/", 1)[-1]: name for name in names}
+            close = suggest(args.pattern, names) or tuple(by_product[n] for n in suggest(args.pattern, by_product))
+        raise UnknownTagError(f"no tag{where} matches {show(args.pattern or '')}{hint(close)}")
+    if args.json:
+        _print_json(
+            {
+                "version": version,
+                "pattern": args.pattern,
+                "tags": [tag.to_json() for tag in found],
+            }
+        )
+    else:
+        print("\n".join(render_tags(found)))
+    return 0
+
+
+@_failing
+def _explain(args: argparse.Namespace) -> int:
+    from .inspection import explain
+
+    # the SPEC words joined by spaces, without a leading "--", as parse, fmt and legacy read them
+    words = args.spec[1:] if args.spec[:1] == ["--"] else args.spec
+    if not words:
+        what = "SPEC is missing: give a target string, tag name or JSON object, or '-'"
+        print(f"{args.usage()}{args.command}: error: {what}", file=sys.stderr)
+        return 2
+    explanation = explain(_spec(" ".join(words)), tvm_version=args.tvm_version, registry=_user_registry(args))
+    if args.json:
+        _print_json(explanation.to_json())
+    else:
+        print("\n".join(render_explanation(explanation)))
+    return 0
+
+
+@_failing
+def _diff(args: argparse.Namespace) -> int:
+    from .inspection import diff
+
+    if args.a == "-" and args.b == "-":
+        raise TargetError("only one of A and B can be read from standard input ('-')")
+    found = diff(_spec(args.a), _spec(args.b), tvm_version=args.tvm_version, registry=_user_registry(args))
+    if args.json:
+        _print_json(found.to_json())
+    else:
+        print("\n".join(render_diff(found)))
+    return 0
+
+
+# ---------------------------------------------------------------------------------- text
+
+
+def _table(rows: Sequence[Sequence[str]]) -> list[str]:
+    from .logs.report import table
+
+    return table(rows, right=0)
+
+
+def _compact(value: Any) -> str:
+    """A value as JSON on one line, without spaces (a table cell)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def render_kinds(kinds: Sequence[KindInfo]) -> list[str]:
+    """The lines of ``targetlang kinds``: one row per kind."""
+    from .inspection import release_ranges
+
+    rows = [("kind", "releases", "default keys", "attributes")]
+    for kind in kinds:
+        rows.append(
+            (kind.name, release_ranges(kind.releases), ",".join(kind.default_keys) or "none", str(len(kind.attrs)))
+        )
+    return _table(rows)
+
+
+def render_kind(kind: KindInfo) -> list[str]:
+    """The lines of ``targetlang kinds KIND``: the kind, then one row per attribute."""
+    from .inspection import release_ranges
+
+    if kind.version is None:
+        shown = f"every release's attributes; the rest as of TVM v{kind.releases[-1]}"
+    else:
+        shown = f"TVM v{kind.version}'s"
+    lines = [
+        f"kind:          {kind.name}",
+        f"releases:      {release_ranges(kind.releases)}",
+        f"shown:         {shown}",
+        f"default keys:  {','.join(kind.default_keys) or 'none'}",
+        f"device type:   {kind.device_type}",
+        f"canonicaliser: {kind.canonicaliser or 'none'}",
+    ]
+    rows = [("attribute", "type", "default", "releases")]
+    for attr in kind.attrs:
+        default = "-" if attr.default is None else _compact(attr.default)
+        rows.append((attr.name, attr.type, default, release_ranges(attr.releases)))
+    return [*lines, *_table(rows)]
+
+
+def render_tags(tags: Sequence[TagInfo]) -> list[str]:
+    """The lines of ``targetlang tags``: one row per tag, its config as JSON."""
+    from .inspection import release_ranges
+
+    rows = [("tag", "releases", "config")]
+    for tag in tags:
+        rows.append((tag.name, release_ranges(tag.releases), json.dumps(tag.config, ensure_ascii=False)))
+    return _table(rows)
+
+
+def render_explanation(explanation: Explanation) -> list[str]:
+    """The lines of ``targetlang explain``: the target, a row per value, the migration's changes
+    and result."""
+    from .errors import show
+
+    head = (
+        f"{explanation.spec}: kind {show(explanation.kind)}, read as TVM v{explanation.version} read it; "
+        f"in TVM {_modern()}: {explanation.kind_fate}"
+    )
+    rows = [("attribute", "value", "type", "origin", "migrate", f"in TVM {_modern()}")]
+    for row in explanation.rows:
+        origin = f"{row.origin} ({row.note})" if row.note else row.origin
+        rows.append((row.name, _compact(row.value), row.type, origin, row.migration, row.fate))
+    lines = [head, *_table(rows)]
+    if explanation.features:
+        derived = ", ".join(f"{name}={_compact(value)}" for name, value in explanation.features.items())
+        lines.append(f"features (derived by the canonicaliser): {derived}")
+    lines.extend(f"{change.severity}: {change.rule}: {change.message}" for change in explanation.changes)
+    if explanation.migrated is None:
+        lines.append("migrated: none (the target cannot migrate)")
+    else:
+        lines.append(f"migrated: {json.dumps(explanation.migrated, ensure_ascii=False)}")
+    return lines
+
+
+def render_diff(found: TargetDiff) -> list[str]:
+    """The lines of ``targetlang diff``: the values the targets do not share, then the verdicts."""
+    lines = [f"a: {found.a}", f"b: {found.b}"]
+    if found.equal:
+        lines.append(f"no difference once resolved (as TVM v{found.version} resolved them)")
+    for change in found.changes:
+        if change.b is None:
+            lines.append(f"- {change.name}: {_compact(change.a)}")
+        elif change.a is None:
+            lines.append(f"+ {change.name}: {_compact(change.b)}")
+        else:
+            lines.append(f"~ {change.name}: {_compact(change.a)} -> {_compact(change.b)}")
+    for name, verdict in (("AutoTVM", found.autotvm), ("meta-schedule", found.meta_schedule)):
+        lines.append(f"{name} dispatch: {'the same' if verdict.same else 'different'}")
+        lines.extend(f"  {reason}" for reason in verdict.reasons)
+    return lines
