@@ -172,7 +172,7 @@ def _as_written(value: dict[str, Any], inp: list[Any], raw: bytes, braces: int) 
         return False
     if entity:
         try:
-            if not ({*map(len, entity)} == _THREES and {*map(_second, entity)} <= _KNOBS):
+            if not ({*map(len, entity)} == _THREES and _KNOBS.issuperset(map(_second, entity))):
                 return False
         except (TypeError, KeyError):  # an item that is no array (or a knob that is one)
             return False
@@ -198,8 +198,8 @@ class CheckLines:
 
     def check(self, lines: list[bytes], first: int, open_end: bool, summary: CheckSummary, digest: Digest) -> list[str]:
         """Check ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
-        last has no line break), numbered from ``first``, counting into ``summary`` and ``digest``; the JSON lines of
-        their problems."""
+        last has no line break), numbered from ``first``, counting into ``summary`` and
+        ``digest``; the JSON lines of their problems."""
         out: list[str] = []
         file = summary.file
         checker = self.checker
