@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
+from ._inspect_cli import add_parser as _add_inspect_parser
 from ._logs_cli import add_parser as _add_logs_parser
 from ._logs_cli import tvm_version_argument
 from .checking import Finding, SpecCheck, check_spec
@@ -562,6 +563,7 @@ def _build_parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_check)
     _add_logs_parser(commands)
     _add_fix_parser(commands)
+    _add_inspect_parser(commands)
     for sub in _leaves(parser):
         sub.allow_abbrev = False  # "--json" must never be read as "--jsonish"
         names = {option for action in sub._actions for option in action.option_strings}

@@ -740,3 +740,10 @@ def test_output_that_cannot_be_written_is_an_error_not_a_bug(redirect: str, mess
     command = f'"{sys.executable}" -m targetlang fmt llvm {redirect}'
     done = subprocess.run(command, shell=True, capture_output=True, text=True, check=False)
     assert (done.returncode, done.stderr) == (1, message)
+
+
+def test_the_help_shown_in_the_docs_is_the_real_help(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # argparse wraps at the terminal's width
+    text = DOCS.read_text(encoding="utf-8")
+    shown = text.split("## Help", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    assert run("--help") == (0, shown, "")

@@ -13,6 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "targetlang"
 # Lowest first. A module may import the ones before it; the modules of one subpackage may import
 # each other.
 CHAIN = (
+    "_attribute_names",
     "_cache",
     "errors",
     "versions",
@@ -37,7 +38,9 @@ CHAIN = (
     "_progress",
     "logs",
     "fix",
+    "inspection",
     "_logs_cli",
+    "_inspect_cli",
     "cli",
     "__main__",
 )
