@@ -9,8 +9,10 @@ import os
 import pickle
 import random
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -577,3 +579,53 @@ def test_digest_specs_are_counted_to_a_hundred_and_one() -> None:
         == list(whole.drain())
         == ["f:1: k [150 records, 100+ distinct targets: lines 0, 1, 2, 3, 4, ...]"]
     )
+
+
+_RECORD = (
+    '{"input": ["llvm -device=arm_cpu -target=aarch64-linux-gnu", "dense", [], {}], "config": {"index": 1, '
+    '"code_hash": null, "entity": []}, "result": [[0.1], 0, 1, 1], "version": 0.2, "tvm_version": "0.8.0"}\n'
+)
+
+
+def _alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("signum", "whole_group"), [(signal.SIGINT, True), (signal.SIGTERM, False)])
+def test_a_stop_midway_leaves_the_log_and_no_worker(tmp_path: Path, signum: int, whole_group: bool) -> None:
+    # Ctrl-C (the whole process group) or SIGTERM (the command alone) while the workers migrate
+    # a big log in place: the log is as it was, no temporary file is left, no worker lives on.
+    log = tmp_path / "big.log"
+    original = _RECORD.encode() * 400_000
+    log.write_bytes(original)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "targetlang", "logs", "migrate", "--quiet", "--in-place", "-j", "2", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+    while process.poll() is None and not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+        time.sleep(0.005)
+    time.sleep(0.05)  # the workers at work
+    if whole_group:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
+    status = process.wait(timeout=60)
+    for _ in range(200):  # the workers end with the pool
+        if not _alive(process.pid):
+            break
+        time.sleep(0.05)
+    assert not _alive(process.pid)
+    assert not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    if status == 0:  # (the run was over before the signal came)
+        assert log.read_bytes() != original
+    else:
+        assert status == 128 + signum if signum != signal.SIGINT else status == 130, process.stderr
+        assert log.read_bytes() == original
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["big.log"]
