@@ -164,6 +164,7 @@ class LogMigrator:
         self.compress_tags = compress_tags
         self.reader = reader if reader is not None else TargetReader()
         self._cache: LruCache[tuple[str, str | None, str], Migration | TargetError] = LruCache(_CACHE_SIZE)
+        self._fields: LruCache[tuple[Any, ...], _Made] = LruCache(_CACHE_SIZE)
 
     def migrate(self, record: Record) -> RecordMigration:
         """``record`` migrated; its text unchanged where nothing needs to change or nothing can."""
@@ -211,33 +212,48 @@ class LogMigrator:
             # JSON text reads the same in every era that has it, and TVM <= v0.6 had none: this
             # is a target an earlier run wrote (or a meta-schedule object).
             era = DEFAULT_ERA
+        # What becomes of the field depends on its spec, era and host, and on how the old value
+        # was written (a string token: whether it is ASCII; an object: its text): made once.
+        old = record.text[target.start : target.end]
+        written_as: str | bool | None = old if target.encoding == "object" else old.isascii()
+        key = (target.name, target.spec, target.encoding, written_as, era, host)
+        made = self._fields.get(key)
+        if made is None:
+            made = self._make(record, target, era, host)
+            self._fields.put(key, made)
+        text, changes, problem = made
+        if problem is None:
+            return FieldMigration(target, era, text, changes)
+        rule, error, message, detail, span = problem
+        return FieldMigration(
+            target, era, None, changes, self._problem(record, target, era, rule, error, message, detail, span)
+        )
+
+    def _make(self, record: Record, target: Field, era: str, host: str | None) -> _Made:
+        """What becomes of ``target`` (in ``era``, with ``host``): its new text (``None``: kept as
+        written), the changes, and the problem that keeps it, as ``(rule, error, message,
+        detail, span)``."""
         try:
             result = self._migrated(target.spec, host, era)
         except Exception as err:  # one target that trips a bug must not end a whole log
             message = f"internal error (a bug in targetlang): {type(err).__name__}: {err}"
-            problem = self._problem(record, target, era, "migrate", type(err).__name__, message, message, None)
-            return FieldMigration(target, era, None, (), problem)
+            return None, (), ("migrate", type(err).__name__, message, message, None)
         if isinstance(result, TargetError):
             span = result.span if result.source == target.spec else None
-            problem = self._problem(
-                record, target, era, "parse", type(result).__name__, result.message, str(result), span
-            )
-            return FieldMigration(target, era, None, (), problem)
+            return None, (), ("parse", type(result).__name__, result.message, str(result), span)
         changes = result.changes
         if result.json is None:
             first = next(c for c in changes if c.severity == "error")
             detail = pointed(first.message, target.spec, *first.span) if first.span is not None else first.message
-            problem = self._problem(record, target, era, "migrate", first.rule, first.message, detail, first.span)
-            return FieldMigration(target, era, None, changes, problem)
+            return None, changes, ("migrate", first.rule, first.message, detail, first.span)
         try:
             written = self._written(target, result, era)
         except _NoCanonicalForm as err:
             message = str(err)
-            problem = self._problem(record, target, era, "migrate", "NoCanonicalForm", message, message, None)
-            return FieldMigration(target, era, None, changes, problem)
+            return None, changes, ("migrate", "NoCanonicalForm", message, message, None)
         if written is None:
-            return FieldMigration(target, era, None, changes)
-        return FieldMigration(target, era, splice_text(record, target, written), changes)
+            return None, changes, None
+        return splice_text(record, target, written), changes, None
 
     def _written(self, target: Field, result: Migration, era: str) -> str | dict[str, Any] | None:
         """The new value of ``target`` (``None``: keep it as written)."""
@@ -279,6 +295,11 @@ class LogMigrator:
         span: tuple[int, int] | None,
     ) -> Problem:
         return Problem(record.file, record.line, rule, target.name, error, message, detail, target.spec, span, era)
+
+
+# What becomes of a field: its new text (None: kept as written), the changes, and the problem
+# that keeps it as (rule, error, message, detail, span).
+_Made = tuple[str | None, tuple[Change, ...], tuple[str, str, str, str, tuple[int, int] | None] | None]
 
 
 class _NoCanonicalForm(Exception):
