@@ -6,8 +6,10 @@ canonical form reads back as the same target (``canonical``), and it resolves as
 everything wrong with a text.
 
 >>> from targetlang.checking import check_spec
->>> [f.rule for f in check_spec("llvm  -mcpu=skylake").findings]
-['round-trip']
+>>> check_spec("llvm  -mcpu=skylake").findings  # two spaces: still printed back exactly as written
+()
+>>> [f.rule for f in check_spec("cuda -arch=80").findings]
+['resolve']
 >>> check_spec("llvm -mcpux=skylake").findings[0].message
 "kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?"
 """
