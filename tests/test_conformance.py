@@ -456,7 +456,7 @@ def _run_canon_target_map_and_host(case: Case) -> None:
     assert [(t.kind, v) for t, v in new_map.items()] == list(case["input"].items())
 
 
-CANON_RUNNERS: dict[str, Callable[[Case], None]] = {
+CANON_RUNNERS: dict[str | None, Callable[[Case], None]] = {
     "Target.canon_target_and_host(target, host)": _run_canon_target_and_host_raw,
     "Target.canon_target_and_host(Target(input), Target(host))": _run_canon_target_and_host_targets,
     "Target.canon_multi_target_and_host(input)": lambda c: _run_canon_multi(c, _multi_target_arg(c["input"]), None),
@@ -631,7 +631,7 @@ def _run_tvmc_reconstruct(case: Case) -> None:
         assert unparsed == expect["unparsed_args"]
 
 
-TVMC_RUNNERS: dict[str, Callable[[Case], None]] = {
+TVMC_RUNNERS: dict[str | None, Callable[[Case], None]] = {
     "tvmc.tokenize_target": _run_tvmc_tokenize,
     "tvmc.parse_target": _run_tvmc_parse_target,
     "tvmc.target_from_cli": _run_tvmc_target_from_cli,

@@ -68,7 +68,7 @@ IN_EFFECT = {
 
 def plain(value: Any) -> Any:
     """A TVM object (Map, Array, String, Target, IntImm) as plain JSON-able Python."""
-    import tvm  # type: ignore[import-not-found]
+    import tvm
 
     if isinstance(value, tvm.target.Target):
         return plain(value.export())

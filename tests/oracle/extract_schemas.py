@@ -349,7 +349,8 @@ class Parser:
 
     def template_args(self) -> str:
         self.take("<")
-        depth, parts = 1, []
+        depth = 1
+        parts: list[str] = []
         while True:
             t = self.take()
             if t == "<":
@@ -938,6 +939,7 @@ def main() -> int:
         }
     tags["0.27"] = wheel_tags(site)
     print(f"0.27: {len(kinds['0.27'])} kinds, {len(tags['0.27'])} tags (apache-tvm {version})", file=sys.stderr)
+    kinds_out, tags_out = dedupe(kinds), dedupe(tags)
     data = {
         "source": (
             "apache/tvm tags v0.7.0 ... v0.26.0 (C++ src/ and include/, Python python/tvm tag registrations); "
@@ -960,14 +962,14 @@ def main() -> int:
             "before Target construction adds defaults and keys.",
         ],
         "releases": RELEASES,
-        "kinds": dedupe(kinds),
-        "tags": dedupe(tags),
+        "kinds": kinds_out,
+        "tags": tags_out,
     }
     Path(a.out).write_text(dump(data))
-    nk = sum(len(v) for v in data["kinds"].values())
-    nt = sum(len(v) for v in data["tags"].values())
+    nk = sum(len(v) for v in kinds_out.values())
+    nt = sum(len(v) for v in tags_out.values())
     print(
-        f"wrote {a.out}: {len(data['kinds'])} kinds ({nk} variants), {len(data['tags'])} tags ({nt} variants)",
+        f"wrote {a.out}: {len(kinds_out)} kinds ({nk} variants), {len(tags_out)} tags ({nt} variants)",
         file=sys.stderr,
     )
     return 0
