@@ -259,10 +259,12 @@ def _retexted(
     )
 
 
-def _check_depth(depth: int) -> None:
+def _check_depth(depth: int, source: str = "", start: int = 0, end: int = 0) -> None:
+    """Raise :class:`NestingTooDeepError` at ``source[start:end]`` (the target too deep) when
+    ``depth`` is beyond the limit of the parse under way."""
     limit = LIMIT.get()
     if depth > limit:
-        raise NestingTooDeepError(f"targets nest more than {limit} levels deep")
+        raise NestingTooDeepError(f"targets nest more than {limit} levels deep", source, start, end)
 
 
 def _check_cycle(tag: str, chain: tuple[str, ...], source: str = "", start: int = 0, end: int = 0) -> tuple[str, ...]:
@@ -274,7 +276,7 @@ def _check_cycle(tag: str, chain: tuple[str, ...], source: str = "", start: int 
 
 def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     if depth:  # the limit is never below 0
-        _check_depth(depth)
+        _check_depth(depth, text, 0, len(text))
     config = registry.tags.get(text)
     if config is not None:
         try:
@@ -538,7 +540,7 @@ def _from_config(
     it that holds a nested object.
     """
     if depth:  # the limit is never below 0
-        _check_depth(depth)
+        _check_depth(depth, *((source, node.start, node.end) if node is not None else ("", 0, 0)))
     for key in config:
         if type(key) is not str and not isinstance(key, str):
             raise InvalidSpecError(f"a target config's keys are strings, not {type(key).__name__}: {key!r}", source)

@@ -287,8 +287,17 @@ ERROR_CASES: list[ErrorCase] = [
         {"max_depth": 1},
         NestingTooDeepError,
         "targets nest more than 1 levels deep",
-        (23, 23),
+        (23, 24),
         "\n  cuda -host='llvm -host=c'\n                         ^",
+    ),
+    ErrorCase(  # the object too deep, in the JSON text
+        '{"kind": "cuda", "host": {"kind": "llvm", "host": {"kind": "c"}}}',
+        {"max_depth": 1},
+        NestingTooDeepError,
+        "targets nest more than 1 levels deep",
+        (50, 63),
+        '\n  {"kind": "cuda", "host": {"kind": "llvm", "host": {"kind": "c"}}}\n'
+        "                                                    ^^^^^^^^^^^^^",
     ),
     # ---- JSON text
     ErrorCase(
