@@ -601,8 +601,10 @@ def _migrate(args: argparse.Namespace) -> int:
     lines = job.lines()  # a registry file that cannot be read fails here, before any log is read
     progress = Progress()
     stdout = getattr(sys.stdout, "buffer", None)
-    write_stdout: Callable[[bytes], Any] = (
-        stdout.write if stdout is not None else lambda data: sys.stdout.write(data.decode("utf-8", "surrogateescape"))
+    write_stdout: Callable[[bytes | memoryview], Any] = (
+        stdout.write
+        if stdout is not None
+        else lambda data: sys.stdout.write(bytes(data).decode("utf-8", "surrogateescape"))
     )
     total = MigrateSummary("total")
     shown: set[Any] = set()  # the changes given as JSON: a log repeats its targets, each change is said once
@@ -618,7 +620,7 @@ def _migrate(args: argparse.Namespace) -> int:
         digest = Digest()
         with contextlib.ExitStack() as stack:
             diff = stack.enter_context(_Diff(name, write_stdout)) if args.diff else None
-            sink: Callable[[bytes], Any] | None = None
+            sink: Callable[[bytes | memoryview], Any] | None = None
             atomic: AtomicFile | None = None
             if destination == "-":
                 sink = write_stdout
@@ -629,7 +631,9 @@ def _migrate(args: argparse.Namespace) -> int:
             source = stack.enter_context(Source.open(path))
 
             def emit(
-                out: bytes, changed: list[tuple[int, bytes, bytes, bool]] | None, said: list[tuple[Any, str]]
+                out: bytes | memoryview,
+                changed: list[tuple[int, bytes, bytes, bool]] | None,
+                said: list[tuple[Any, str]],
             ) -> None:
                 for seen, text in said:
                     if seen is None or seen not in shown:

@@ -341,6 +341,18 @@ def test_two_processes_give_what_one_gives(
     assert two[3] == one[3]
 
 
+def test_migrated_lines_come_back_in_shared_memory_or_not(
+    run: Run, inputs: list[Path], tmp_path: Path, small_chunks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A chunk's migrated lines longer than the shared memory come back through the pipe.
+    monkeypatch.setattr(jobs_module, "SHARED_SIZE", 300)
+    files = _names(inputs)
+    for variant in (["migrate", "-o", "{out}"], ["migrate", "--diff", "--quiet", "-o", "{out}"]):
+        one = outcome(run, variant, files, tmp_path / "out", "-j", "1")
+        two = outcome(run, variant, files, tmp_path / "out", "-j", "2")
+        assert two == one
+
+
 @pytest.mark.parametrize("variant", [["check"], ["migrate", "-o", "{out}"], ["migrate", "--diff"]], ids=" ".join)
 def test_a_digest_that_fills_up_midway_is_made_record_by_record(
     run: Run,
@@ -399,6 +411,7 @@ def big_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["stats", "--json"],
         ["migrate", "-o", "out.log"],
         ["migrate", "--json", "--diff", "-o", "out.log"],
+        ["migrate", "--quiet", "-o", "-"],
     ],
     ids=" ".join,
 )

@@ -16,8 +16,11 @@ would.
 
 from __future__ import annotations
 
+import concurrent.futures
 import errno
 import io
+import mmap
+import multiprocessing
 import os
 import signal
 import stat
@@ -57,6 +60,7 @@ __all__ = [
 BLOCK = 1 << 20  # bytes read at a time
 CHUNK = 1 << 22  # bytes a worker takes at a time (and returns a part of)
 POOL_FROM = 1 << 23  # bytes of a file, or of what is left of it, that are worth a pool
+SHARED_SIZE = 3 * CHUNK  # bytes of a chunk's migrated lines that go back through shared memory
 
 _UNBOUNDED = sys.maxsize  # a worker's digest keeps every report: the command's own digest bounds them
 
@@ -178,6 +182,14 @@ def _start_worker() -> None:
             signal.signal(number, signal.SIG_DFL)
 
 
+# Where a worker puts the bytes a part carries (a chunk's migrated lines), when the workers are
+# forked: memory shared with the command, made before the first worker is, and so inherited by
+# every worker; the command writes from there, with no copy through a pipe. Each task of the
+# pool has one (the task's index modulo their number): the command takes a part before the
+# task that next uses its memory is given out.
+_SHARED: list[mmap.mmap] = []
+
+
 class Pool:
     """``jobs`` worker processes, started when first needed (a run whose files are all small
     starts none), and their results in the order asked for."""
@@ -185,37 +197,75 @@ class Pool:
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
         self._executor: ProcessPoolExecutor | None = None
+        self._shared = False  # whether its workers put bytes in _SHARED (one pool at a time may)
+        self._calls = 0  # calls given out so far: call n uses _SHARED[n % len(_SHARED)]
 
-    def map(self, function: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
-        """``function(*task)`` of each task, in a worker, in order; at most two tasks a worker
-        are under way (so the parts waiting to be taken stay few)."""
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker)
-        executor = self._executor
+    def _start(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context()
+        if context.get_start_method() == "fork" and not _SHARED:
+            _SHARED.extend(mmap.mmap(-1, SHARED_SIZE) for _ in range(2 * self.jobs + 1))
+            self._shared = True
+        self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_start_worker)
+        return self._executor
+
+    def map(self, calls: Iterable[tuple[Callable[..., Any], tuple[Any, ...]]]) -> Iterator[Any]:
+        """``function(*arguments, shared=n)`` of each call, in a worker, in order; at most two
+        calls a worker are under way (so the parts waiting to be taken stay few). A part whose
+        bytes a worker put in shared memory (its ``shared`` is not ``None``) has them as its
+        ``out`` (a view, good until the next part is taken)."""
+        executor = self._executor if self._executor is not None else self._start()
         waiting: list[Future[Any]] = []
-        tasks = iter(tasks)
         try:
-            for task in tasks:
-                waiting.append(executor.submit(function, *task))
+            for function, arguments in calls:
+                shared = self._calls % len(_SHARED) if self._shared else None
+                self._calls += 1
+                waiting.append(executor.submit(_call, function, arguments, shared))
                 if len(waiting) >= 2 * self.jobs:
-                    yield waiting.pop(0).result()
+                    yield _received(waiting.pop(0).result())
             while waiting:
-                yield waiting.pop(0).result()
+                yield _received(waiting.pop(0).result())
         finally:
+            # Stopped midway: the calls not begun are dropped, and those under way are waited
+            # for (a chunk's time), so that none of them writes shared memory a later call uses.
             for future in waiting:
                 future.cancel()
+            concurrent.futures.wait(waiting)
 
     def close(self) -> None:
         """Stop the workers (those at work finish their chunk first: they only compute)."""
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+        if self._shared:
+            _SHARED.clear()  # (unmapped when the last view of each is gone)
+            self._shared = False
 
     def __enter__(self) -> Pool:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _call(function: Callable[..., Any], arguments: tuple[Any, ...], shared: int | None) -> Any:
+    return function(*arguments, shared=shared)
+
+
+def _received(part: Any) -> Any:
+    """``part`` with the bytes a worker put in shared memory as its ``out``."""
+    shared = getattr(part, "shared", None)
+    if shared is not None:
+        part.out = memoryview(_SHARED[shared])[: part.length]
+    return part
+
+
+def _share(out: bytes, shared: int | None) -> tuple[bytes, int | None, int]:
+    """In a worker: ``out`` put in shared memory ``shared`` when there is some and it fits:
+    ``(what the part carries itself, where the rest is, its length)``."""
+    if shared is None or not _SHARED or len(out) > SHARED_SIZE:
+        return out, None, 0
+    _SHARED[shared][: len(out)] = out
+    return b"", shared, len(out)
 
 
 def drive(
@@ -251,13 +301,9 @@ def drive(
         return
     assert pool is not None and remote is not None
     calls = (remote(start, end, line) for start, end, line in source.ranges(offset, first))
-    for part in pool.map(_call, ((function, arguments) for function, arguments in calls)):
+    for part in pool.map(calls):
         take(part)
         advance(part.size)
-
-
-def _call(function: Callable[..., Any], arguments: tuple[Any, ...]) -> Any:
-    return function(*arguments)
 
 
 class _Range:
@@ -343,7 +389,15 @@ class CheckPart:
 
 
 def check_chunk(
-    job: CheckJob, name: str, path: str, identity: tuple[int, int], start: int, end: int | None, first: int, loader: str
+    job: CheckJob,
+    name: str,
+    path: str,
+    identity: tuple[int, int],
+    start: int,
+    end: int | None,
+    first: int,
+    loader: str,
+    shared: int | None = None,
 ) -> CheckPart:
     """Check the chunk ``start:end`` of the file (its first line ``first``) in a worker, the
     file's loader ``loader`` known."""
@@ -397,13 +451,22 @@ class MigratePart:
     size: int
     summary: MigrateSummary
     digest: Digest
-    out: bytes
+    out: bytes | memoryview  # the migrated lines (see Pool.map for a view)
     diff: list[tuple[int, bytes, bytes, bool]]
     said: list[tuple[Any, str]]
+    shared: int | None = None  # where in shared memory the migrated lines are, if there
+    length: int = 0
 
 
 def migrate_chunk(
-    job: MigrateJob, name: str, path: str, identity: tuple[int, int], start: int, end: int | None, first: int
+    job: MigrateJob,
+    name: str,
+    path: str,
+    identity: tuple[int, int],
+    start: int,
+    end: int | None,
+    first: int,
+    shared: int | None = None,
 ) -> MigratePart:
     """Migrate the chunk ``start:end`` of the file (its first line ``first``) in a worker."""
     lines = job.lines()
@@ -419,7 +482,8 @@ def migrate_chunk(
             lines.migrate(numbered, number, open_end, summary, digest, out, diff, said)
             number += len(numbered)
             size += taken
-    return MigratePart(start, end, first, size, summary, digest, b"".join(out or ()), diff or [], said)
+    data, where, length = _share(b"".join(out or ()), shared)
+    return MigratePart(start, end, first, size, summary, digest, data, diff or [], said, where, length)
 
 
 @dataclass(frozen=True)
@@ -454,7 +518,14 @@ def count_lines(stats: Stats, lines: list[bytes], first: int, open_end: bool, na
 
 
 def stats_chunk(
-    job: StatsJob, name: str, path: str, identity: tuple[int, int], start: int, end: int | None, first: int
+    job: StatsJob,
+    name: str,
+    path: str,
+    identity: tuple[int, int],
+    start: int,
+    end: int | None,
+    first: int,
+    shared: int | None = None,
 ) -> StatsPart:
     """Count the chunk ``start:end`` of the file (its first line ``first``) in a worker."""
     stats = job.stats()

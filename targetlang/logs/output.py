@@ -91,7 +91,7 @@ class AtomicFile:
                 raise
             return self
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | memoryview) -> None:
         """Append ``data`` to the new file."""
         assert self._handle is not None, "AtomicFile.write outside its with block"
         try:
