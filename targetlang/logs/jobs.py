@@ -371,7 +371,7 @@ class CheckJob:
         """The checker of this job in this process (its caches shared by every file)."""
         if self not in _MADE:
             reader = _reader(self.registry, self.tvm_version)
-            _MADE[self] = CheckLines(Checker(reader, LogMigrator(reader=reader)), self.mode)
+            _MADE[self] = CheckLines(Checker(reader, LogMigrator(reader=reader, remember=True)), self.mode)
         return _MADE[self]  # type: ignore[no-any-return]
 
 
@@ -436,6 +436,7 @@ class MigrateJob:
                 self.policy,
                 compress_tags=self.compress_tags,
                 reader=_reader(self.registry, self.tvm_version),
+                remember=True,
             )
             _MADE[self] = MigrateLines(migrator, self.mode)
         return _MADE[self]  # type: ignore[no-any-return]
@@ -498,7 +499,7 @@ class StatsJob:
         reader = _reader(self.registry, self.tvm_version)
         key = ("migrator", self.registry, self.tvm_version)
         if key not in _MADE:
-            _MADE[key] = LogMigrator(reader=reader)
+            _MADE[key] = LogMigrator(reader=reader, remember=True)
         return Stats(reader, _MADE[key])
 
 

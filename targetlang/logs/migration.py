@@ -146,7 +146,8 @@ class LogMigrator:
     ``to`` is the form of target strings (``"json"`` or ``"canonical"``); ``policy`` and
     ``compress_tags`` are :func:`targetlang.migrate`'s; ``reader`` gives the era of each record
     (from its TVM version, or the version it assumes for records that do not say) and the
-    registry whose user kinds and tags the targets may use.
+    registry whose user kinds and tags the targets may use. With ``remember``, the new text of
+    each distinct field is kept as well (in a bounded cache), not written again for each record.
     """
 
     def __init__(
@@ -156,6 +157,7 @@ class LogMigrator:
         *,
         compress_tags: bool = False,
         reader: TargetReader | None = None,
+        remember: bool = False,
     ) -> None:
         if to not in FORMS:
             raise ValueError(f"to must be one of {', '.join(FORMS)}")
@@ -164,7 +166,10 @@ class LogMigrator:
         self.compress_tags = compress_tags
         self.reader = reader if reader is not None else TargetReader()
         self._cache: LruCache[tuple[str, str | None, str], Migration | TargetError] = LruCache(_CACHE_SIZE)
-        self._fields: LruCache[tuple[Any, ...], _Made] = LruCache(_CACHE_SIZE)
+        # With ``remember``, what becomes of each distinct field (its new text, changes, problem)
+        # is kept too, as the ``logs`` commands want for millions of records; without it, only
+        # the migrations of the distinct targets are, and the new text is written each time.
+        self._fields: LruCache[tuple[Any, ...], _Made] | None = LruCache(_CACHE_SIZE) if remember else None
 
     def migrate(self, record: Record) -> RecordMigration:
         """``record`` migrated; its text unchanged where nothing needs to change or nothing can."""
@@ -212,15 +217,19 @@ class LogMigrator:
             # JSON text reads the same in every era that has it, and TVM <= v0.6 had none: this
             # is a target an earlier run wrote (or a meta-schedule object).
             era = DEFAULT_ERA
-        # What becomes of the field depends on its spec, era and host, and on how the old value
-        # was written (a string token: whether it is ASCII; an object: its text): made once.
-        old = record.text[target.start : target.end]
-        written_as: str | bool | None = old if target.encoding == "object" else old.isascii()
-        key = (target.name, target.spec, target.encoding, written_as, era, host)
-        made = self._fields.get(key)
-        if made is None:
+        if self._fields is None:
             made = self._make(record, target, era, host)
-            self._fields.put(key, made)
+        else:
+            # What becomes of the field depends on its spec, era and host, and on how the old
+            # value was written (a string token: whether it is ASCII; an object: its text).
+            old = record.text[target.start : target.end]
+            written_as: str | bool | None = old if target.encoding == "object" else old.isascii()
+            key = (target.name, target.spec, target.encoding, written_as, era, host)
+            found = self._fields.get(key)
+            if found is None:
+                found = self._make(record, target, era, host)
+                self._fields.put(key, found)
+            made = found
         text, changes, problem = made
         if problem is None:
             return FieldMigration(target, era, text, changes)
