@@ -206,6 +206,8 @@ def generated_log(seed: int, lines: int, start: str = "autotvm") -> bytes:
             line = odd_line(rng)
         if rng.random() < 0.03:
             line += b"\r"
+        if rng.random() < 0.02:
+            line = rng.choice([b" ", b"\t", b"  "]) + line
         out.append(line)
     data = b"\n".join(out)
     return data if rng.random() < 0.5 else data + b"\n"

@@ -125,9 +125,11 @@ class _CheckEntry:
     such a line as ``json.dumps`` writes it, up to the end of the target's token (for log
     format v0.2; the token alone for v0.1)."""
 
-    __slots__ = ("braces", "distinct", "fixes", "head", "json", "keys", "problems", "reports")
+    __slots__ = ("braces", "count", "distinct", "fixes", "format", "head", "json", "keys", "problems", "reports")
 
-    def __init__(self, spec: str, head: bytes, problems: list[Problem], line: int, mode: str) -> None:
+    def __init__(self, spec: str, fmt: str, head: bytes, problems: list[Problem], line: int, mode: str) -> None:
+        self.count = 0  # the lines given this entry in the call of CheckLines.check under way
+        self.format = fmt
         self.head = head
         self.braces = spec.count("{")
         self.distinct = _distinct(spec)
@@ -209,95 +211,97 @@ class CheckLines:
         cached = self._cache._data.get
         seen01: dict[str, _CheckEntry | None] = {}  # this call's entries, by target (v0.1)
         seen02: dict[tuple[str | None, str], _CheckEntry | None] = {}  # by TVM version and target (v0.2)
-        tally: dict[_CheckEntry, int] = {}
-        tally_get = tally.get
-        n01 = n02 = 0
+        dropped: list[_CheckEntry] = []  # entries met, then dropped from seen01 and seen02
         number = first - 1
         final = first + len(lines) - 1 if open_end else -1  # the line without a line break
         loads = _loads
         found: Any
-        for raw in lines:
-            number += 1
-            key: Any = None  # for a plain line of a shape met for the first time: its cache key
-            entry = None
-            if fast and raw[:1] == b"{":
-                try:
-                    value = loads(raw)
-                except (ValueError, RecursionError):
-                    value = None
-                if type(value) is dict:
-                    if value.get("v") == 0.1:
-                        i = value.get("i")
-                        if type(i) is list and i and type(spec := i[0]) is str:
-                            found = seen01.get(spec, False)
-                            if found is False:
-                                hit = cached((file, _V01_FORMAT, _V01_WRITER, spec))
-                                found = seen01[spec] = hit[0] if hit is not None else None
-                            if found is None:
-                                if _plain_v01(raw, i):
-                                    key = (file, _V01_FORMAT, _V01_WRITER, spec)
-                            # records.py's pattern, when it sees the line, finds the token after
-                            # the first '"i": [' of the line: it must be the target's
-                            elif raw.startswith(found.head, raw.find(b'"i": [') + 6) and (
-                                not found.fixes or _plain_v01(raw, i)
+        try:
+            for raw in lines:
+                number += 1
+                key: Any = None  # for a plain line of a shape met for the first time: its cache key
+                entry = None
+                if fast:  # (a line that is no JSON object is soon told)
+                    try:
+                        value = loads(raw)
+                    except (ValueError, RecursionError):
+                        value = None
+                    if type(value) is dict:
+                        if value.get("v") == 0.1:
+                            i = value.get("i")
+                            if type(i) is list and i and type(spec := i[0]) is str:
+                                found = seen01.get(spec, False)
+                                if found is False:
+                                    hit = cached((file, _V01_FORMAT, _V01_WRITER, spec))
+                                    found = seen01[spec] = hit[0] if hit is not None else None
+                                if found is None:
+                                    if _plain_v01(raw, i):
+                                        key = (file, _V01_FORMAT, _V01_WRITER, spec)
+                                # records.py's pattern, when it sees the line, finds the token after
+                                # the first '"i": [' of the line: it must be the target's
+                                elif raw.startswith(found.head, raw.find(b'"i": [') + 6) and (
+                                    not found.fixes or _plain_v01(raw, i)
+                                ):
+                                    entry = found
+                        else:
+                            inp = value.get("input")
+                            if (
+                                type(inp) is list
+                                and len(inp) == 4
+                                and type(spec := inp[0]) is str
+                                and type(inp[1]) is str
+                                and type(inp[2]) is list
                             ):
-                                entry = found
-                                n01 += 1
-                    else:
-                        inp = value.get("input")
-                        if (
-                            type(inp) is list
-                            and len(inp) == 4
-                            and type(spec := inp[0]) is str
-                            and type(inp[1]) is str
-                            and type(inp[2]) is list
-                        ):
-                            tvm = value.get("tvm_version")
-                            if type(tvm) is not str:
-                                tvm = None
-                            found = seen02.get((tvm, spec), False)
-                            if found is False:
-                                hit = cached((file, _V02_FORMAT, tvm, spec))
-                                found = seen02[tvm, spec] = hit[0] if hit is not None else None
-                            if found is None:
-                                if _as_written(value, inp, raw, spec.count("{")) and _plain_v02(raw):
-                                    key = (file, _V02_FORMAT, tvm, spec)
-                            elif (
-                                raw.startswith(found.head)
-                                and _as_written(value, inp, raw, found.braces)
-                                and (not found.fixes or _plain_v02(raw))
-                            ):
-                                entry = found
-                                n02 += 1
-            if entry is None:
-                record = line_record(raw, number != final, file, number)
-                problems = checker.check(record, summary)
-                if problems:
-                    self.report(problems, out, digest)
-                if key is not None and not any(p.field is None for p in problems):
-                    self._remember(key, record, problems)
-                    seen01.clear()
-                    seen02.clear()
-                elif not fast:  # the first lines of a file tell whose it is
-                    fast = self.shortcut and loading.settled and loading.loader == "autotvm"
-                continue
-            tally[entry] = tally_get(entry, 0) + 1
-            if entry.problems:
-                if mode == "json":
-                    for head, tail in entry.json:
-                        out.append(f"{head}{number}{tail}")
-                elif mode == "text":
-                    for report in entry.reports:
-                        if not digest.again(report.key, number, report.spec):
-                            digest.add(report.key, number, report.spec, f"{report.head}{number}{report.tail}")
-        summary.lines += n01 + n02
+                                tvm = value.get("tvm_version")
+                                if type(tvm) is not str:
+                                    tvm = None
+                                found = seen02.get((tvm, spec), False)
+                                if found is False:
+                                    hit = cached((file, _V02_FORMAT, tvm, spec))
+                                    found = seen02[tvm, spec] = hit[0] if hit is not None else None
+                                if found is None:
+                                    if _as_written(value, inp, raw, spec.count("{")) and _plain_v02(raw):
+                                        key = (file, _V02_FORMAT, tvm, spec)
+                                elif (
+                                    raw.startswith(found.head)
+                                    and _as_written(value, inp, raw, found.braces)
+                                    and (not found.fixes or _plain_v02(raw))
+                                ):
+                                    entry = found
+                if entry is None:
+                    record = line_record(raw, number != final, file, number)
+                    problems = checker.check(record, summary)
+                    if problems:
+                        self.report(problems, out, digest)
+                    if key is not None and not any(p.field is None for p in problems):
+                        self._remember(key, record, problems)
+                        dropped += (e for e in (*seen01.values(), *seen02.values()) if e is not None)
+                        seen01.clear()
+                        seen02.clear()
+                    elif not fast:  # the first lines of a file tell whose it is
+                        fast = self.shortcut and loading.settled and loading.loader == "autotvm"
+                    continue
+                entry.count += 1
+                if entry.problems:
+                    if mode == "json":
+                        for head, tail in entry.json:
+                            out.append(f"{head}{number}{tail}")
+                    elif mode == "text":
+                        for report in entry.reports:
+                            if not digest.again(report.key, number, report.spec):
+                                digest.add(report.key, number, report.spec, f"{report.head}{number}{report.tail}")
+        finally:
+            # the lines each entry was given, and the entries back to 0 whatever happened
+            tally: dict[_CheckEntry, int] = {}
+            for entry in (*dropped, *seen01.values(), *seen02.values()):
+                if entry is not None and entry.count:
+                    tally[entry] = tally.get(entry, 0) + entry.count
+                    entry.count = 0
         formats = summary.formats
-        if n01:
-            formats[_V01_FORMAT] += n01
-        if n02:
-            formats[_V02_FORMAT] += n02
         targets, problems_count = summary.targets, summary.problems
         for entry, count in tally.items():
+            summary.lines += count
+            formats[entry.format] += count
             targets.add(entry.distinct)
             if entry.problems:
                 if entry.fixes:
@@ -324,7 +328,7 @@ class CheckLines:
         spec = key[3]
         token = json.dumps(spec).encode("utf-8")
         head = _V02 + token if record.format is Format.AUTOTVM_V02 else token
-        self._cache.put(key, _CheckEntry(spec, head, problems, record.line, self.mode))
+        self._cache.put(key, _CheckEntry(spec, key[1], head, problems, record.line, self.mode))
 
 
 # ---------------------------------------------------------------------------------- migrate
