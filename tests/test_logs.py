@@ -396,52 +396,77 @@ def test_not_utf8_lines_are_kept_byte_for_byte() -> None:
 
 _SEPARATORS = st.sampled_from([(", ", ": "), (",", ":"), (", ", ":"), (" , ", " : ")])
 _OTHER_STRINGS = st.one_of(st.text(max_size=12), st.sampled_from(['", "', "\\", '"', ", ", "[", "{"]))
+# Built once: hypothesis validates a strategy when it is built, and building these (the grammar's
+# strategy above all) in every draw was most of the time of the tests below.
+_FORMATS = st.sampled_from([Format.AUTOTVM_V02, Format.AUTOTVM_V01, Format.AUTO_SCHEDULER, Format.META_SCHEDULE_RECORD])
+_TARGET_TEXTS = st.one_of(grammar_texts(), targets().map(str))
+_HOST_TEXTS = grammar_texts()
+_CONFIGS = target_configs()
+# Where the record's own target goes in other fields: replaced by it once drawn.
+_ITSELF = "\x02the target\x02"
+_OTHER = st.one_of(_OTHER_STRINGS, st.just(_ITSELF))
+_JSONISH = st.recursive(
+    st.one_of(st.integers(), st.floats(allow_nan=False), _OTHER, st.none(), st.booleans()),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_OTHER_STRINGS, inner, max_size=3)),
+    max_leaves=8,
+)
+
+
+def _with_target(value: Any, target: str) -> Any:
+    """``value`` with each ``_ITSELF`` string replaced by ``target``."""
+    if isinstance(value, str):
+        return target if value == _ITSELF else value
+    if isinstance(value, list):
+        return [_with_target(item, target) for item in value]
+    if isinstance(value, dict):
+        return {key: _with_target(item, target) for key, item in value.items()}
+    return value
 
 
 @st.composite
 def generated_records(draw: st.DrawFn) -> tuple[str, Format, dict[str, tuple[int, int]]]:
     """A log line of a random format, other fields random, with the expected span of each target."""
-    fmt = draw(
-        st.sampled_from([Format.AUTOTVM_V02, Format.AUTOTVM_V01, Format.AUTO_SCHEDULER, Format.META_SCHEDULE_RECORD])
-    )
+    fmt = draw(_FORMATS)
     if fmt is Format.META_SCHEDULE_RECORD:
-        target: Any = draw(target_configs())
+        target: Any = draw(_CONFIGS)
     else:
-        target = draw(st.one_of(grammar_texts(), targets().map(str)))
+        target = draw(_TARGET_TEXTS)
     # Other fields hold random text, and sometimes the target itself or pieces of JSON syntax.
-    other = st.one_of(_OTHER_STRINGS, st.just(target if isinstance(target, str) else "x"))
-    jsonish = st.recursive(
-        st.one_of(st.integers(), st.floats(allow_nan=False), other, st.none(), st.booleans()),
-        lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_OTHER_STRINGS, inner, max_size=3)),
-        max_leaves=8,
-    )
+    itself = target if isinstance(target, str) else "x"
+
+    def other() -> Any:
+        return _with_target(draw(_OTHER), itself)
+
+    def jsonish() -> Any:
+        return _with_target(draw(_JSONISH), itself)
+
     marks = {"target": "\x01target\x01", "host": "\x01host\x01"}
     fields = {"target": target}
     if fmt is Format.AUTOTVM_V02:
         members = {
-            "input": [marks["target"], draw(other), draw(jsonish), draw(jsonish)],
-            "config": draw(jsonish),
+            "input": [marks["target"], other(), jsonish(), jsonish()],
+            "config": jsonish(),
             "result": [[draw(st.floats(0, 1))], draw(st.integers(0, 7)), 1.5, 1e9],
             "version": 0.2,
             "tvm_version": draw(st.sampled_from(["0.7.dev0", "0.8.0", "0.19.0"])),
         }
     elif fmt is Format.AUTOTVM_V01:
         members = {
-            "i": [marks["target"], draw(other), draw(jsonish), {}, draw(jsonish), draw(jsonish)],
+            "i": [marks["target"], other(), jsonish(), {}, jsonish(), jsonish()],
             "r": [[draw(st.floats(0, 1))], 0, 2.5, 1533118978.762497],
             "v": 0.1,
         }
     elif fmt is Format.AUTO_SCHEDULER:
-        task = [draw(other), marks["target"], [8, 64, 64, 0, 0, 0, 0, 0]]
+        task = [other(), marks["target"], [8, 64, 64, 0, 0, 0, 0, 0]]
         if draw(st.booleans()):
-            host = draw(st.one_of(st.just(""), st.just(target), grammar_texts()))
+            host = draw(st.one_of(st.just(""), st.just(target), _HOST_TEXTS))
             fields["host"] = host
             task += [marks["host"], 2]
-        members = {"i": [task, draw(jsonish)], "r": [[1e-05], 0, 0.1, 1606960872], "v": "v0.6"}
+        members = {"i": [task, jsonish()], "r": [[1e-05], 0, 0.1, 1606960872], "v": "v0.6"}
     else:
-        trace = draw(jsonish)
+        trace = jsonish()
         members = None
-        value: Any = [draw(st.integers(0, 99)), [trace, [draw(st.floats(0, 1))], marks["target"], draw(jsonish)]]
+        value: Any = [draw(st.integers(0, 99)), [trace, [draw(st.floats(0, 1))], marks["target"], jsonish()]]
     if members is not None:
         order = draw(st.permutations(list(members)))
         value = {key: members[key] for key in order}
