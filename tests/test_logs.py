@@ -42,7 +42,7 @@ MS_RECORDS = "meta_schedule/mlc-llm-d93944ff_log_db_database_tuning_record.json"
 MS_WORKLOADS = "meta_schedule/mlc-llm-d93944ff_log_db_database_workload.json"
 ALL_LOGS = [ARM, LLVM, VTA, AS_MATMUL, AS_RESNET, AS_V08, MS_RECORDS, MS_WORKLOADS]
 ERA_07 = "0.7"  # the era a record of TVM 0.7.dev0 is read in
-CONFIG = {"index": 0, "code_hash": None, "entity": []}  # a config as AutoTVM wrote it (TVM's loader needs one)
+CONFIG: dict[str, Any] = {"index": 0, "code_hash": None, "entity": []}  # a config as AutoTVM wrote it (TVM's loader needs one)
 CONFIG_TEXT = '"config": ' + json.dumps(CONFIG)
 
 
