@@ -721,6 +721,9 @@ def report(
         "|---|---:|---:|",
         *[f"| {label} | {local.texts} | {_us(local.others[name])} |" for label, name in _OTHERS.items()],
         "",
+        "A target keeps what `canonical()` and `resolve()` (with the default environment) gave the first "
+        "time, so these rows time the calls after the first; `to_json()` builds a new dict each time.",
+        "",
         "### Goals (issue 12)",
         "",
         *goals(local, tvm021, tvm027),
