@@ -37,7 +37,8 @@ from doc_sections import cpu_model as _cpu_model
 from doc_sections import write_section
 
 import targetlang
-from targetlang import parsing, syntax
+from targetlang import _parsing as parsing
+from targetlang import _syntax as syntax
 
 OLD_GRAMMAR = Path(__file__).resolve().parents[1] / "tests" / "data" / "grammar" / "target-before-run-length.lark"
 

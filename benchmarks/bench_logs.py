@@ -62,7 +62,7 @@ _HEAD = 2000  # lines over which the start of a run is measured (every target an
 # stderr is its own).
 _CHILD = """\
 import json, resource, sys
-from targetlang.cli import main
+from targetlang._cli import main
 status = main(sys.argv[2:])
 me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 with open(sys.argv[1], "w") as out:

@@ -13,12 +13,12 @@ import json
 from typing import Any
 
 import targetlang
-import targetlang.eras
+import targetlang._eras
+import targetlang._tvmc
 import targetlang.logs.check
 import targetlang.logs.migration
 import targetlang.logs.records
 import targetlang.migration
-import targetlang.tvmc
 
 
 class Broken(AssertionError):

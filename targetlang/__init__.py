@@ -40,14 +40,15 @@ from .errors import (
 )
 
 if _typing.TYPE_CHECKING:
+    from ._eras import era_for_version, era_registry, release_reading
+    from ._parsing import MAX_DEPTH, parse, parse_in_era
+    from ._registry import Registry, builtin_registry
+    from ._registry_files import check_registry, dump_registry, load_registry
+    from ._resolution import Environment
+    from ._schema import AttrSpec, KindSchema, TypeSpec
+    from ._target import Target
+    from ._tvmc import TvmcError, TvmcTargets, parse_tvmc
     from .migration import Change, Migration, migrate
-    from .parsing import MAX_DEPTH, parse
-    from .registry import Registry, builtin_registry
-    from .registry_files import check_registry, dump_registry, load_registry
-    from .resolution import Environment
-    from .schema import AttrSpec, KindSchema, TypeSpec
-    from .target import Target
-    from .tvmc import TvmcError, TvmcTargets, parse_tvmc
 
 __version__ = "0.1.0"
 
@@ -60,27 +61,31 @@ _LAZY = {
     "Change": "migration",
     "Migration": "migration",
     "migrate": "migration",
-    "MAX_DEPTH": "parsing",
-    "parse": "parsing",
-    "Registry": "registry",
-    "builtin_registry": "registry",
-    "check_registry": "registry_files",
-    "dump_registry": "registry_files",
-    "load_registry": "registry_files",
-    "Environment": "resolution",
-    "AttrSpec": "schema",
-    "KindSchema": "schema",
-    "TypeSpec": "schema",
-    "Target": "target",
-    "TvmcError": "tvmc",
-    "TvmcTargets": "tvmc",
-    "parse_tvmc": "tvmc",
+    "MAX_DEPTH": "_parsing",
+    "parse": "_parsing",
+    "parse_in_era": "_parsing",
+    "era_for_version": "_eras",
+    "era_registry": "_eras",
+    "release_reading": "_eras",
+    "Registry": "_registry",
+    "builtin_registry": "_registry",
+    "check_registry": "_registry_files",
+    "dump_registry": "_registry_files",
+    "load_registry": "_registry_files",
+    "Environment": "_resolution",
+    "AttrSpec": "_schema",
+    "KindSchema": "_schema",
+    "TypeSpec": "_schema",
+    "Target": "_target",
+    "TvmcError": "_tvmc",
+    "TvmcTargets": "_tvmc",
+    "parse_tvmc": "_tvmc",
 }
 
 
 def clear_caches() -> None:
     """Empty every cache that grows with the input: the parse caches (:func:`parse`, and
-    :func:`~targetlang.parsing.parse_in_era`'s), the readings and migrations cached by live
+    :func:`parse_in_era`'s), the readings and migrations cached by live
     :class:`targetlang.logs.TargetReader` and :class:`targetlang.logs.LogMigrator` objects, the
     record layouts of the log reader, the release history looked up for unknown-attribute errors,
     and the conversions of ``targetlang fix``.
@@ -152,8 +157,12 @@ __all__ = [
     "check_registry",
     "clear_caches",
     "dump_registry",
+    "era_for_version",
+    "era_registry",
     "load_registry",
     "migrate",
     "parse",
+    "parse_in_era",
     "parse_tvmc",
+    "release_reading",
 ]

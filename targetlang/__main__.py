@@ -1,6 +1,6 @@
-"""``python -m targetlang``: the command-line tool of :mod:`targetlang.cli`."""
+"""``python -m targetlang``: the command-line tool of :mod:`targetlang._cli`."""
 
-from .cli import main
+from ._cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -2,7 +2,7 @@
 errors every reader builds the same way (an unknown kind or attribute with its history and the
 closest names, a missing required attribute).
 
-The era readers (:mod:`targetlang.eras`) and the parser (:mod:`targetlang.parsing`) both use
+The era readers (:mod:`targetlang._eras`) and the parser (:mod:`targetlang._parsing`) both use
 them, so they live beneath both: the eras never import the parser.
 """
 
@@ -14,6 +14,9 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from ._registry import Registry, attribute_releases, modern_tag
+from ._schema import KindSchema
+from ._versions import DEFAULT, LAST_LEGACY, MODERN, Version
 from .errors import (
     LeafKindError,
     MissingAttributeError,
@@ -22,9 +25,6 @@ from .errors import (
     UnknownKindError,
     show,
 )
-from .registry import Registry, attribute_releases, modern_tag
-from .schema import KindSchema
-from .versions import DEFAULT, LAST_LEGACY, MODERN, Version
 
 MAX_DEPTH = 32
 """How deeply targets may nest inside targets (hosts of hosts, devices of composites), by default."""

@@ -16,8 +16,8 @@ from ._logs_cli import tvm_version_argument
 from .errors import TargetError
 
 if TYPE_CHECKING:
+    from ._registry import Registry
     from .inspection import Explanation, KindInfo, TagInfo, TargetDiff
-    from .registry import Registry
 
 # The commands import targetlang.inspection when they run: building the parser for another
 # command (every run of targetlang builds it) must not pay for it.
@@ -197,7 +197,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _modern() -> str:
-    from .versions import MODERN
+    from ._versions import MODERN
 
     return str(MODERN)
 
@@ -226,7 +226,7 @@ def _listing(args: argparse.Namespace, command: str) -> str | None:
         raise TargetError(f"--registry adds kinds and tags for reading targets; 'targetlang {command}' lists TVM's own")
     if args.tvm_version is None:
         return None
-    from .registry import builtin_registry
+    from ._registry import builtin_registry
 
     try:
         return builtin_registry(args.tvm_version).version
@@ -242,7 +242,7 @@ def _user_registry(args: argparse.Namespace) -> Registry | None:
     path = getattr(args, "registry", None)
     if not path:
         return None
-    from .registry_files import load_registry
+    from ._registry_files import load_registry
 
     return load_registry(path)
 

@@ -18,16 +18,16 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._progress import Progress
-from .versions import MODERN
+from ._versions import MODERN
 
 POOL_FROM = 1 << 23  # targetlang.logs.jobs.POOL_FROM, without importing it for every command line
 
 if TYPE_CHECKING:
+    from ._registry import Registry
     from .logs.jobs import Pool, Source
     from .logs.match import Matcher
     from .logs.records import Record
     from .logs.targets import TargetReader
-    from .registry import Registry
 
 # The commands import their modules when they run: building the parser for another command
 # (every run of targetlang builds it) must not pay for reading logs.
@@ -263,7 +263,7 @@ def _pool(args: argparse.Namespace) -> Pool | None:
 
 def tvm_version_argument(text: str) -> str:
     """``--tvm-version``'s type: a TVM version targetlang knows (``0.8``, ``0.7.dev0``, ``v0.19.0``)."""
-    from .versions import release
+    from ._versions import release
 
     try:
         release(text)
@@ -274,7 +274,7 @@ def tvm_version_argument(text: str) -> str:
 
 def _registry(args: argparse.Namespace) -> Registry | None:
     """The ``--registry`` file's registry (given before ``logs``), or ``None`` for TVM v0.22's."""
-    from .registry_files import load_registry
+    from ._registry_files import load_registry
 
     return load_registry(args.registry) if getattr(args, "registry", None) else None
 
@@ -472,8 +472,8 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
+    from ._parsing import parse
     from .logs.match import Matcher, Query
-    from .parsing import parse
 
     registry = _registry(args)
     query = Query.of(parse(args.target, registry=registry))

@@ -40,9 +40,9 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias, TypeVar, overload
 
-from .parsing import parse
-from .registry import Registry
-from .target import Target
+from ._parsing import parse
+from ._registry import Registry
+from ._target import Target
 
 __all__ = [
     "TargetLike",

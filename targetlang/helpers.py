@@ -38,8 +38,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from .parsing import parse
-from .target import Target
+from ._parsing import parse
+from ._target import Target
 
 __all__ = [
     "ARM_CPU_MODELS",

@@ -24,13 +24,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from ._diagnostics import hint, suggest
-from .eras import DEFAULT_ERA, release_reading
+from ._eras import DEFAULT_ERA, release_reading
+from ._parsing import parse
+from ._registry import Registry, _load, _schemas, attribute_releases, builtin_registry
+from ._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
+from ._target import Target
+from ._versions import MODERN, SCHEMA_RELEASES, registry_release, release
 from .errors import UnknownKindError, show
-from .parsing import parse
-from .registry import Registry, _load, _schemas, attribute_releases, builtin_registry
-from .resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
-from .target import Target
-from .versions import MODERN, SCHEMA_RELEASES, registry_release, release
 
 if TYPE_CHECKING:
     from .migration import Change
@@ -66,7 +66,7 @@ Origin = Literal["written", "default", "canonicaliser", "tag"]
 
 def release_ranges(releases: Iterable[str]) -> str:
     """``"v0.7 - v0.21"``, ``"v0.8"``, ``"v0.9 - v0.16, v0.24 - v0.27"``: releases (of
-    :data:`~targetlang.versions.SCHEMA_RELEASES`) as runs of consecutive ones; ``"none"`` for none."""
+    :data:`~targetlang._versions.SCHEMA_RELEASES`) as runs of consecutive ones; ``"none"`` for none."""
     index = {name: i for i, name in enumerate(SCHEMA_RELEASES)}
     ordered = sorted(set(releases), key=lambda name: index[name])
     runs: list[list[str]] = []

@@ -270,7 +270,7 @@ def _changed(err: str) -> int | None:
 # sends the byte to each at the moment it wants.
 _AT_THE_SIGNAL = """\
 import sys
-from targetlang.cli import main
+from targetlang._cli import main
 print("ready", flush=True)
 sys.stdin.buffer.read(1)
 raise SystemExit(main(sys.argv[1:]))
@@ -634,7 +634,7 @@ def sighup(trials: int, seed: int = 0) -> Outcome:
 _STEPPED = """\
 import os, shutil, signal, sys, tempfile
 import targetlang.logs.output as output
-from targetlang.cli import main
+from targetlang._cli import main
 stop_at, no_links, argv = int(sys.argv[1]), sys.argv[2] == "copy", sys.argv[3:]
 here = output.__file__
 calls = []
@@ -750,7 +750,7 @@ def steps(trials: int, seed: int = 0) -> Outcome:
 _LIMITED = """\
 import resource, signal, sys
 sys.dont_write_bytecode = True
-from targetlang.cli import main
+from targetlang._cli import main
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 limit = int(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
@@ -819,7 +819,7 @@ def full_disk(trials: int, seed: int = 0) -> Outcome:
 # attacker puts a symbolic link at FILE.bak, before the run or in the window, to another file.
 _NO_LINKS = """\
 import contextlib, os, sys
-from targetlang.cli import main
+from targetlang._cli import main
 when, victim, backup, links = sys.argv[1:5]
 real = os.link
 def link(*args, **kwargs):

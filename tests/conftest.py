@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from targetlang.cli import main
+from targetlang._cli import main
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 import pytest
 
 import targetlang
-from targetlang import _cache, parsing
+from targetlang import _cache
+from targetlang import _parsing as parsing
 from targetlang._cache import ENTRY_CHARGE, TEXT_BUDGET, LruCache, bounded_cache, text_cost
 from targetlang.logs import TargetReader, formats, read_lines
 from targetlang.logs.migration import LogMigrator

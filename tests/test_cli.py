@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 import targetlang
-from targetlang import checking, cli
+from targetlang import _checking as checking
+from targetlang import _cli as cli
 
 from .conftest import Run, read_jsonl
 

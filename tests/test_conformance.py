@@ -32,9 +32,9 @@ from targetlang import (
     ValueConversionError,
     builtin_registry,
     compat,
-    tvmc,
 )
-from targetlang.resolution import is_mprofile, mprofile_parse
+from targetlang import _tvmc as tvmc
+from targetlang._resolution import is_mprofile, mprofile_parse
 
 from .conftest import read_jsonl
 
@@ -511,7 +511,7 @@ def _run_mprofile_parse(case: Case) -> None:
             pytest.fail(f"no check implements the expectation {name!r}")
 
 
-# ---------------------------------------------------------------- tvmc (targetlang.tvmc, spec section 11)
+# ---------------------------------------------------------------- tvmc (targetlang._tvmc, spec section 11)
 
 
 def _tvmc_registry(case: Case) -> Registry:

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import targetlang
 from targetlang import TargetError, builtin_registry
-from targetlang.eras import ERAS, era_for_version, era_registry
-from targetlang.parsing import parse_in_era
+from targetlang._eras import ERAS, era_for_version, era_registry
+from targetlang._parsing import parse_in_era
 
 from .conftest import data_path, read_jsonl
 

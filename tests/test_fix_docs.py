@@ -8,7 +8,7 @@ The page's fenced blocks are read by their info strings:
   with ``unsafe=True`` (and not without).
 * ``text report`` is exactly what ``targetlang fix --check FILE`` prints on standard output,
   ``FILE`` (the path of its first line) holding the ``before`` block.
-* ``console`` is a shell session run with ``targetlang.cli.main`` in an empty directory:
+* ``console`` is a shell session run with ``targetlang._cli.main`` in an empty directory:
   ``$ cat FILE`` writes the lines shown to ``FILE``, ``$ echo TEXT | targetlang ...`` feeds
   ``TEXT`` to standard input, ``$ echo $?`` checks the last status, and every ``targetlang``
   command must print exactly the lines shown (standard output, then standard error, as a
@@ -222,7 +222,7 @@ def test_python_api_examples() -> None:
 
 def test_the_rules_and_options_named_are_real() -> None:
     """Every option of the page's option table is one ``targetlang fix`` has."""
-    from targetlang.cli import _build_parser
+    from targetlang._cli import _build_parser
 
     parser = _build_parser()
     text = DOC.read_text(encoding="utf-8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from targetlang.syntax import LegacySyntax, build_strict_parser, grammar_path, parse_syntax
+from targetlang._syntax import LegacySyntax, build_strict_parser, grammar_path, parse_syntax
 
 
 def test_grammar_builds_with_lalr_strict() -> None:

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from targetlang import TargetError, UnknownKindError, cli, parse
+from targetlang import TargetError, UnknownKindError, parse
+from targetlang import _cli as cli
 from targetlang._inspect_cli import add_parser
 from targetlang.inspection import (
     diff,

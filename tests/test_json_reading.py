@@ -18,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang
-from targetlang import parsing
+from targetlang import _parsing as parsing
+from targetlang._registry import builtin_registry
+from targetlang._syntax import JsonSyntax, grammar_syntax
+from targetlang._target import Target
 from targetlang.errors import TargetError
-from targetlang.registry import builtin_registry
-from targetlang.syntax import JsonSyntax, grammar_syntax
-from targetlang.target import Target
 
 from .strategies import grammar_texts, target_configs
 from .texts import data_texts

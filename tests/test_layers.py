@@ -16,24 +16,24 @@ CHAIN = (
     "_attribute_names",
     "_cache",
     "errors",
-    "versions",
-    "lexical",
-    "syntax",
-    "schema",
-    "values",
-    "registry",
-    "resolution",
-    "printing",
+    "_versions",
+    "_lexical",
+    "_syntax",
+    "_schema",
+    "_values",
+    "_registry",
+    "_resolution",
+    "_printing",
     "_diagnostics",
-    "target",
-    "eras",
-    "parsing",
-    "registry_files",
+    "_target",
+    "_eras",
+    "_parsing",
+    "_registry_files",
     "compat",
-    "tvmc",
+    "_tvmc",
     "helpers",
     "migration",
-    "checking",
+    "_checking",
     "__init__",
     "_progress",
     "logs",
@@ -41,11 +41,11 @@ CHAIN = (
     "inspection",
     "_logs_cli",
     "_inspect_cli",
-    "cli",
+    "_cli",
     "__main__",
 )
 # (importer, imported, function it is deferred into): the references upwards that are allowed.
-UPWARDS = {("target", "parsing", "__new__")}
+UPWARDS = {("_target", "_parsing", "__new__")}
 
 
 def _layer(module: str) -> str:
@@ -112,5 +112,5 @@ def test_imports_point_down(name: str, path: Path) -> None:
 
 def test_the_checker_sees_an_upward_import() -> None:
     # the allowed exception is found, so a new one would be too
-    found = _imports(PACKAGE / "target.py", "targetlang.target")
-    assert ("parsing", "__new__") in found
+    found = _imports(PACKAGE / "_target.py", "targetlang._target")
+    assert ("_parsing", "__new__") in found

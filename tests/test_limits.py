@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang
-from targetlang.parsing import MAX_DEPTH
+from targetlang._parsing import MAX_DEPTH
 
 
 def nested_json(depth: int) -> str:
@@ -77,7 +77,7 @@ def nested_legacy(depth: int) -> str:
     # Each level quotes the one inside it: -host='llvm -host=\'...\''.
     text = "llvm"
     for _ in range(depth):
-        text = "llvm -host=" + targetlang.lexical.encode_scalar(text)
+        text = "llvm -host=" + targetlang._lexical.encode_scalar(text)
     return text
 
 
@@ -291,9 +291,9 @@ def test_eight_threads_read_the_corpus_as_one_does() -> None:
                 out.append((text, str(err)))
         return out
 
-    targetlang.parsing._parse_cached.cache_clear()
+    targetlang._parsing._parse_cached.cache_clear()
     alone = dict(read_all(texts))
-    targetlang.parsing._parse_cached.cache_clear()
+    targetlang._parsing._parse_cached.cache_clear()
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
         # Every thread reads every text, in its own order, all sharing the parser and the caches.
         orders = [texts[i::8] + texts[:i] + texts[i:][::-1] for i in range(8)]

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import targetlang
-from targetlang import checking
-from targetlang.cli import main
+from targetlang import _checking as checking
+from targetlang._cli import main
 from targetlang.logs import Format, Record, TargetReader, encode_value, parse_line, read_file, read_lines, splice
 from targetlang.logs import records as records_module
 from targetlang.logs import targets as targets_module
@@ -42,7 +42,8 @@ MS_RECORDS = "meta_schedule/mlc-llm-d93944ff_log_db_database_tuning_record.json"
 MS_WORKLOADS = "meta_schedule/mlc-llm-d93944ff_log_db_database_workload.json"
 ALL_LOGS = [ARM, LLVM, VTA, AS_MATMUL, AS_RESNET, AS_V08, MS_RECORDS, MS_WORKLOADS]
 ERA_07 = "0.7"  # the era a record of TVM 0.7.dev0 is read in
-CONFIG: dict[str, Any] = {"index": 0, "code_hash": None, "entity": []}  # a config as AutoTVM wrote it (TVM's loader needs one)
+# a config as AutoTVM wrote it (TVM's loader needs one)
+CONFIG: dict[str, Any] = {"index": 0, "code_hash": None, "entity": []}
 CONFIG_TEXT = '"config": ' + json.dumps(CONFIG)
 
 

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from targetlang import _logs_cli
-from targetlang.cli import main
+from targetlang._cli import main
 from targetlang.logs import TargetReader, read_lines
 from targetlang.logs import jobs as jobs_module
 from targetlang.logs.fast import CheckLines, MigrateLines

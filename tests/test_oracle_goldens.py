@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from targetlang import Environment, Target, TargetError, UnprintableTargetError, builtin_registry, parse
-from targetlang.tvmc import options_from_flags, parse_tvmc
+from targetlang._tvmc import options_from_flags, parse_tvmc
 
 from .conftest import read_jsonl
 from .differential.compare import export, fields_kept

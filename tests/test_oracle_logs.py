@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
+from targetlang._parsing import parse
 from targetlang.logs import Format, Matcher, Query, Record, TargetReader, read_lines
 from targetlang.logs.check import Checker, CheckSummary
 from targetlang.logs.loading import FileLoading, auto_scheduler_line, autotvm_line, loader_of, workload_of
 from targetlang.logs.match import target_error
 from targetlang.logs.targets import autotvm_rewrite
-from targetlang.parsing import parse
 
 from .conftest import data_path, read_jsonl
 

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import targetlang
-from targetlang.syntax import parse_syntax
+from targetlang._syntax import parse_syntax
 
 from .strategies import grammar_texts, targets
 

@@ -16,8 +16,8 @@ import pytest
 
 import targetlang
 from targetlang import Environment, Target, builtin_registry, parse
-from targetlang.eras import ERAS, era_registry, release_reading
-from targetlang.versions import DEFAULT, LAST_LEGACY, MODERN, RELEASES, SCHEMA_RELEASES, Version, release
+from targetlang._eras import ERAS, era_registry, release_reading
+from targetlang._versions import DEFAULT, LAST_LEGACY, MODERN, RELEASES, SCHEMA_RELEASES, Version, release
 
 from .conftest import data_path
 

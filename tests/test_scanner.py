@@ -14,9 +14,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from targetlang import syntax
+from targetlang import _syntax as syntax
+from targetlang._syntax import LegacySyntax, grammar_syntax, legacy_words, parse_syntax
 from targetlang.errors import TargetError
-from targetlang.syntax import LegacySyntax, grammar_syntax, legacy_words, parse_syntax
 
 from .strategies import grammar_texts
 from .texts import data_texts

@@ -22,10 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang
-from targetlang import syntax
+from targetlang import _syntax as syntax
+from targetlang._lexical import interpret, interpret_offsets
+from targetlang._syntax import grammar_syntax, grammar_text, parse_syntax
 from targetlang.errors import TargetError
-from targetlang.lexical import interpret, interpret_offsets
-from targetlang.syntax import grammar_syntax, grammar_text, parse_syntax
 
 from .strategies import grammar_texts
 from .texts import DATA, data_texts

@@ -1,4 +1,4 @@
-"""tvmc target lists and per-kind flags (targetlang.tvmc, spec section 11).
+"""tvmc target lists and per-kind flags (targetlang._tvmc, spec section 11).
 
 tvmc's own tokenizer is kept here as the oracle: on every text where it dropped nothing but
 whitespace, targetlang's tokens must be its tokens.
@@ -27,7 +27,7 @@ from targetlang import (
     ValueConversionError,
     builtin_registry,
 )
-from targetlang.tvmc import (
+from targetlang._tvmc import (
     EmptyTargetError,
     EmptyValueError,
     InlineJSONError,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import PurePath
 
-from ..registry import Registry
+from .._registry import Registry
 from ._findings import Finding, FixResult
 from ._rules import RULES, Rule, Safety
 

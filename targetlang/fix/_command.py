@@ -18,10 +18,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..eras import DEFAULT_ERA
+from .._eras import DEFAULT_ERA
+from .._registry import Registry, builtin_registry
+from .._versions import LAST_LEGACY, MODERN, release
 from ..errors import TargetError
-from ..registry import Registry, builtin_registry
-from ..versions import LAST_LEGACY, MODERN, release
 from . import PYTHON_SUFFIXES, RULES, TEXT_SUFFIXES, Finding, fix_source
 
 __all__ = ["add_parser"]
@@ -100,7 +100,7 @@ def _registry(path: str | None, tvm_version: str | None = None) -> Registry | No
     any release had)."""
     key = (path, tvm_version)
     if key not in _REGISTRIES:
-        from ..registry_files import load_registry
+        from .._registry_files import load_registry
 
         if path is not None:
             _REGISTRIES[key] = load_registry(path)

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._cache import bounded_cache
+from .._registry import Registry
+from .._versions import MODERN
 from ..errors import TargetError
 from ..migration import Change, equal_tags, migrate
 from ..migration import _reading_registry as reading_registry
-from ..registry import Registry
-from ..versions import MODERN
 from ._literal import PLACEHOLDER
 from ._rules import Safety
 

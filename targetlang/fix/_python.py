@@ -22,8 +22,8 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from .._registry import Registry
 from ..errors import NestingTooDeepError, SourceSyntaxError, SourceTooLargeError
-from ..registry import Registry
 from ._constants import evaluate
 from ._convert import Conversion, convert, known_kind, options_of, reading_registry
 from ._findings import Finding

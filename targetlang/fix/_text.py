@@ -14,8 +14,8 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator
 
+from .._registry import Registry
 from ..errors import SourceSyntaxError
-from ..registry import Registry
 from ._convert import convert, known_kind, options_of
 from ._findings import Finding
 

@@ -345,7 +345,7 @@ def _registry(path: str | None) -> Any:
         return None
     key = ("registry", path)
     if key not in _MADE:
-        from ..registry_files import load_registry
+        from .._registry_files import load_registry
 
         _MADE[key] = load_registry(path)
     return _MADE[key]

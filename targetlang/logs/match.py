@@ -28,7 +28,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..target import Target
+from .._target import Target
 from .loading import AUTOTVM_LOADER, autotvm_line, is_blank, workload_of
 from .records import Record, writer_version
 from .report import counts, plural, table

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .._cache import LruCache
+from .._parsing import parse
+from .._versions import MODERN
 from ..errors import TargetError, pointed
 from ..migration import Change, Migration, Policy, migrate
-from ..parsing import parse
-from ..versions import MODERN
 from .check import FileSummary, Problem
 from .formats import Format
 from .records import Field, Record, encode_value, json_text, splice, writer_version

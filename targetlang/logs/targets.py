@@ -1,7 +1,7 @@
 """Reading a record's target as the TVM that wrote the record would have, once per distinct text.
 
 A log repeats the same few targets thousands of times, so every reading (the checks of
-:func:`targetlang.checking.check_spec`: parse, print back, canonical form, resolve) is cached
+:func:`targetlang._checking.check_spec`: parse, print back, canonical form, resolve) is cached
 per ``(spec, era)``; a generated log may hold a new target on every line, so the cache holds the
 4,096 most recently used readings at most, and at most 256 K characters of their specs' text
 (10 MB at the very most, see :class:`targetlang._cache.LruCache`): memory stays flat.
@@ -9,7 +9,7 @@ per ``(spec, era)``; a generated log may hold a new target on every line, so the
 The release comes from the record's TVM version (AutoTVM v0.2's ``tvm_version``, the last column
 of a v0.2 pickle row) or, for records that do not say, from the version the caller assumes
 (``None``: TVM v0.22). Records before v0.10 are read in their era (``"0.6"``, ``"0.7"`` or
-``"0.8"``, see :mod:`targetlang.eras`) with the era's registry; later records with the rules of
+``"0.8"``, see :mod:`targetlang._eras`) with the era's registry; later records with the rules of
 :func:`targetlang.parse` and the registry of their own release (or the one given).
 """
 
@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 import targetlang
 
 from .._cache import LruCache
-from ..checking import Finding, check_spec
-from ..eras import DEFAULT_ERA, release_reading
-from ..registry import Registry, builtin_registry
-from ..target import Target
-from ..versions import RELEASES, Version
+from .._checking import Finding, check_spec
+from .._eras import DEFAULT_ERA, release_reading
+from .._registry import Registry, builtin_registry
+from .._target import Target
+from .._versions import RELEASES, Version
 
 __all__ = ["DEFAULT_ERA", "Finding", "Reading", "TargetReader", "autotvm_rewrite"]
 

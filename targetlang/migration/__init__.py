@@ -15,14 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..eras import DEFAULT_ERA
+from .._eras import DEFAULT_ERA
+from .._lexical import MKLDNN
+from .._parsing import parse
+from .._registry import Registry
+from .._resolution import Environment
+from .._target import Target
+from .._versions import MODERN
 from ..errors import TargetError
-from ..lexical import MKLDNN
-from ..parsing import parse
-from ..registry import Registry
-from ..resolution import Environment
-from ..target import Target
-from ..versions import MODERN
 from ._rules import _REMOVED_ATTRS as _REMOVED_ATTRS
 from ._rules import _REMOVED_KINDS as _REMOVED_KINDS
 from ._rules import POLICIES, RULES, Change, Rule, Run, convert, docs_table, equal_tags

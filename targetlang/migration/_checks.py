@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..lexical import INT64_MAX, INT64_MIN
+from .._lexical import INT64_MAX, INT64_MIN
 
 __all__ = ["Check", "Rejection", "checks", "rejections"]
 

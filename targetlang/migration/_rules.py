@@ -16,13 +16,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from .._parsing import parse
+from .._registry import Registry, builtin_registry
+from .._resolution import Environment
+from .._schema import AttrSpec
+from .._target import Target
+from .._versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version
 from ..errors import TargetError, pointed, show
-from ..parsing import parse
-from ..registry import Registry, builtin_registry
-from ..resolution import Environment
-from ..schema import AttrSpec
-from ..target import Target
-from ..versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version
 from ._checks import rejections
 from ._written import misread
 

@@ -16,10 +16,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .._lexical import interpret, split_items
+from .._schema import TypeSpec
+from .._target import Target
 from ..errors import show
-from ..lexical import interpret, split_items
-from ..schema import TypeSpec
-from ..target import Target
 
 __all__ = ["misread"]
 

@@ -106,7 +106,7 @@ FLAG_ATTRS = ("llvm-mcpu", "llvm-mattr", "llvm-libs", "llvm-model", "llvm-mtripl
 
 def tvmc_outcome(spec: dict[str, Any]) -> compare.Outcome:
     """targetlang's tvmc: ``parse_tvmc(target, options=options_from_flags(flags))``, resolved."""
-    from targetlang.tvmc import options_from_flags, parse_tvmc
+    from targetlang._tvmc import options_from_flags, parse_tvmc
 
     try:
         options = options_from_flags(spec["flags"])
@@ -120,7 +120,7 @@ def tvmc_outcome(spec: dict[str, Any]) -> compare.Outcome:
 class TvmcArea(Area):
     """TVM v0.19's tvmc (``generate_target_args``, ``reconstruct_target_args``,
     ``target_from_cli``, as tests/oracle/record_tvmc_flags.py runs them) against
-    ``targetlang.tvmc``: the options reconstructed from the flags, then accepted or rejected,
+    ``targetlang._tvmc``: the options reconstructed from the flags, then accepted or rejected,
     ``export()`` and ``str()`` of the target built."""
 
     name = "tvmc"

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import targetlang
-from targetlang.schema import TypeSpec
+from targetlang._schema import TypeSpec
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -10,10 +10,10 @@ import json
 import re
 from typing import Any
 
+from ._lexical import MKLDNN, encode_scalar, escape
+from ._schema import AttrSpec, TypeSpec
+from ._values import is_representable, to_text
 from .errors import UnprintableTargetError
-from .lexical import MKLDNN, encode_scalar, escape
-from .schema import AttrSpec, TypeSpec
-from .values import is_representable, to_text
 
 __all__ = ["canonical", "canonical_json_text", "canonical_jsonish", "legacy_str", "to_json"]
 

@@ -3,7 +3,7 @@
 tvmc, TVM's command-line driver until Relay was removed in v0.20, took a comma-separated list of
 targets: BYOC codegens first, then one or two TVM targets (the second is the host)::
 
-    >>> from targetlang.tvmc import parse_tvmc
+    >>> from targetlang._tvmc import parse_tvmc
     >>> t = parse_tvmc("cmsis-nn, c -mcpu=cortex-m55")
     >>> t.target
     Target('c -mcpu=cortex-m55')
@@ -33,12 +33,12 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn
 
+from ._lexical import encode_scalar, split_items
+from ._parsing import parse
+from ._registry import Registry, builtin_registry
+from ._target import Target
+from ._versions import Version
 from .errors import EmptyKeyOrValueError, MismatchedQuoteError, TargetError, show
-from .lexical import encode_scalar, split_items
-from .parsing import parse
-from .registry import Registry, builtin_registry
-from .target import Target
-from .versions import Version
 
 __all__ = [
     "CODEGENS",

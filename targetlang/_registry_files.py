@@ -27,9 +27,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from ._parsing import parse
+from ._registry import Registry
 from .errors import RegistryError, TargetError, show
-from .parsing import parse
-from .registry import Registry
 
 __all__ = ["check_registry", "dump_registry", "load_registry"]
 

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from ._lexical import INT64_MAX, INT64_MIN, encode_item, interpret, interpret_offsets, iter_items, parse_int
+from ._schema import TypeSpec
 from .errors import TargetError, ValueConversionError, check_encodable, show
-from .lexical import INT64_MAX, INT64_MIN, encode_item, interpret, interpret_offsets, iter_items, parse_int
-from .schema import TypeSpec
 
 __all__ = ["from_json", "from_text", "is_representable", "to_text"]
 

@@ -5,7 +5,7 @@ canonical form reads back as the same target (``canonical``), and it resolves as
 (``resolve``). Every check runs even when an earlier one (but ``parse``) failed, so one run shows
 everything wrong with a text.
 
->>> from targetlang.checking import check_spec
+>>> from targetlang._checking import check_spec
 >>> check_spec("llvm  -mcpu=skylake").findings  # two spaces: still printed back exactly as written
 ()
 >>> [f.rule for f in check_spec("cuda -arch=80").findings]
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._parsing import parse
+from ._registry import Registry
+from ._target import Target
 from .errors import TargetError
-from .parsing import parse
-from .registry import Registry
-from .target import Target
 
 __all__ = ["CHECKS", "Finding", "SpecCheck", "check_spec", "finding"]
 

@@ -87,6 +87,20 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ._diagnostics import check_required, depth_limit, hint, modern_kind, suggest, unknown_attr
+from ._lexical import stream_int
+from ._registry import Registry, builtin_registry
+from ._schema import KindSchema, TypeSpec
+from ._target import Span, Target
+from ._versions import (
+    DEFAULT,
+    ERA_BOUNDS,
+    ERA_NAMES,
+    FIRST_SCHEMA,
+    RELEASES,
+    SCHEMA_RELEASES,
+    Version,
+    release,
+)
 from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
@@ -99,20 +113,6 @@ from .errors import (
     UnknownKindError,
     ValueConversionError,
     show,
-)
-from .lexical import stream_int
-from .registry import Registry, builtin_registry
-from .schema import KindSchema, TypeSpec
-from .target import Span, Target
-from .versions import (
-    DEFAULT,
-    ERA_BOUNDS,
-    ERA_NAMES,
-    FIRST_SCHEMA,
-    RELEASES,
-    SCHEMA_RELEASES,
-    Version,
-    release,
 )
 
 __all__ = ["DEFAULT_ERA", "ERAS", "Era", "era_for_version", "era_named", "era_registry", "release_reading"]

@@ -12,10 +12,10 @@ from types import MappingProxyType
 from typing import Any
 
 from ._cache import bounded_cache
+from ._schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, thawed
+from ._values import _json_type, from_json
+from ._versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version, release
 from .errors import RegistryError, TargetError, show
-from .schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, thawed
-from .values import _json_type, from_json
-from .versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version, release
 
 __all__ = ["Registry", "builtin_registry"]
 

@@ -7,16 +7,16 @@ from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from . import printing
+from . import _printing as printing
 from ._diagnostics import on_large_stack
+from ._lexical import encode_scalar, interpret, interpret_offsets
+from ._registry import Registry
+from ._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
+from ._schema import AttrSpec, KindSchema
+from ._syntax import json_member_spans, json_string_offsets
+from ._values import from_json, is_representable, to_text
+from ._versions import registry_release
 from .errors import TargetError, UnknownAttributeError
-from .lexical import encode_scalar, interpret, interpret_offsets
-from .registry import Registry
-from .resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
-from .schema import AttrSpec, KindSchema
-from .syntax import json_member_spans, json_string_offsets
-from .values import from_json, is_representable, to_text
-from .versions import registry_release
 
 if TYPE_CHECKING:
     from ._attribute_names import (
@@ -100,7 +100,7 @@ class Target(_Fields):
     __slots__ = ()
 
     def __new__(cls, spec: Any, host: Any = None, *, registry: Registry | None = None) -> Target:
-        from .parsing import parse  # the constructor is a façade over the parser above it
+        from ._parsing import parse  # the constructor is a façade over the parser above it
 
         target = parse(spec, registry=registry)
         return target if host is None else target.with_host(host)
@@ -304,7 +304,7 @@ class Target(_Fields):
 
     def canonical(self) -> str:
         """A deterministic legacy string that keeps host and tag: equal targets give equal
-        strings and ``parse(t.canonical()) == t``. See :func:`targetlang.printing.canonical`."""
+        strings and ``parse(t.canonical()) == t``. See :func:`targetlang._printing.canonical`."""
         memo = self._memo
         found = memo.get("canonical") if memo is not None else None
         if found is None:

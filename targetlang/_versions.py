@@ -7,7 +7,7 @@ as by default, the last release that read legacy strings and the modern release 
 parsed once, compares as a version, and prints as ``major.minor`` (the only part of a TVM
 version that changes what a target means).
 
->>> from targetlang.versions import Version, release
+>>> from targetlang._versions import Version, release
 >>> Version.parse("v0.9.dev1092+g0123abc")
 Version('0.9')
 >>> release("0.19.0").era
@@ -82,7 +82,7 @@ class Release:
     """What targetlang knows of one TVM release line."""
 
     version: Version
-    era: str  # the name of the era whose rules read the strings it wrote (targetlang.eras)
+    era: str  # the name of the era whose rules read the strings it wrote (targetlang._eras)
     has_schema: bool  # its kinds and tags ship with targetlang (builtin_registry(str(version)))
     reads_legacy: bool  # it read ``kind -key=val`` strings (v0.24 on read JSON and tags only)
     int_bits: int  # the width of an integer read from a string: a C ``int`` until v0.20, then int64
@@ -92,7 +92,7 @@ class Release:
 
 
 # The eras, oldest first: (name, first release, last release). Each era's rules are an object
-# in targetlang.eras; a release belongs to the era whose bounds hold it.
+# in targetlang._eras; a release belongs to the era whose bounds hold it.
 _ERA_BOUNDS: Final = (
     ("0.6", Version(0, 1), Version(0, 6)),
     ("0.7", Version(0, 7), Version(0, 7)),

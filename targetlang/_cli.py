@@ -25,13 +25,13 @@ from importlib import resources
 from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
+from ._checking import Finding, SpecCheck, check_spec
+from ._eras import DEFAULT_ERA, release_reading
 from ._inspect_cli import add_parser as _add_inspect_parser
 from ._logs_cli import add_parser as _add_logs_parser
 from ._logs_cli import tvm_version_argument
-from .checking import Finding, SpecCheck, check_spec
-from .eras import DEFAULT_ERA, release_reading
+from ._versions import ERA_NAMES, MODERN
 from .fix._command import add_parser as _add_fix_parser
-from .versions import ERA_NAMES, MODERN
 
 __all__ = ["main"]
 

@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ._schema import KindSchema
+from ._versions import DEFAULT, Version
 from .errors import CanonicalizationError, ValueConversionError
-from .schema import KindSchema
-from .versions import DEFAULT, Version
 
 __all__ = ["Environment", "is_aprofile", "is_mprofile", "mprofile_parse", "resolve_parts"]
 

@@ -32,7 +32,24 @@ from ._diagnostics import (
     unknown_attr,
     unknown_kind,
 )
-from .eras import DEFAULT_ERA, ERAS, era_named
+from ._eras import DEFAULT_ERA, ERAS, era_named
+from ._lexical import INT64_MAX, INT64_MIN, MKLDNN
+from ._registry import Registry, builtin_registry, modern_tag
+from ._resolution import is_aprofile, is_mprofile
+from ._schema import KindSchema, TypeSpec
+from ._syntax import (
+    MAX_JSON_DEPTH,
+    JsonObject,
+    JsonScalar,
+    LegacySyntax,
+    Word,
+    json_string_offsets,
+    legacy_words,
+    parse_syntax,
+)
+from ._target import Span, Target
+from ._values import from_json, from_text
+from ._versions import SCHEMA_RELEASES, registry_release
 from .errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,
@@ -49,23 +66,6 @@ from .errors import (
     check_encodable,
     show,
 )
-from .lexical import INT64_MAX, INT64_MIN, MKLDNN
-from .registry import Registry, builtin_registry, modern_tag
-from .resolution import is_aprofile, is_mprofile
-from .schema import KindSchema, TypeSpec
-from .syntax import (
-    MAX_JSON_DEPTH,
-    JsonObject,
-    JsonScalar,
-    LegacySyntax,
-    Word,
-    json_string_offsets,
-    legacy_words,
-    parse_syntax,
-)
-from .target import Span, Target
-from .values import from_json, from_text
-from .versions import SCHEMA_RELEASES, registry_release
 
 __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 
@@ -139,7 +139,7 @@ def parse_in_era(text: str, era: str, *, registry: Registry | None = None) -> Ta
     """Read ``text`` as the TVM of ``era`` read it (``"0.6"``, ``"0.7"``, ``"0.8"`` or ``"0.22"``).
 
     ``str()`` of the result is ``text``, exactly. ``registry`` defaults to the era's
-    (:func:`targetlang.eras.era_registry`). Nothing is resolved. Raises :class:`ValueError` for an
+    (:func:`targetlang.era_registry`). Nothing is resolved. Raises :class:`ValueError` for an
     unknown era and a :class:`~targetlang.TargetError` subclass, with ``text`` and a span, for bad
     input.
     """
