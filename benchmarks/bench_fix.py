@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from doc_sections import cpu_model as _cpu_model
+from doc_sections import extract_commit, machine_busy, write_section
 from doc_sections import package_version as _version
-from doc_sections import write_section
 
 import targetlang
 
@@ -74,18 +74,6 @@ def console_script() -> str:
     return found
 
 
-def machine_busy() -> float:
-    """CPU seconds the whole machine has spent busy since boot (every process, every core), from
-    /proc/stat; 0.0 where there is none."""
-    try:
-        fields = Path("/proc/stat").read_text(encoding="ascii").splitlines()[0].split()[1:]
-    except OSError:
-        return 0.0
-    # user nice system idle iowait irq softirq steal: all but idle and iowait are busy
-    ticks = [int(x) for x in fields[:8]]
-    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
-
-
 @dataclass
 class Timing:
     wall: float  # seconds around the subprocess
@@ -100,20 +88,7 @@ def snapshot(at: str, into: Path) -> tuple[dict[str, str] | None, str]:
     ``at == "."``), and how the report names what was measured."""
     if at == ".":
         return None, "the working tree of the checkout"
-    commit = subprocess.run(
-        ["git", "-C", str(_ROOT), "rev-parse", "--short", at], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    archive = subprocess.run(
-        ["git", "-C", str(_ROOT), "archive", "--format=tar", commit, "targetlang", "grammar"],
-        capture_output=True,
-        check=True,
-    ).stdout
-    with tempfile.TemporaryFile() as handle:
-        handle.write(archive)
-        handle.seek(0)
-        with tarfile.open(fileobj=handle) as tar:
-            tar.extractall(into, filter="data")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(into), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    env, commit = extract_commit(_ROOT, at, into)
     where = subprocess.run(
         [sys.executable, "-c", "import targetlang; print(targetlang.__file__)"],
         env=env,

@@ -41,14 +41,13 @@ import platform
 import resource
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from doc_sections import cpu_model, package_version, write_section
+from doc_sections import cpu_model, extract_commit, machine_busy, package_version, write_section
 
 _ROOT = Path(__file__).resolve().parents[1]
 _LOGS = _ROOT / "tests" / "data" / "corpus" / "logs"
@@ -167,31 +166,8 @@ def snapshot(at: str, into: Path) -> tuple[dict[str, str], str]:
     if at == ".":
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
         return env, "the working tree of the checkout"
-    commit = subprocess.run(
-        ["git", "-C", str(_ROOT), "rev-parse", "--short", at], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    archive = subprocess.run(
-        ["git", "-C", str(_ROOT), "archive", "--format=tar", commit, "targetlang", "grammar"],
-        capture_output=True,
-        check=True,
-    ).stdout
-    with tempfile.TemporaryFile() as handle:
-        handle.write(archive)
-        handle.seek(0)
-        with tarfile.open(fileobj=handle) as tar:
-            tar.extractall(into, filter="data")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(into), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    env, commit = extract_commit(_ROOT, at, into)
     return env, f"commit {commit}"
-
-
-def machine_busy() -> float:
-    """CPU seconds the whole machine has spent busy since boot, from /proc/stat (0.0 without it)."""
-    try:
-        fields = Path("/proc/stat").read_text(encoding="ascii").splitlines()[0].split()[1:]
-    except OSError:
-        return 0.0
-    ticks = [int(x) for x in fields[:8]]  # user nice system idle iowait irq softirq steal
-    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass

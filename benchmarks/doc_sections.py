@@ -9,7 +9,11 @@ generated section of another page: the rule table of docs/migration.md, from
 from __future__ import annotations
 
 import contextlib
+import os
 import platform
+import subprocess
+import tarfile
+import tempfile
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
@@ -23,6 +27,38 @@ def cpu_model() -> str:
             if line.startswith("model name"):
                 return line.split(":", 1)[1].strip()
     return platform.processor() or "unknown"
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy since boot (every process, every core), from
+    /proc/stat; 0.0 where there is none."""
+    try:
+        fields = Path("/proc/stat").read_text(encoding="ascii").splitlines()[0].split()[1:]
+    except OSError:
+        return 0.0
+    # user nice system idle iowait irq softirq steal: all but idle and iowait are busy
+    ticks = [int(x) for x in fields[:8]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def extract_commit(root: Path, at: str, into: Path) -> tuple[dict[str, str], str]:
+    """Commit ``at`` of the checkout ``root`` (its targetlang and grammar) extracted into ``into``,
+    the environment whose Python imports that targetlang, and the commit's short name."""
+    commit = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "--short", at], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", "--format=tar", commit, "targetlang", "grammar"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tempfile.TemporaryFile() as handle:
+        handle.write(archive)
+        handle.seek(0)
+        with tarfile.open(fileobj=handle) as tar:
+            tar.extractall(into, filter="data")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(into), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    return env, commit
 
 
 def package_version(package: str) -> str:
