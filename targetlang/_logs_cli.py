@@ -289,6 +289,7 @@ def _reader(args: argparse.Namespace, registry: Registry | None) -> TargetReader
 
 
 def _records(path: str, progress: Progress) -> Iterator[Record]:
+    from .logs.jobs import refuse_compressed
     from .logs.records import read_lines
 
     if path == "-":
@@ -300,8 +301,10 @@ def _records(path: str, progress: Progress) -> Iterator[Record]:
         yield from read_lines(progress.lines(source, None, "<stdin>"), "<stdin>")
         return
     with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        yield from read_lines(progress.lines(handle, size, path), path)
+        info = os.fstat(handle.fileno())
+        if stat.S_ISREG(info.st_mode):
+            refuse_compressed(handle)
+        yield from read_lines(progress.lines(handle, info.st_size, path), path)
 
 
 def _each_file(args: argparse.Namespace, progress: Progress, take: Callable[[str, Iterator[Record]], None]) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import gzip
 import io
 import json
 import pickle
@@ -1398,3 +1399,18 @@ def test_format_rows(line: str, fmt: Format, family: str, writer: str | None) ->
     assert fmt.is_autotvm == (family == "autotvm")
     assert writer_version(record) == writer
     assert {row.format for row in FORMATS} == set(Format) - {Format.COMMENT, Format.UNKNOWN}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["check"], ["stats"], ["match", "--target", "llvm"], ["migrate", "-o", "OUT"], ["check", "-j", "2"]],
+)
+def test_a_gzipped_log_is_said_to_be_gzip(run: Run, tmp_path: Path, argv: list[str]) -> None:
+    log = tmp_path / "tuning.log.gz"
+    log.write_bytes(gzip.compress((LOGS / LLVM).read_bytes()))
+    argv = [str(tmp_path / "out.log") if word == "OUT" else word for word in argv]
+    status, _, err = run("logs", argv[0], str(log), *argv[1:])
+    verb = "migrate" if argv[0] == "migrate" else "read"
+    assert status == 1
+    assert err.startswith(f"error: cannot {verb} {log}: it is gzip-compressed: decompress it first (gunzip -k FILE")
+    assert "not UTF-8" not in err and not (tmp_path / "out.log").exists()

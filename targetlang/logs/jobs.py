@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..migration import Policy
 from .check import Checker, CheckSummary
@@ -98,6 +98,22 @@ def blocks(read: Callable[[int], bytes], limit: int | None = None) -> Iterator[t
             yield lines, size, False
 
 
+# The first bytes of a gzip stream (RFC 1952), the form tuning logs are most often shared in.
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def refuse_compressed(handle: BinaryIO) -> None:
+    """Raise ``OSError`` saying so when the regular file ``handle`` (at its start) is gzip-
+    compressed: its bytes would otherwise be read as lines that are not UTF-8 text."""
+    start = handle.read(2)
+    handle.seek(0)
+    if start == _GZIP_MAGIC:
+        raise OSError(
+            errno.EINVAL,
+            "it is gzip-compressed: decompress it first (gunzip -k FILE, or zcat FILE | targetlang logs ... -)",
+        )
+
+
 @dataclass
 class Source:
     """One input of a command: an open file (or standard input) and what is known of it."""
@@ -125,6 +141,8 @@ class Source:
         handle = open(path, "rb")
         try:
             info = os.fstat(handle.fileno())
+            if stat.S_ISREG(info.st_mode):
+                refuse_compressed(handle)
         except BaseException:
             handle.close()
             raise
