@@ -449,22 +449,8 @@ def _stats(args: argparse.Namespace) -> int:
         with progress.track(source.size, source.name) as advance:
             drive(source, pool, local, remote, take, advance)
 
-    status = 0
-    pool = _pool(args)
-    try:
-        for path in args.files:
-            stats.files += 1  # a file that cannot be read is one of the files too
-            try:
-                with Source.open(path) as source:
-                    one(source, pool)
-            except BrokenPipeError:
-                raise
-            except OSError as err:
-                print(f"error: cannot read {path}: {err.strerror or err}", file=sys.stderr)
-                status = 1
-    finally:
-        if pool is not None:
-            pool.close()
+    stats.files += len(args.files)  # a file that cannot be read is one of the files too
+    status = _each_source(args, one)
     if args.json:
         for entry in stats.rows():
             print(json.dumps(entry.to_json()))

@@ -366,6 +366,23 @@ def test_version(run: Run) -> None:
     assert run("--version") == (0, f"targetlang {targetlang.__version__}\n", "")
 
 
+def console_lines(page: Path) -> list[str]:
+    """The lines of the ``console`` blocks of a Markdown page, in order."""
+    lines: list[str] = []
+    inside = False
+    for line in page.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("```"):
+            inside = line == "```console"
+        elif inside:
+            lines.append(line)
+    return lines
+
+
+def help_examples(out: str) -> list[str]:
+    """The lines of the examples that end a command's ``--help``, unindented."""
+    return [line[2:] for line in out[out.index("\nexamples:\n") :].split("\n") if line.startswith("  ")]
+
+
 def transcript(lines: list[str]) -> list[tuple[str, list[str]]]:
     """``(command, expected output lines)`` for each ``$ `` line of a shell transcript."""
     steps: list[tuple[str, list[str]]] = []
@@ -405,8 +422,7 @@ def replay(steps: list[tuple[str, list[str]]], run: Run, where: str) -> None:
 def test_help_examples_are_real(run: Run, command: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     status, out, err = run(*([command] if command else []), "--help")
     assert (status, err) == (0, "")
-    examples = out[out.index("\nexamples:\n") :].split("\n")
-    steps = transcript([line[2:] for line in examples if line.startswith("  ")])
+    steps = transcript(help_examples(out))
     assert 2 <= sum(c.startswith(("targetlang", "echo")) for c, _ in steps) <= 3
     monkeypatch.chdir(tmp_path)
     replay(steps, run, f"help of {command or 'targetlang'}")
@@ -414,15 +430,8 @@ def test_help_examples_are_real(run: Run, command: str | None, tmp_path: Path, m
 
 def test_docs_examples_are_real(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert DOCS.is_file(), "docs/cli.md is not beside the tests"
-    lines: list[str] = []
-    inside = False
-    for line in DOCS.read_text(encoding="utf-8").split("\n"):
-        if line.startswith("```"):
-            inside = line == "```console"
-        elif inside:
-            lines.append(line)
     monkeypatch.chdir(tmp_path)
-    replay(transcript(lines), run, "docs/cli.md")
+    replay(transcript(console_lines(DOCS)), run, "docs/cli.md")
 
 
 # ------------------------------------------------------------------ as a program

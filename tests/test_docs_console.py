@@ -17,23 +17,17 @@ from pathlib import Path
 
 import pytest
 
+from .test_cli import console_lines, transcript
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["docs/index.md", "docs/composite.md"]
 
 
 def sessions(page: str) -> list[tuple[str, list[str]]]:
     """``(command, expected lines)`` for each command of the page's console blocks."""
-    steps: list[tuple[str, list[str]]] = []
-    inside = False
-    for line in (ROOT / page).read_text(encoding="utf-8").split("\n"):
-        if line.startswith("```"):
-            inside = line == "```console"
-        elif inside and line.startswith("$ "):
-            steps.append((line[2:], []))
-        elif inside:
-            assert steps, f"{page}: output before any command"
-            steps[-1][1].append(line)
-    return steps
+    lines = console_lines(ROOT / page)
+    assert lines[:1] and lines[0].startswith("$ "), f"{page}: output before any command"
+    return transcript(lines)
 
 
 CASES = [(page, command, expected) for page in PAGES for command, expected in sessions(page)]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from targetlang.inspection import (
 )
 
 from .conftest import Run
-from .test_cli import replay, transcript
+from .test_cli import console_lines, help_examples, replay, transcript
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "inspection.md"
 COMMANDS = ("kinds", "tags", "explain", "diff")
@@ -655,29 +654,18 @@ def test_spec_from_standard_input(tl: Run) -> None:
     assert (status, err, out.split("\n")[:3]) == (0, "", ["a: llvm -mcpu=a", "b: llvm -mcpu=b", '~ mcpu: "a" -> "b"'])
 
 
-def help_examples(out: str) -> Iterator[str]:
-    return (line[2:] for line in out[out.index("\nexamples:\n") :].split("\n") if line.startswith("  "))
-
-
 @pytest.mark.parametrize("command", COMMANDS)
 def test_help_examples_are_real(tl: Run, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     status, out, err = tl(command, "--help")
     assert (status, err) == (0, "")
-    steps = transcript(list(help_examples(out)))
+    steps = transcript(help_examples(out))
     assert len(steps) == 2
     monkeypatch.chdir(tmp_path)
     replay(steps, tl, f"help of {command}")
 
 
 def test_docs_examples_are_real(tl: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    lines: list[str] = []
-    inside = False
-    for line in DOCS.read_text(encoding="utf-8").split("\n"):
-        if line.startswith("```"):
-            inside = line == "```console"
-        elif inside:
-            lines.append(line)
-    steps = transcript(lines)
+    steps = transcript(console_lines(DOCS))
     assert {command.split()[1] for command, _ in steps} == set(COMMANDS)
     monkeypatch.chdir(tmp_path)
     replay(steps, tl, "docs/inspection.md")

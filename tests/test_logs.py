@@ -29,7 +29,7 @@ from targetlang.logs.spans import scan, walk
 
 from .conftest import Run, data_path, read_jsonl
 from .strategies import grammar_texts, target_configs, targets
-from .test_cli import replay, transcript
+from .test_cli import console_lines, help_examples, replay, transcript
 
 LOGS = data_path("corpus", "logs")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "logs.md"
@@ -1243,23 +1243,15 @@ def test_logs_usage_errors_exit_2(run: Run, argv: list[str]) -> None:
 def test_logs_help_examples_are_real(run: Run, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     status, out, err = run("logs", command, "--help")
     assert (status, err) == (0, "")
-    examples = out[out.index("\nexamples:\n") :].split("\n")
-    steps = transcript([line[2:] for line in examples if line.startswith("  ")])
+    steps = transcript(help_examples(out))
     monkeypatch.chdir(tmp_path)
     replay(steps, run, f"help of logs {command}")
 
 
 def test_docs_examples_are_real(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    lines: list[str] = []
-    inside = False
-    for line in DOCS.read_text(encoding="utf-8").split("\n"):
-        if line.startswith("```"):
-            inside = line == "```console"
-        elif inside:
-            lines.append(line)
     shutil.copytree(LOGS, tmp_path / "logs")
     monkeypatch.chdir(tmp_path / "logs")
-    replay(transcript(lines), run, "docs/logs.md")
+    replay(transcript(console_lines(DOCS)), run, "docs/logs.md")
 
 
 def test_progress_bar_only_on_a_terminal(run: Run, monkeypatch: pytest.MonkeyPatch, logs_dir: Path) -> None:
