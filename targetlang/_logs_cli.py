@@ -429,7 +429,7 @@ def _adding_to(counter: Matcher) -> Callable[[str, Iterator[Record]], None]:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from .logs.jobs import Source, StatsJob, StatsPart, count_lines, drive, fresh, stats_chunk
+    from .logs.jobs import StatsJob, StatsPart, count_lines, drive, fresh, stats_chunk
 
     job = StatsJob(getattr(args, "registry", None), args.tvm_version)
     fresh()

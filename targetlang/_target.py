@@ -305,12 +305,7 @@ class Target(_Fields):
     def canonical(self) -> str:
         """A deterministic legacy string that keeps host and tag: equal targets give equal
         strings and ``parse(t.canonical()) == t``. See :func:`targetlang._printing.canonical`."""
-        memo = self._memo
-        found = memo.get("canonical") if memo is not None else None
-        if found is None:
-            found = self._remember("canonical", _deep(lambda: printing.canonical(self)))
-        text: str = found
-        return text
+        return self._memoised("canonical", lambda: printing.canonical(self))
 
     def canonical_jsonish(self) -> str:
         """The canonical JSON-ish text (stable key order, two-space indent, bare words where
@@ -326,12 +321,7 @@ class Target(_Fields):
         resolved = self.resolve(env)
         if env is not None and env != DEFAULT_ENVIRONMENT:
             return _deep(lambda: printing.legacy_str(resolved))
-        memo = resolved._memo
-        found = memo.get("legacy_str") if memo is not None else None
-        if found is None:
-            found = resolved._remember("legacy_str", _deep(lambda: printing.legacy_str(resolved)))
-        text: str = found
-        return text
+        return resolved._memoised("legacy_str", lambda: printing.legacy_str(resolved))
 
     # ------------------------------------------------------------------ resolution
 
@@ -344,20 +334,18 @@ class Target(_Fields):
             return _deep(lambda: self._resolve(env))
         # The default environment's result is kept: resolving is most of what printing,
         # comparing for dispatch and migrating a target cost, and it is asked for again and again.
-        memo = self._memo
-        found = memo.get("resolve") if memo is not None else None
-        if found is None:
-            found = self._remember("resolve", _deep(lambda: self._resolve(DEFAULT_ENVIRONMENT)))
-        resolved: Target = found
-        return resolved
+        return self._memoised("resolve", lambda: self._resolve(DEFAULT_ENVIRONMENT))
 
-    def _remember(self, name: str, value: _R) -> _R:
+    def _memoised(self, name: str, make: Callable[[], _R]) -> _R:
+        """What ``make()`` gave the first time this target was asked for ``name``."""
         memo = self._memo
         if memo is None:
             memo = {}
             object.__setattr__(self, "_memo", memo)
-        memo[name] = value
-        return value
+        found: _R | None = memo.get(name)
+        if found is None:
+            found = memo[name] = _deep(make)
+        return found
 
     def _resolve(self, env: Environment) -> Target:
         version = registry_release(self._registry.version).version
