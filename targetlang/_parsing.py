@@ -36,7 +36,7 @@ from ._eras import DEFAULT_ERA, ERAS, era_named
 from ._lexical import INT64_MAX, INT64_MIN, MKLDNN
 from ._registry import Registry, builtin_registry, modern_tag
 from ._resolution import is_aprofile, is_mprofile
-from ._schema import KindSchema, TypeSpec
+from ._schema import KindSchema
 from ._syntax import (
     MAX_JSON_DEPTH,
     JsonObject,
@@ -48,7 +48,7 @@ from ._syntax import (
     parse_syntax,
 )
 from ._target import Span, Target
-from ._values import from_json, from_text
+from ._values import from_json, from_text, plain_from_text
 from ._versions import SCHEMA_RELEASES, registry_release
 from .errors import (
     DuplicateAttributeError,
@@ -335,31 +335,6 @@ def _not_json(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_constant=_not_json)
 
 
-def _plain_value(value: str, typ: TypeSpec) -> Any:
-    """What :func:`from_text` makes of the commonest values, or ``None`` for the others: a value
-    without quotes, escapes or spaces, of a string, an array of strings (not too long to hold its
-    items twice), a small decimal int or bool."""
-    if "'" in value or "\\" in value:
-        return None
-    name = typ.name
-    if name == "string":
-        return value
-    if name == "array":
-        if len(value) < 4096 and typ.elem is not None and typ.elem.name == "string":
-            return tuple(filter(None, value.split(",")))
-    elif name == "int" or name == "bool":
-        if len(value) < 10 and value.isdigit() and value.isascii():
-            number = int(value)
-        elif len(value) == 4 and value.lower() == "true":
-            number = 1
-        elif len(value) == 5 and value.lower() == "false":
-            number = 0
-        else:
-            return None
-        return number if name == "int" else number != 0
-    return None
-
-
 def _nested_text(value: str, *, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     return _parse_text(value, registry, depth, chain)
 
@@ -428,7 +403,7 @@ def _read_legacy(
             elif typ.name == "string" and "'" not in value and "\\" not in value:
                 typed = value  # from_text's reading of the commonest value, inline
             else:
-                typed = _plain_value(value, typ)
+                typed = plain_from_text(value, typ)
             if typed is None:
                 typed = from_text(
                     value or "1",
