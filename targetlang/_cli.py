@@ -318,21 +318,22 @@ def _emit(args: argparse.Namespace, record: dict[str, Any], text: str) -> None:
         print(text)  # exactly: legacy output may end in a space
 
 
-def _show(render: Callable[[Target], str], as_json: Callable[[Target], Any]) -> Callable[[argparse.Namespace], int]:
-    """A command that reads each spec and prints ``render(target)`` (``as_json(target)`` in its
-    JSON record)."""
+def _show(produce: Callable[[Target], Any]) -> Callable[[argparse.Namespace], int]:
+    """A command that reads each spec and prints what ``produce(target)`` gives: a string as it
+    is, JSON data indented (one line each with ``--lines``); ``--json`` puts it in a record."""
 
     def run(args: argparse.Namespace) -> int:
         jsonish = getattr(args, "jsonish", False)
-        shown = Target.canonical_jsonish if jsonish else render
+        if jsonish and args.lines:
+            raise _UsageError("--jsonish prints a target on several lines: it cannot go with --lines")
+        made = Target.canonical_jsonish if jsonish else produce
         registry, era = _reading(args)
         failed = 0
         for name, line, spec in _specs(args):
             record: dict[str, Any] = {"line": line} if line is not None else {}
             record["spec"] = spec
             try:
-                target = parse(spec, registry=registry, era=era)
-                output = shown(target)
+                value = made(parse(spec, registry=registry, era=era))
             except TargetError as err:
                 failed += 1
                 if args.json:
@@ -340,16 +341,14 @@ def _show(render: Callable[[Target], str], as_json: Callable[[Target], Any]) -> 
                 else:
                     print(f"{_where(name, line)}error: {err}", file=sys.stderr)
                 continue
-            if args.lines and not args.json and "\n" in output:
-                output = json.dumps(json.loads(output), ensure_ascii=False)  # one line per result
-            _emit(args, {**record, "output": output if jsonish else as_json(target)}, output)
+            if isinstance(value, str):
+                output = value
+            else:
+                output = json.dumps(value, ensure_ascii=False) if args.lines else json.dumps(value, indent=2)
+            _emit(args, {**record, "output": value}, output)
         return 1 if failed else 0
 
     return run
-
-
-def _json_text(target: Target) -> str:
-    return json.dumps(target.to_json(), indent=2)
 
 
 def _migrate(args: argparse.Namespace) -> int:
@@ -489,17 +488,11 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
     singles = (
-        ("parse", "print SPEC as modern JSON, the form TVM >= 0.24 reads", _PARSE_EPILOG, _json_text, Target.to_json),
-        ("fmt", "print SPEC's canonical string", _FMT_EPILOG, Target.canonical, Target.canonical),
-        (
-            "legacy",
-            "print what TVM v0.22's str() printed for SPEC",
-            _LEGACY_EPILOG,
-            Target.to_legacy_str,
-            Target.to_legacy_str,
-        ),
+        ("parse", "print SPEC as modern JSON, the form TVM >= 0.24 reads", _PARSE_EPILOG, Target.to_json),
+        ("fmt", "print SPEC's canonical string", _FMT_EPILOG, Target.canonical),
+        ("legacy", "print what TVM v0.22's str() printed for SPEC", _LEGACY_EPILOG, Target.to_legacy_str),
     )
-    for name, summary, epilog, render, as_json in singles:
+    for name, summary, epilog, produce in singles:
         sub = commands.add_parser(
             name, help=summary, description=summary, epilog=epilog, formatter_class=raw, allow_abbrev=False
         )
@@ -507,7 +500,7 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "fmt":
             sub.add_argument("--jsonish", action="store_true", help="the canonical JSON-ish text instead")
         _add_tvm_version(sub)
-        sub.set_defaults(run=_show(render, as_json))
+        sub.set_defaults(run=_show(produce))
 
     summary = f"print SPEC migrated to TVM {MODERN}'s JSON form, and every change made"
     migrate = commands.add_parser(

@@ -757,3 +757,11 @@ def test_the_help_shown_in_the_docs_is_the_real_help(run: Run, monkeypatch: pyte
     text = DOCS.read_text(encoding="utf-8")
     shown = text.split("## Help", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
     assert run("--help") == (0, shown, "")
+
+
+def test_jsonish_text_is_several_lines_and_cannot_go_with_lines(run: Run) -> None:
+    status, out, err = run("fmt", "--lines", "--jsonish", stdin=b"llvm -mcpu=x\n")
+    assert (status, out) == (2, "")
+    assert err.endswith(
+        "targetlang fmt: error: --jsonish prints a target on several lines: it cannot go with --lines\n"
+    )
