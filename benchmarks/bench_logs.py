@@ -47,7 +47,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from doc_sections import cpu_model, extract_commit, machine_busy, package_version, write_section
+from doc_sections import compile_bytecode, cpu_model, extract_commit, machine_busy, package_version, write_section
 
 _ROOT = Path(__file__).resolve().parents[1]
 _LOGS = _ROOT / "tests" / "data" / "corpus" / "logs"
@@ -164,6 +164,7 @@ def snapshot(at: str, into: Path) -> tuple[dict[str, str], str]:
     """The environment that runs commit ``at`` of targetlang (``"."``: the working tree), and how
     the report names what was measured."""
     if at == ".":
+        compile_bytecode(_ROOT / "targetlang")
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
         return env, "the working tree of the checkout"
     env, commit = extract_commit(_ROOT, at, into)
@@ -273,7 +274,8 @@ def report(
         "logs (tests/data/corpus/logs/autotvm, log formats v0.1 and v0.2) in turn, with 64 real corpus targets. "
         f"The floor is the file read line by line and each line given to `{name}` in one process: "
         f"{mb / floor:.0f} MB/s, the floor per core. The commands "
-        "run as subprocesses (`logs check --quiet FILE`, `logs migrate --quiet FILE -o OUT`), with `-j 1` and with "
+        "run as subprocesses (`logs check --quiet FILE`, `logs migrate --quiet FILE -o OUT`) of targetlang with its "
+        "bytecode compiled, as `pip install` leaves it, with `-j 1` and with "
         f"`-j {cores}`, the fastest of the runs of each kept. Wall time is taken around the subprocess, CPU time is "
         "the command's and its workers'; the ratio is wall time over the floor's with one process, CPU time over "
         "the floor's with several (the cost per core). The last column is the CPU time the rest of the machine used "
