@@ -17,7 +17,7 @@ from ._values import _json_type, from_json
 from ._versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version, release
 from .errors import RegistryError, TargetError, show
 
-__all__ = ["Registry", "builtin_registry"]
+__all__ = ["Registry", "builtin_registry", "release_kinds"]
 
 _UNORDERED = frozenset({"libs"})
 # TVM's target parsers (v0.10 on) and attribute preprocessors (v0.7 - v0.9), by the C++ function
@@ -581,6 +581,20 @@ def builtin_registry(version: str = str(DEFAULT)) -> Registry:
 @functools.cache
 def _release_registry(name: str) -> Registry:
     want = Version.parse(name)
+    tags = {}
+    for tag, variants in _schemas()["tags"].items():
+        variant = _variant(variants, want)
+        if variant is not None:
+            tags[tag] = variant["config"]
+    return Registry(release_kinds(name), tags, str(want))
+
+
+@functools.cache
+def release_kinds(version: str) -> tuple[KindSchema, ...]:
+    """The kinds of the built-in registry of release ``version`` (a name of
+    :data:`SCHEMA_RELEASES`), without its tags, whose configs cost most of building one: migration
+    reads the kinds of every release."""
+    want = Version.parse(version)
     data = _schemas()
     kinds = []
     for name, variants in data["kinds"].items():
@@ -602,9 +616,4 @@ def _release_registry(name: str) -> Registry:
         )
     if want >= DEFAULT:
         _add_modern(kinds)
-    tags = {}
-    for name, variants in data["tags"].items():
-        variant = _variant(variants, want)
-        if variant is not None:
-            tags[name] = variant["config"]
-    return Registry(kinds, tags, str(want))
+    return tuple(kinds)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .._parsing import parse
-from .._registry import Registry, builtin_registry
+from .._registry import Registry, builtin_registry, release_kinds
 from .._resolution import Environment
 from .._schema import AttrSpec
 from .._target import Target
@@ -89,7 +89,8 @@ def _legacy_registry() -> Registry:
     merged: dict[str, Any] = {}
     # Oldest first, so a later release's declaration of a kind wins; v0.22's last, as parse reads.
     for version in (v for v in SCHEMA_RELEASES if Version.parse(v) <= DEFAULT):
-        for name, kind in builtin_registry(version).kinds.items():
+        for kind in release_kinds(version):
+            name = kind.name
             if name in merged:
                 kind = replace(kind, attrs={**merged[name].attrs, **kind.attrs})
             merged[name] = kind
