@@ -124,35 +124,37 @@ class LruCache(Generic[_K, _V]):
 
     def get(self, key: _K) -> _V | None:
         """The value under ``key``, now the most recently used, or ``None``."""
-        entry = self._entry(key)
-        return entry[0] if entry is not None else None
+        found = self.find(key)
+        return found[0] if found is not None else None
 
     def find(self, key: _K) -> tuple[_V] | None:
         """``(value,)`` for the value under ``key``, now the most recently used, or ``None``."""
-        entry = self._entry(key)
-        return (entry[0],) if entry is not None else None
-
-    def _entry(self, key: _K) -> tuple[_V, int] | None:
+        # One call, not three: a parse that misses the cache pays for this lookup.
         if _LOCKED_HITS:
             with self._lock:
-                return self._hit(key)
-        return self._hit(key)
-
-    def _hit(self, key: _K) -> tuple[_V, int] | None:
+                entry = self._data.get(key)
+                if entry is not None:
+                    self._data.move_to_end(key)
+                    return (entry[0],)
+                return None
         data = self._data
         entry = data.get(key)
-        if entry is not None:
-            try:
-                data.move_to_end(key)
-            except KeyError:  # dropped by another thread since: the value is still the right one
-                pass
-        return entry
+        if entry is None:
+            return None
+        try:
+            data.move_to_end(key)
+        except KeyError:  # dropped by another thread since: the value is still the right one
+            pass
+        return (entry[0],)
 
     def put(self, key: _K, value: _V, cost: int | None = None) -> None:
         """Hold ``value`` under ``key`` (``cost``: :func:`text_cost` of the key), dropping the least
         recently used entries to stay within the bounds; not at all if ``cost`` alone is over."""
         if cost is None:
-            cost = text_cost(key)
+            if type(key) is str:  # text_cost's commonest case, inline
+                cost = ENTRY_CHARGE + len(key) + COMMA_CHARGE * key.count(",")
+            else:
+                cost = text_cost(key)
         with self._lock:
             data = self._data
             # What is dropped stays referenced until the lock is released: a finalizer it runs
@@ -203,23 +205,13 @@ def bounded_cache(
     def decorate(function: Callable[_P, _R]) -> CachedFunction[_P, _R]:
         cache: LruCache[tuple[Any, ...], _R] = LruCache(max_entries, max_cost)
         find, put = cache.find, cache.put
-        get, move = cache._data.get, cache._data.move_to_end  # the hit of LruCache.find, inline
 
         @functools.wraps(function)
         def cached(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             key = (*args, _KEYWORDS, *sorted(kwargs.items())) if kwargs else args
-            if _LOCKED_HITS:
-                found = find(key)
-                if found is not None:
-                    return found[0]
-            else:
-                entry = get(key)
-                if entry is not None:
-                    try:
-                        move(key)
-                    except KeyError:  # dropped by another thread since
-                        pass
-                    return entry[0]
+            found = find(key)
+            if found is not None:
+                return found[0]
             result = function(*args, **kwargs)
             put(key, result)
             return result
