@@ -151,7 +151,7 @@ class LruCache(Generic[_K, _V]):
         """Hold ``value`` under ``key`` (``cost``: :func:`text_cost` of the key), dropping the least
         recently used entries to stay within the bounds; not at all if ``cost`` alone is over."""
         if cost is None:
-            if type(key) is str:  # text_cost's commonest case, inline
+            if isinstance(key, str):  # text_cost's commonest case, inline
                 cost = ENTRY_CHARGE + len(key) + COMMA_CHARGE * key.count(",")
             else:
                 cost = text_cost(key)
