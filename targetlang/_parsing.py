@@ -43,6 +43,7 @@ from ._syntax import (
     JsonScalar,
     LegacySyntax,
     Word,
+    json_object_spans,
     json_string_offsets,
     legacy_words,
     parse_syntax,
@@ -322,21 +323,41 @@ def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str
     reports what is wrong, and where).
 
     That is strict JSON (no comments, single quotes or bare words; ``NaN`` and ``Infinity`` are
-    bare words to the grammar) of one object with no object inside it, so that no nested target
-    needs its own slice of the text, and with too few brackets to nest past any depth limit. The
-    target finds its members' spans in the text when something asks for them.
-    tests/test_json_reading.py proves it identical to the grammar's reading.
+    bare words to the grammar) of one object, with too few brackets to nest past any depth limit.
+    A nested object's target prints back as its own slice of the text, found by
+    :func:`json_object_spans`; each target finds its members' spans in its text when something
+    asks for them. tests/test_json_reading.py proves it identical to the grammar's reading.
     """
-    if text[:1] != "{" or text.count("{") != 1 or text.count("[") >= MAX_JSON_DEPTH - 1:
+    if text[:1] != "{":
         return None
+    objects = text.count("{")
+    if objects + text.count("[") >= MAX_JSON_DEPTH - 1:
+        return None
+    slices: dict[int, tuple[int, int]] = {}
     try:
-        config = _DECODER.decode(text)
+        if objects == 1:
+            config = _DECODER.decode(text)
+        else:
+            # Each object the decoder finishes, in the order its closing brace comes.
+            finished: list[dict[str, Any]] = []
+
+            def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+                made = dict(pairs)
+                finished.append(made)
+                return made
+
+            config = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_not_json).decode(text)
+            spans = json_object_spans(text)
+            if len(spans) != len(finished):
+                return None
+            # The objects stay alive in ``finished``, so their ids stay theirs while this reads.
+            slices = {id(made): span for made, span in zip(finished, spans, strict=True)}
     except (ValueError, RecursionError):
         return None
     if type(config) is not dict:
         return None
     try:
-        return _from_config(config, registry, depth, None, text, own_text=text, chain=chain, spans_later=True)
+        return _from_config(config, registry, depth, None, text, own_text=text, chain=chain, slices=slices)
     except TargetError:
         return None
 
@@ -517,12 +538,13 @@ def _from_config(
     source: str,
     own_text: str | None = None,
     chain: tuple[str, ...] = (),
-    spans_later: bool = False,
+    slices: Mapping[int, tuple[int, int]] | None = None,
 ) -> Target:
     """A target from a config mapping; ``node`` is its JSON object in ``source`` when it was text.
 
-    ``spans_later``: the config was decoded from ``own_text`` without a syntax tree; the target
-    finds where its members are in the text when something asks.
+    ``slices``: the config was decoded from ``source`` without a syntax tree, and this gives,
+    by ``id``, where each object decoded stands in it; each target finds where its members are in
+    its own text when something asks.
 
     ``own_text`` is the text the target prints back as: the whole JSON text, or the slice of
     it that holds a nested object.
@@ -588,6 +610,10 @@ def _from_config(
                         offsets = json_string_offsets(source, at.start, at.end)
                         raise err.relocated(source, offsets, at.end - 1) from None
                     raise err.relocated(source, range(at.start, at.end), at.end) from None
+            if slices is not None:
+                found = slices.get(id(value))  # none for a value from a tag's config
+                text = source[found[0] : found[1]] if found is not None else None
+                return _from_config(value, registry, depth + 1, None, source, own_text=text, chain=chain, slices=slices)
             sub = at if isinstance(at, JsonObject) else None
             text = source[sub.start : sub.end] if sub is not None and own_text is not None else None
             return _from_config(value, registry, depth + 1, sub, source, own_text=text, chain=chain)
@@ -616,7 +642,7 @@ def _from_config(
             attrs[key] = typed
     if schema.required_names:
         check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
-    if spans_later:
+    if slices is not None and own_text is not None:
         return Target._make(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=None, **fields)
     if own_text is None or node is None:
         return Target._make(schema, registry, attrs=attrs, **fields)

@@ -35,6 +35,7 @@ __all__ = [
     "grammar_syntax",
     "grammar_text",
     "json_member_spans",
+    "json_object_spans",
     "json_string_offsets",
     "legacy_words",
     "parse_syntax",
@@ -197,6 +198,24 @@ def json_member_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
     tree = grammar_syntax(text)
     assert isinstance(tree, JsonSyntax)
     return {name: (key.start, key.end, value.start, value.end) for name, key, value in tree.root.members}
+
+
+# A JSON string, or a brace outside strings.
+_JSON_BRACES = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"|[{}]')
+
+
+def json_object_spans(text: str) -> list[tuple[int, int]]:
+    """Where each object of the valid JSON text ``text`` starts and ends, in the order their
+    closing braces come (the order in which a decoder finishes them)."""
+    spans: list[tuple[int, int]] = []
+    opened: list[int] = []
+    for found in _JSON_BRACES.finditer(text):
+        char = found.group()
+        if char == "{":
+            opened.append(found.start())
+        elif char == "}":
+            spans.append((opened.pop(), found.end()))
+    return spans
 
 
 def _split_trail(text: str) -> tuple[str, str]:

@@ -1,7 +1,8 @@
 """JSON text read by the standard library's decoder gives the target the grammar's reading gives.
 
-``parsing._read_plain_json`` reads strict JSON of one flat object with ``json.loads`` and lets
-the target find its members' spans in the text later. Whenever it returns a target, the grammar's
+``parsing._read_plain_json`` reads strict JSON of one object with the standard decoder, gives each
+nested object's target its slice of the text (``_syntax.json_object_spans``), and lets each
+target find its members' spans in its text later. Whenever it returns a target, the grammar's
 reading (the LALR parser's syntax tree, then the config) must give an equal target with the same
 text, spans, printed forms and JSON; whenever the grammar's reading fails, it must return ``None``
 (so the grammar's error is the one raised). Checked on every JSON text of the test data, on
@@ -105,6 +106,21 @@ def test_every_json_text_of_the_test_data_reads_as_the_grammar_reads_it() -> Non
         '{"kind": "llvm", "mattr": ' + "[" * 120 + "]" * 120 + "}",
         '{"kind": "llvm", "mcpu": "' + "9" * 5000 + '"}',
         '{"kind": "llvm", "num-cores": ' + "9" * 5000 + "}",
+        # nested objects: each nested target prints back as its own slice of the text
+        '{"kind": "cuda", "host": {"kind": "llvm", "mcpu": "x"}}',
+        '{"kind": "cuda", "host": {"kind": "llvm", "mtriple": "}{\\"{"}, "arch": "sm_80"}',
+        '{"kind":"cuda","host":{"kind":"llvm","host":{"kind":"llvm","mcpu":"z"}}}',
+        '{"kind": "composite", "devices": [{"kind": "cuda"}, {"kind": "llvm", "mcpu": "a"}], "host": {"kind": "llvm"}}',
+        '{"kind": "composite", "devices": [{"kind": "cuda", "host": {"kind": "llvm"}}, "llvm -mcpu=b"]}',
+        '{"kind": "cuda", "host": {"kind": "llvm"}, "host": {"kind": "llvm", "mcpu": "y"}}',
+        '{"tag": "nvidia/jetson-nano", "host": {"kind": "llvm", "mcpu": "cortex-a57"}}',
+        '{"kind": "cuda", "host": {"tag": "nvidia/jetson-nano"}}',
+        '{"kind": "cuda", "host": {"kind": "llvm", "nope": 1}}',
+        '{"kind": "cuda", "host": {}}',
+        '{"kind": "cuda", "host": {"kind": "llvm"}} {"kind": "llvm"}',
+        '{"kind": "llvm", "mattr": [{}]}',
+        '{"kind": "cuda", "h\\u006fst": {"kind": "llvm"}}',
+        '{"kind": "cuda", "host": ' * 60 + '{"kind": "llvm"}' + "}" * 60,
     ],
 )
 def test_edges(text: str) -> None:
