@@ -43,7 +43,7 @@ from ._syntax import (
     JsonScalar,
     LegacySyntax,
     Word,
-    json_object_spans,
+    json_objects,
     json_string_offsets,
     legacy_words,
     parse_syntax,
@@ -325,35 +325,40 @@ def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str
     That is strict JSON (no comments, single quotes or bare words; ``NaN`` and ``Infinity`` are
     bare words to the grammar) of one object, with too few brackets to nest past any depth limit.
     A nested object's target prints back as its own slice of the text, found by
-    :func:`json_object_spans`; each target finds its members' spans in its text when something
+    :func:`json_objects`; each target finds its members' spans in its text when something
     asks for them. tests/test_json_reading.py proves it identical to the grammar's reading.
     """
     if text[:1] != "{":
         return None
-    objects = text.count("{")
-    if objects + text.count("[") >= MAX_JSON_DEPTH - 1:
-        return None
     slices: dict[int, tuple[int, int]] = {}
-    try:
-        if objects == 1:
+    if text.count("{") == 1 and text.count("[") < MAX_JSON_DEPTH - 1:  # too few brackets to nest too deep
+        try:
             config = _DECODER.decode(text)
-        else:
-            # Each object the decoder finishes, in the order its closing brace comes.
-            finished: list[dict[str, Any]] = []
+        except (ValueError, RecursionError):
+            return None
+    else:
+        spans, deepest = json_objects(text)
+        # At the grammar's limit or near it, the grammar decides (parse_syntax's json_depth).
+        if deepest >= max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4) - 1:
+            return None
+        # Each object the decoder finishes, in the order its closing brace comes.
+        finished: list[dict[str, Any]] = []
 
-            def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-                made = dict(pairs)
-                finished.append(made)
-                return made
+        def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+            made = dict(pairs)
+            finished.append(made)
+            return made
 
+        try:
             config = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_not_json).decode(text)
-            spans = json_object_spans(text)
-            if len(spans) != len(finished):
-                return None
-            # The objects stay alive in ``finished``, so their ids stay theirs while this reads.
-            slices = {id(made): span for made, span in zip(finished, spans, strict=True)}
-    except (ValueError, RecursionError):
-        return None
+        except ValueError:
+            return None
+        # (A RecursionError goes up: parse reads the text again on a large stack, where the
+        # targets it nests can be read too.)
+        if len(spans) != len(finished):
+            return None
+        # The objects stay alive in ``finished``, so their ids stay theirs while this reads.
+        slices = {id(made): span for made, span in zip(finished, spans, strict=True)}
     if type(config) is not dict:
         return None
     try:
@@ -536,7 +541,7 @@ def _from_config(
     depth: int,
     node: JsonObject | None,
     source: str,
-    own_text: str | None = None,
+    own_text: str | tuple[str, int, int] | None = None,
     chain: tuple[str, ...] = (),
     slices: Mapping[int, tuple[int, int]] | None = None,
 ) -> Target:
@@ -546,8 +551,8 @@ def _from_config(
     by ``id``, where each object decoded stands in it; each target finds where its members are in
     its own text when something asks.
 
-    ``own_text`` is the text the target prints back as: the whole JSON text, or the slice of
-    it that holds a nested object.
+    ``own_text`` is the text the target prints back as: the whole JSON text, or, for a nested
+    object, where it stands in that text (``(text, start, end)``, sliced when asked).
     """
     if depth:  # the limit is never below 0
         _check_depth(depth, *((source, node.start, node.end) if node is not None else ("", 0, 0)))
@@ -612,11 +617,14 @@ def _from_config(
                     raise err.relocated(source, range(at.start, at.end), at.end) from None
             if slices is not None:
                 found = slices.get(id(value))  # none for a value from a tag's config
-                text = source[found[0] : found[1]] if found is not None else None
-                return _from_config(value, registry, depth + 1, None, source, own_text=text, chain=chain, slices=slices)
+                within = (source, *found) if found is not None else None
+                return _from_config(
+                    value, registry, depth + 1, None, source, own_text=within, chain=chain, slices=slices
+                )
             sub = at if isinstance(at, JsonObject) else None
-            text = source[sub.start : sub.end] if sub is not None and own_text is not None else None
-            return _from_config(value, registry, depth + 1, sub, source, own_text=text, chain=chain)
+            # where the nested object stands in the text, not a copy of it: see Target._text
+            within = (source, sub.start, sub.end) if sub is not None and own_text is not None else None
+            return _from_config(value, registry, depth + 1, sub, source, own_text=within, chain=chain)
 
         return nested
 

@@ -35,7 +35,7 @@ __all__ = [
     "grammar_syntax",
     "grammar_text",
     "json_member_spans",
-    "json_object_spans",
+    "json_objects",
     "json_string_offsets",
     "legacy_words",
     "parse_syntax",
@@ -192,30 +192,78 @@ def json_string_offsets(source: str, start: int, end: int) -> list[int]:
     return offsets
 
 
+# A JSON string, or a bracket, colon or comma outside strings.
+_JSON_PUNCTUATION = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"|[{}\[\]:,]')
+_JSON_SPACE = " \t\n\r"
+
+
 def json_member_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
-    """For each member of the JSON object ``text`` (the last of a repeated key): where its key
-    starts and ends and where its value starts and ends."""
-    tree = grammar_syntax(text)
-    assert isinstance(tree, JsonSyntax)
-    return {name: (key.start, key.end, value.start, value.end) for name, key, value in tree.root.members}
-
-
-# A JSON string, or a brace outside strings.
-_JSON_BRACES = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"|[{}]')
-
-
-def json_object_spans(text: str) -> list[tuple[int, int]]:
-    """Where each object of the valid JSON text ``text`` starts and ends, in the order their
-    closing braces come (the order in which a decoder finishes them)."""
-    spans: list[tuple[int, int]] = []
-    opened: list[int] = []
-    for found in _JSON_BRACES.finditer(text):
-        char = found.group()
-        if char == "{":
-            opened.append(found.start())
-        elif char == "}":
-            spans.append((opened.pop(), found.end()))
+    """For each member of the strict JSON object ``text`` (the last of a repeated key): where its
+    key starts and ends and where its value starts and ends, as the grammar's syntax tree has
+    them. One pass over the text, however deeply it nests (tests/test_json_reading.py compares
+    it with the tree)."""
+    spans: dict[str, tuple[int, int, int, int]] = {}
+    level = 0
+    key: tuple[str, int, int] | None = None  # the member's key, once read
+    value_start = -1  # where its value starts, once its colon is read
+    for found in _JSON_PUNCTUATION.finditer(text):
+        token = found.group()
+        if token == "{" or token == "[":
+            level += 1
+            continue
+        if token == "}" or token == "]":
+            level -= 1
+            if level:
+                continue
+        elif level != 1:
+            continue
+        elif token[0] == '"':
+            if key is None:
+                key = (json.loads(token), found.start(), found.end())
+            continue
+        elif token == ":":
+            value_start = found.end()
+            while text[value_start] in _JSON_SPACE:
+                value_start += 1
+            continue
+        # a comma, or the object's closing brace: the member before it ends
+        if key is not None:
+            end = found.start()
+            while text[end - 1] in _JSON_SPACE:
+                end -= 1
+            spans[key[0]] = (key[1], key[2], value_start, end)
+            key = None
+        if not level:
+            break
     return spans
+
+
+# A JSON string, or a brace or bracket outside strings.
+_JSON_BRACKETS = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"|[{}\[\]]')
+
+
+def json_objects(text: str) -> tuple[list[tuple[int, int]], int]:
+    """Where each object of the JSON text ``text`` starts and ends, in the order their closing
+    braces come (the order in which a decoder finishes them); and how deeply its arrays and
+    objects nest. (Of a text that is not JSON, something meaningless, but no error.)"""
+    spans: list[tuple[int, int]] = []
+    opened: list[int] = []  # where the objects open now start
+    level = deepest = 0  # the arrays and objects open now, and the most ever open
+    for found in _JSON_BRACKETS.finditer(text):
+        char = found.group()
+        if char == "{" or char == "[":
+            level += 1
+            if level > deepest:
+                deepest = level
+            if char == "{":
+                opened.append(found.start())
+        elif char == "}":
+            level -= 1
+            if opened:  # (in text that is not JSON, it may not be)
+                spans.append((opened.pop(), found.end()))
+        elif char == "]":
+            level -= 1
+    return spans, deepest
 
 
 def _split_trail(text: str) -> tuple[str, str]:

@@ -79,7 +79,9 @@ class _Fields:
     _schema: KindSchema
     _spans: Mapping[str, Span] | None  # None: a JSON text's, found when first needed
     _tag: str
-    _text: str | None
+    # The text; a nested JSON object's is where it stands in the outer text (sliced when asked,
+    # so that deep nesting holds one text, not a copy of it per level).
+    _text: str | tuple[str, int, int] | None
     _text_form: str
 
 
@@ -119,7 +121,7 @@ class Target(_Fields):
         host: Target | None = None,
         attrs: dict[str, Any] | None = None,
         features: Mapping[str, Any] = _EMPTY,
-        text: str | None = None,
+        text: str | tuple[str, int, int] | None = None,
         text_form: str = "",
         spans: Mapping[str, Span] | None = _EMPTY,
     ) -> Target:
@@ -297,7 +299,15 @@ class Target(_Fields):
 
     def __str__(self) -> str:
         """The text the target was parsed from, exactly; else :meth:`canonical`."""
-        return self._text if self._text is not None else _deep(self.canonical)
+        text = self._own_text()
+        return text if text is not None else _deep(self.canonical)
+
+    def _own_text(self) -> str | None:
+        text = self._text
+        if isinstance(text, tuple):
+            source, start, end = text
+            return source[start:end]
+        return text
 
     def __repr__(self) -> str:
         return f"Target({str(self)!r})"
@@ -375,8 +385,9 @@ class Target(_Fields):
         if spans is None:
             # A JSON text read without its syntax tree (the parser's fast path): its members'
             # spans are found in the text when something first asks for them.
-            assert self._text is not None
-            spans = MappingProxyType(json_member_spans(self._text))
+            text = self._own_text()
+            assert text is not None
+            spans = MappingProxyType(json_member_spans(text))
             object.__setattr__(self, "_spans", spans)
         return spans
 
@@ -391,13 +402,14 @@ class Target(_Fields):
     def _moved_into_text(self, err: TargetError, name: str) -> TargetError:
         """An error about the nested target ``name``, moved into this target's text."""
         span = self._span_map().get(name)
-        if self._text is None or span is None or not err.source:
+        text = self._own_text()
+        if text is None or span is None or not err.source:
             return err
         start, end = span[2], span[3]
-        raw = self._text[start:end]
+        raw = text[start:end]
         if self._text_form == "json" and raw.startswith('"'):
-            offsets = json_string_offsets(self._text, start, end)
-            inner = "".join(self._text[i] for i in offsets) if "\\" not in raw else None
+            offsets = json_string_offsets(text, start, end)
+            inner = "".join(text[i] for i in offsets) if "\\" not in raw else None
         elif self._text_form == "json":
             offsets, inner = list(range(start, end)), raw
         else:
@@ -405,13 +417,14 @@ class Target(_Fields):
             inner = interpret(raw)
         if inner is not None and inner != err.source:
             return err
-        return err.relocated(self._text, offsets, end)
+        return err.relocated(text, offsets, end)
 
     def _locate(self, name: str) -> tuple[str, int, int]:
         span = self._span_map().get(name)
-        if self._text is None or span is None:
+        text = self._own_text()
+        if text is None or span is None:
             return ("", 0, 0)
-        return (self._text, span[2], span[3])
+        return (text, span[2], span[3])
 
     # ------------------------------------------------------------------ edits
 
@@ -493,8 +506,8 @@ class Target(_Fields):
         return edited
 
     def _spliced(self, name: str, value: Any) -> str | None:
-        assert self._text is not None
-        text = self._text
+        text = self._own_text()
+        assert text is not None
         span = self._span_map().get(name)
         spec = self._schema.attrs[name]
         if self._text_form == "json":
