@@ -30,6 +30,7 @@ from ._eras import DEFAULT_ERA, release_reading
 from ._inspect_cli import add_parser as _add_inspect_parser
 from ._logs_cli import add_parser as _add_logs_parser
 from ._logs_cli import tvm_version_argument
+from ._signals import signals_held
 from ._versions import ERA_NAMES, MODERN
 from .fix._command import add_parser as _add_fix_parser
 
@@ -670,23 +671,6 @@ def _terminated_as_interrupted() -> Iterator[None]:
             signal.signal(getattr(signal, name), handler)
 
 
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Ctrl-C, SIGTERM and SIGHUP wait while the command's modules are imported, and arrive once
-    they are: a handler that raises inside an import can crash an extension module's
-    initialisation (orjson's, now and then) or, on Python 3.11, turn into a RuntimeError in the
-    middle of making a dataclass. Nothing is written yet then, so a stop may wait that long."""
-    stops = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (``sys.argv[1:]`` when ``None``) and return the exit status."""
     try:
@@ -699,7 +683,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = _ClosedOutput()
     try:
         with _terminated_as_interrupted():
-            with _signals_held():
+            # The command's modules are imported with the stops held: a handler that raises
+            # inside an import can crash an extension module's initialisation (orjson's, now
+            # and then) or, on Python 3.11, turn into a RuntimeError in the middle of making a
+            # dataclass. Nothing is written yet then, so a stop may wait that long.
+            with signals_held():
                 for module in getattr(args, "imports", ()):
                     with contextlib.suppress(ImportError):  # the command says what is missing
                         importlib.import_module(module)

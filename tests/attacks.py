@@ -582,7 +582,7 @@ def _signalled(name: str, signum: int, trials: int, seed: int) -> Outcome:
 
 # Faults of start-up the signal attacks found, outside the rewriting (no file was touched yet),
 # named when seen again. The command now holds these signals while it imports its modules
-# (cli._signals_held), and neither has been seen since; each is a violation.
+# (_signals.signals_held), and neither has been seen since; each is a violation.
 STARTUP_FAULTS: dict[str, Callable[[Done], bool]] = {
     # orjson 3.13 under CPython 3.11: an exception raised by a signal handler while its module
     # initialises crashes the process (Ctrl-C does it too, with Python's own handler).

@@ -36,6 +36,7 @@ CHAIN = (
     "_checking",
     "__init__",
     "_progress",
+    "_signals",
     "logs",
     "fix",
     "inspection",

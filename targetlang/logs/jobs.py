@@ -30,6 +30,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from .._signals import STOPS, signals_held
 from ..migration import Policy
 from .check import Checker, CheckSummary
 from .fast import CheckLines, MigrateLines
@@ -192,12 +193,15 @@ class Source:
 
 def _start_worker() -> None:
     """A worker leaves Ctrl-C to the command (which stops the pool), and dies of SIGTERM and
-    SIGHUP as a plain process does (unless they are ignored): only the command unwinds."""
+    SIGHUP as a plain process does (unless they are ignored): only the command unwinds. It was
+    started with the stops held (:meth:`Pool.map`), so none comes before this is set."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)
         if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
             signal.signal(number, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
 
 
 # Where a worker puts the bytes a part carries (a chunk's migrated lines), when the workers are
@@ -237,7 +241,11 @@ class Pool:
             for function, arguments in calls:
                 shared = self._calls % len(_SHARED) if self._shared else None
                 self._calls += 1
-                waiting.append(executor.submit(_call, function, arguments, shared))
+                # A stop that raised inside submit (which forks the workers the first time)
+                # could leave a task half given out, waited for forever, or a worker forked
+                # with the command's handlers: it waits until the task is given out.
+                with signals_held():
+                    waiting.append(executor.submit(_call, function, arguments, shared))
                 if len(waiting) >= 2 * self.jobs:
                     yield _received(waiting.pop(0).result())
             while waiting:
@@ -252,7 +260,8 @@ class Pool:
     def close(self) -> None:
         """Stop the workers (those at work finish their chunk first: they only compute)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
+            with signals_held():  # (a chunk's time at most: the workers only compute)
+                self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
         if self._shared:
             _SHARED.clear()  # (unmapped when the last view of each is gone)

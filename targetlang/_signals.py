@@ -1,0 +1,30 @@
+"""Holding the signals that stop a command (Ctrl-C, SIGTERM, SIGHUP) while a handler that raised
+would leave something half done."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+
+__all__ = ["STOPS", "signals_held"]
+
+# The signals that stop a command, where the platform has them.
+STOPS = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP wait until the block is over, and arrive then. A process
+    started in the block (a forked worker) starts with them held too, and lets them in once it
+    has set its own handling. Outside the main thread, or where signals cannot be held, the
+    block runs as it is."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
