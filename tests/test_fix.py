@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import libcst as cst
 import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from targetlang import SourceSyntaxError
-from targetlang.fix import RULES, fix_source
+from targetlang.fix import RULES, _positions, fix_source
+from targetlang.fix._positions import starts
 
 from .conftest import Run
 
@@ -425,3 +429,56 @@ def test_huge_python_is_an_error_before_any_work() -> None:
     with pytest.raises(SourceTooLargeError) as info:
         fix_source(source, path="big.py")
     assert "big.py" in str(info.value) and info.value.start == MAX_PYTHON_CHARS
+
+
+# ------------------------------------------------------------------ positions
+
+_POSITION_FILES = sorted(
+    (Path(__file__).resolve().parent / "data" / "fix").glob("*/*.py.before"), key=lambda p: p.stat().st_size
+)
+
+
+class _Reportable(cst.CSTVisitor):
+    """Every node of the kinds the fixer reports (strings, calls, attributes, operations)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.nodes: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        kinds = (
+            cst.SimpleString,
+            cst.ConcatenatedString,
+            cst.FormattedString,
+            cst.BinaryOperation,
+            cst.Call,
+            cst.Attribute,
+        )
+        if isinstance(node, kinds):
+            self.nodes.append(node)
+        return True
+
+
+@pytest.mark.parametrize("path", _POSITION_FILES[20:80:6], ids=lambda p: p.name)
+def test_the_starts_of_reported_nodes_are_the_position_providers(path: Path) -> None:
+    module = cst.parse_module(path.read_text(encoding="utf-8"))
+    seen = _Reportable()
+    module.visit(seen)
+    assert len(seen.nodes) > 50
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    expected = {node: (positions[node].start.line, positions[node].start.column) for node in seen.nodes}
+    assert starts(module, seen.nodes) == expected
+    some = seen.nodes[::7]
+    assert starts(module, some) == {node: expected[node] for node in some}
+
+
+def test_positions_come_from_the_position_provider_if_libcst_printing_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = cst.parse_module("x = 1\nt = Target('llvm -mcpu=a')\n")
+    seen = _Reportable()
+    module.visit(seen)
+
+    def changed(*args: object) -> None:
+        raise AttributeError("no such field")
+
+    monkeypatch.setattr(_positions._KeepingSome, "before_codegen", changed)
+    assert starts(module, seen.nodes) == {seen.nodes[0]: (2, 4), seen.nodes[1]: (2, 11)}

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .._registry import Registry
 from ..errors import NestingTooDeepError, SourceSyntaxError, SourceTooLargeError
@@ -28,6 +27,7 @@ from ._constants import evaluate
 from ._convert import Conversion, convert, known_kind, options_of, reading_registry
 from ._findings import Finding
 from ._literal import PLACEHOLDER, placeholder, render
+from ._positions import starts
 from ._properties import REMOVED_PROPERTIES
 from ._rules import Safety
 
@@ -334,14 +334,13 @@ class _Options:
 
 
 class _Rewriter(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
     def __init__(self, module: cst.Module, survey: _Survey, options: _Options) -> None:
         super().__init__()
         self.module = module
         self.survey = survey
         self.options = options
-        self.findings: list[Finding] = []
+        self.findings: list[Finding] = []  # placed at line 0 until placed() is called
+        self.reported: list[cst.CSTNode] = []  # the node of each finding
         self.need_target_import = False
         self.replaced_imports: set[tuple[str, str, str | None]] = set()  # (module, name, alias)
         self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
@@ -361,7 +360,6 @@ class _Rewriter(cst.CSTTransformer):
         changes: Sequence[str] = (),
     ) -> bool:
         """Record a finding; whether to apply it."""
-        position = self.get_metadata(PositionProvider, original).start
         apply = (
             after is not None
             and self.options.selected(rule)
@@ -372,8 +370,8 @@ class _Rewriter(cst.CSTTransformer):
         self.findings.append(
             Finding(
                 self.options.path,
-                position.line,
-                position.column + 1,
+                0,
+                0,
                 rule,
                 message,
                 self._code(original),
@@ -383,7 +381,17 @@ class _Rewriter(cst.CSTTransformer):
                 tuple(changes),
             )
         )
+        self.reported.append(original)
         return apply
+
+    def placed(self) -> list[Finding]:
+        """The findings, each at the line and column where its node starts (found at once, for
+        all of them: see :mod:`._positions`)."""
+        where = starts(self.module, set(self.reported))
+        return [
+            dataclasses.replace(finding, line=where[node][0], column=where[node][1] + 1)
+            for finding, node in zip(self.findings, self.reported, strict=True)
+        ]
 
     @staticmethod
     def _parens(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:
@@ -915,13 +923,12 @@ def fix_python(
     module.visit(survey)
     if not survey.work():
         return text, []
-    # The survey's node ids must name the nodes the rewriter meets: no copy of the tree.
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    rewriter = _Rewriter(wrapper.module, survey, _Options(path, registry, unsafe, selected, prefer_tags))
-    fixed = wrapper.visit(rewriter)
+    # The survey's node ids name the nodes the rewriter meets: the same tree, not a copy.
+    rewriter = _Rewriter(module, survey, _Options(path, registry, unsafe, selected, prefer_tags))
+    fixed = module.visit(rewriter)
     if rewriter.need_target_import or rewriter.replaced_imports:
         fixed = _imports(fixed, rewriter.need_target_import, rewriter.replaced_imports)
-    findings = sorted(rewriter.findings, key=lambda f: (f.line, f.column))
+    findings = sorted(rewriter.placed(), key=lambda f: (f.line, f.column))
     if first_line != 1:
         findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
     if not any(f.applied for f in findings):
