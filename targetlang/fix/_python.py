@@ -91,6 +91,25 @@ class _Survey(cst.CSTVisitor):
         self.operands: set[int] = set()  # tuples right of a % template
         self.scopes: list[_Scope] = [_Scope()]
         self.helper_names = _helper_names()
+        self.open: list[cst.BaseStatement] = []  # the statements the visit is inside
+        # The statements that hold a node the rewriter may change (each is kept where it is
+        # named, _keep): it skips the others, most of a file. Every node the survey names is the
+        # one it visits or inside it.
+        self.kept: set[int] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.BaseStatement):
+            self.open.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if isinstance(original_node, cst.BaseStatement):
+            self.open.pop()
+
+    def _keep(self) -> None:
+        """The statements the visit is inside hold a node named for the rewriter."""
+        self.kept.update(map(id, self.open))
 
     def work(self) -> bool:
         """Whether anything may need the rewriter: a string where a target may stand that looks
@@ -206,6 +225,7 @@ class _Survey(cst.CSTVisitor):
         current = self.contexts.get(id(node))
         if current is None or (context.strict and not current.strict):
             self.contexts[id(node)] = context
+            self._keep()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         holds = self._makes_target(node.value)
@@ -221,6 +241,7 @@ class _Survey(cst.CSTVisitor):
                 first, second = (element.value for element in unpacked.elements)
                 if isinstance(first, cst.Name) and isinstance(second, cst.Name):
                     self.pairs[id(call)] = (first.value, second.value)
+                    self._keep()
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
@@ -269,11 +290,13 @@ class _Survey(cst.CSTVisitor):
                 self._mark(value, strict)
         elif self._helper(node) is not None:
             self.helpers[id(node)] = last
+            self._keep()
             if last == "create":
                 for value in positional[:1]:
                     self._mark(value, strict)
         elif last in _CANON and module.rsplit(".", 1)[-1] == "Target":
             self.canon[id(node)] = last
+            self._keep()
             for value in positional[:2]:
                 self._mark(value, strict)
         elif last in ("VDevice", "vdevice", "target") and (last != "target" or module.endswith(("tir", "T"))):
@@ -322,6 +345,7 @@ class _Survey(cst.CSTVisitor):
         safety = self._receiver(node.value)
         if safety is not None:
             self.properties[id(node)] = safety
+            self._keep()
 
 
 @dataclass(frozen=True)
@@ -346,6 +370,11 @@ class _Rewriter(cst.CSTTransformer):
         self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
 
     # -- bookkeeping
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.BaseStatement) and id(node) not in self.survey.kept:
+            return False  # nothing in it to change (its leave_ method still sees it, unchanged)
+        return super().on_visit(node)
 
     def _code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
