@@ -83,6 +83,12 @@ MEMORY_SHAPES: list[tuple[str, Callable[[int], str], str | None]] = [
     ("long quoted value with escapes", _fill("llvm -model='", "ab\\'c", "'"), None),
     ("long value with escapes", _fill("llvm -model=", "a\\ b"), None),
     ("JSON, long string with escapes", _fill('{"kind": "llvm", "mcpu": "', 'a\\"b', '"}'), None),
+    # as deep as the default max_depth allows: each nested target once held a copy of its text
+    (
+        "JSON, long string 31 hosts deep",
+        _fill('{"kind": "llvm", "host": ' * 31 + '{"kind": "llvm", "mcpu": "', "a", '"}' + "}" * 31),
+        None,
+    ),
 ]
 
 
