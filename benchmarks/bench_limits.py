@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         "not counted), and the time (best of 2, without tracemalloc). Before: every text read by the "
         "grammar's LALR parser with the terminals as they were, one character per repetition step "
         "(`tests/data/grammar/target-before-run-length.lark`, from commit 35ba7f9); after: the reading "
-        "of now, in which legacy strings are split or scanned with the grammar's `_UNITS` terminal, flat "
+        "of now, in which legacy strings are split or scanned with the grammar's `_UNITS` terminal, strict "
         "JSON objects decoded by the standard library, and the rest read by `grammar/target.lark`, whose "
         "terminals match runs of characters with possessive repetitions. The rest of the pipeline is the "
         "current one in both columns.",
