@@ -323,10 +323,11 @@ def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str
     reports what is wrong, and where).
 
     That is strict JSON (no comments, single quotes or bare words; ``NaN`` and ``Infinity`` are
-    bare words to the grammar) of one object, with too few brackets to nest past any depth limit.
-    A nested object's target prints back as its own slice of the text, found by
-    :func:`json_objects`; each target finds its members' spans in its text when something
-    asks for them. tests/test_json_reading.py proves it identical to the grammar's reading.
+    bare words to the grammar) of one object, nesting its arrays and objects less deeply than the
+    grammar's JSON limit (at the limit or near it, the grammar decides). A nested object's target
+    prints back as its own slice of the text, found by :func:`json_objects`; each target finds its
+    members' spans in its text when something asks for them. tests/test_json_reading.py proves it
+    identical to the grammar's reading.
     """
     if text[:1] != "{":
         return None
