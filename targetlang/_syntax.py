@@ -192,8 +192,8 @@ def json_string_offsets(source: str, start: int, end: int) -> list[int]:
     return offsets
 
 
-# A JSON string, or a bracket, colon or comma outside strings.
-_JSON_PUNCTUATION = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"|[{}\[\]:,]')
+# A JSON string (as _DQ_BODY reads it), or a bracket, colon or comma outside strings.
+_JSON_PUNCTUATION = re.compile(_DQ_BODY.pattern + r"|[{}\[\]:,]")
 _JSON_SPACE = " \t\n\r"
 
 
@@ -239,7 +239,7 @@ def json_member_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
 
 
 # A JSON string, or a brace or bracket outside strings.
-_JSON_BRACKETS = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"|[{}\[\]]')
+_JSON_BRACKETS = re.compile(_DQ_BODY.pattern + r"|[{}\[\]]")
 
 
 def json_objects(text: str) -> tuple[list[tuple[int, int]], int]:
