@@ -18,8 +18,12 @@ STOPS = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHU
 def signals_held() -> Iterator[None]:
     """Ctrl-C, SIGTERM and SIGHUP wait until the block is over, and arrive then. A process
     started in the block (a forked worker) starts with them held too, and lets them in once it
-    has set its own handling. Outside the main thread, or where signals cannot be held, the
-    block runs as it is."""
+    has set its own handling; so does a thread (a process pool's), for good. Outside the main
+    thread, or where signals cannot be held, the block runs as it is.
+
+    The signals are held from the main thread, where Python runs their handlers: a thread that
+    lets them in takes them, and the handler runs at once. The command line starts no thread
+    before it holds them (its pool's threads are started inside the block, and hold them)."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
