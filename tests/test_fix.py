@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from pathlib import Path
 
 import libcst as cst
@@ -482,3 +483,14 @@ def test_positions_come_from_the_position_provider_if_libcst_printing_changes(mo
 
     monkeypatch.setattr(_positions._KeepingSome, "before_codegen", changed)
     assert starts(module, seen.nodes) == {seen.nodes[0]: (2, 4), seen.nodes[1]: (2, 11)}
+
+
+def test_the_users_invalid_escapes_are_not_warned_of() -> None:
+    # Python warns of an invalid escape when it reads one (a SyntaxWarning on the user's screen
+    # from 3.12 on): the fixer reads the user's source, it does not run it.
+    source = 't = Target("llvm -mcpu=a\\,b")\nu = Target("llvm -mcpu=%s" % "x\\,")\nv = Target(f"llvm -mcpu=\\,{x}")\n'
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fix_source(source, path="x.py")
+    assert [str(w.message) for w in caught] == []
+    assert [f.rule for f in result.findings] == ["target-string", "dynamic-target", "dynamic-target"]

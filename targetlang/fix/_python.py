@@ -934,12 +934,29 @@ def fix_python(
         message = f"{path}: {len(text)} characters of Python is more than targetlang fix rewrites ({MAX_PYTHON_CHARS})"
         raise SourceTooLargeError(message, text, MAX_PYTHON_CHARS, len(text))
     _check_nesting(text, path)
+    # Reading the user's source makes Python warn of what is in it (an invalid escape: a
+    # SyntaxWarning from 3.12 on, printed on the user's screen, a DeprecationWarning before), in
+    # Python's own parser, in ast.literal_eval and in LibCST's evaluated_value: those are
+    # theirs to see when they run it, not ours to print while reading it.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return _fixed_python(text, path, registry, unsafe, selected, prefer_tags, first_line)
+
+
+def _fixed_python(
+    text: str,
+    path: str,
+    registry: Registry | None,
+    unsafe: bool,
+    selected: Callable[[str], bool],
+    prefer_tags: bool,
+    first_line: int,
+) -> tuple[str, list[Finding]]:
     try:
         # Python's own parser first: LibCST accepts some source Python rejects (a bad escape,
         # bytes beside str) and then fails later, out of a node's value
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the user's invalid escapes are theirs, not ours to warn of
-            ast.parse(text)
+        ast.parse(text)
     except SyntaxError as err:
         raise _python_error(text, path, err.lineno or 1, (err.offset or 1) - 1, err.msg) from None
     except (ValueError, MemoryError, RecursionError) as err:
