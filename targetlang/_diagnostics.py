@@ -12,6 +12,7 @@ import contextvars
 import sys
 import threading
 from collections.abc import Callable, Mapping
+from types import CodeType, FrameType
 from typing import Any, TypeVar
 
 from ._registry import Registry, attribute_releases, modern_tag
@@ -61,15 +62,44 @@ _large_calls = 0
 _normal_limit = 0
 
 
+# The functions whose handler of a RecursionError calls on_large_stack (answers_recursion). A
+# handler with another of them further up the stack leaves the error to it: the call moves to
+# the large stack whole, from the outermost handler, at a shallow depth. (From deep inside, as a
+# comparison of long host chains catches it at its innermost level, Python 3.12 on refuses to
+# put the recursion limit back below the depth it is called at.)
+_HANDLERS: set[CodeType] = set()
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def answers_recursion(function: _F) -> _F:
+    """Mark ``function`` as one whose handler of a RecursionError calls :func:`on_large_stack`."""
+    _HANDLERS.add(function.__code__)
+    return function
+
+
+def _handled_further_up() -> bool:
+    """Whether a caller of the handler that called on_large_stack is a handler too."""
+    frame: FrameType | None = sys._getframe(3)  # this, on_large_stack, the handler: above those
+    while frame is not None:
+        if frame.f_code in _HANDLERS:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def on_large_stack(call: Callable[[], _R]) -> _R:
     """``call()`` again, in a thread with a large stack: for the handler of a RecursionError.
 
     Inside such a thread the RecursionError is raised again (one large stack is all there is);
     when the large stack does not suffice either, the caller gets a :class:`NestingTooDeepError`.
+    A handler called by another (see :func:`answers_recursion`) raises it again too, for the
+    outermost one to answer.
     """
     global _large_calls, _normal_limit
     if getattr(_large, "inside", False):
         raise RecursionError("nested too deeply for the large stack")
+    if _handled_further_up():
+        raise RecursionError("left to the outermost handler")
     result: list[_R] = []
     failure: list[BaseException] = []
     context = contextvars.copy_context()  # the parse limits under way go along

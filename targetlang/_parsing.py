@@ -23,6 +23,7 @@ from ._diagnostics import (
     LIMIT,
     MAX_DEPTH,
     STACK_EXHAUSTED,
+    answers_recursion,
     check_required,
     depth_limit,
     hint,
@@ -73,6 +74,7 @@ __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 _STRUCTURAL = ("keys", "tag", "host")
 
 
+@answers_recursion
 def parse(
     spec: Any, *, registry: Registry | None = None, era: str | None = None, max_depth: int | None = None
 ) -> Target:

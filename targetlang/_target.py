@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from . import _printing as printing
-from ._diagnostics import on_large_stack
+from ._diagnostics import answers_recursion, on_large_stack
 from ._lexical import encode_scalar, interpret, interpret_offsets
 from ._registry import Registry
 from ._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
@@ -278,6 +278,7 @@ class Target(_Fields):
             object.__setattr__(self, "_norm", norm)
         return norm
 
+    @answers_recursion
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
@@ -533,6 +534,7 @@ class Target(_Fields):
         return f"{text[:end]} -{name}={raw}{text[end:]}"
 
 
+@answers_recursion
 def _deep(call: Callable[[], _R]) -> _R:
     """``call()``; if a deeply nested target runs it out of Python's stack, ``call()`` on a large
     stack (see :func:`targetlang._diagnostics.on_large_stack`). Free until the stack runs out."""
