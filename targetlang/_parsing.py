@@ -88,19 +88,19 @@ def parse(
     :class:`NestingTooDeepError`. Raises a :class:`TargetError` subclass on bad input.
     """
     current = LIMIT.get()
-    if type(spec) is str and registry is None and era is None and max_depth is None and current == MAX_DEPTH:
-        # The commonest call, without the dispatch below: one cache lookup, then the reading.
-        found = _PARSED.find(spec)
-        if found is not None:
-            return found[0]
-        if spec.isascii():
-            try:
-                target = _parse_uncached(spec, builtin_registry())
-            except RecursionError:
-                pass  # called with little stack left: read again below, on a large one
-            else:
-                _PARSED.put(spec, target)
-                return target
+    if (
+        type(spec) is str
+        and registry is None
+        and era is None
+        and max_depth is None
+        and current == MAX_DEPTH
+        and spec.isascii()  # (nothing to check for lone surrogates)
+    ):
+        # The commonest call, straight to the cached reading, without the dispatch below.
+        try:
+            return _read_text(spec, builtin_registry(), MAX_DEPTH)
+        except RecursionError:
+            pass  # called with little stack left: read again below, on a large one
     if max_depth is None:
         max_depth = current
     elif isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 0:
