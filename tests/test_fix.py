@@ -11,7 +11,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from targetlang import SourceSyntaxError
-from targetlang.fix import RULES, _positions, fix_source
+from targetlang.fix import RULES, _positions, _walk, fix_source
 from targetlang.fix._positions import starts
 
 from .conftest import Run
@@ -483,6 +483,68 @@ def test_positions_come_from_the_position_provider_if_libcst_printing_changes(mo
 
     monkeypatch.setattr(_positions._KeepingSome, "before_codegen", changed)
     assert starts(module, seen.nodes) == {seen.nodes[0]: (2, 4), seen.nodes[1]: (2, 11)}
+
+
+# ------------------------------------------------------------------ the survey's walk
+
+# Python whose nodes LibCST visits in an order that is not their classes' field order (an
+# if-expression, a decorated function, a call's parentheses), or whose fields it announces only
+# when they hold something (an f-string's format spec, which comes first without one here).
+_WALK_SOURCE = """\
+import tvm.target as T, os
+from tvm.target import *
+from . import (a, b as c)
+@dec(x if y else "llvm -mcpu=a")
+async def f(a, /, b: int = 1, *args, c: str = "cuda -arch=sm_80", **kw) -> "T":
+    t = (Target(f"llvm -mcpu={a}") if (n := len(a)) else T.cuda(model="x"))
+    u = [f"{v!r:>{w}}" for v in a if v async for w in b]
+    del t[0:1:2], kw
+    match t:
+        case {"kind": k, **rest} if k: pass
+        case [1, *others] | Point(x=0): return lambda q, *r: q % (r,)
+    with open(a) as h, ctx(): yield from h
+    try: raise E from None
+    except* E as e: nonlocal_ = {**kw, "k": not -+~x}
+    finally: await g(*a, **kw)
+    global G; assert G, "m"
+    while 1 < 2 <= 3: break
+    else: continue
+class C[T: int, *Ts, **P](Base, metaclass=M):
+    type X = list[T]
+    x: int = 1; y @= z; s = r"a" "b"; o = b"c"
+"""
+
+
+class _Events(cst.CSTVisitor):
+    """The nodes a visit meets, as ``(event, node)`` in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple[str, int]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.events.append(("visit", id(node)))
+        return not isinstance(node, cst.Lambda)  # a visit_ that stops the walk down
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.events.append(("leave", id(original_node)))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [_WALK_SOURCE, *(p.read_text(encoding="utf-8") for p in _POSITION_FILES[::25])],
+    ids=["every syntax", *(p.name for p in _POSITION_FILES[::25])],
+)
+def test_the_walk_meets_the_nodes_libcsts_visit_meets_in_its_order(
+    monkeypatch: pytest.MonkeyPatch, source: str
+) -> None:
+    monkeypatch.setattr(_walk, "_ORDER", {})  # the order recorded afresh, from this source
+    module = cst.parse_module(source)
+    visited, walked = _Events(), _Events()
+    module.visit(visited)
+    _walk.walk(module, walked)
+    assert len(visited.events) > 500
+    assert walked.events == visited.events
 
 
 def test_the_users_invalid_escapes_are_not_warned_of() -> None:

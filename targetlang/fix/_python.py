@@ -2,7 +2,8 @@
 
 Two passes over one tree. :class:`_Survey` reads the whole module first: which strings stand
 where a target goes (and how sure that is), which calls are removed helpers, and which names
-evidently hold a ``Target`` in each scope. :class:`_Rewriter` then replaces those nodes, bottom
+evidently hold a ``Target`` in each scope. It reads it through :func:`._walk.walk`, which does
+not rebuild the tree as LibCST's own visit does. :class:`_Rewriter` then replaces those nodes, bottom
 up, keeping every other byte of the source: comments, layout and quote style stay as they were.
 """
 
@@ -30,6 +31,7 @@ from ._literal import PLACEHOLDER, placeholder, render
 from ._positions import starts
 from ._properties import REMOVED_PROPERTIES
 from ._rules import Safety
+from ._walk import walk
 
 __all__ = ["MAX_PYTHON_CHARS", "fix_python"]
 
@@ -78,6 +80,15 @@ def _helper_names() -> frozenset[str]:
     return frozenset(HELPERS)
 
 
+@functools.cache
+def _dispatch(visitor: type[cst.CSTVisitor], node: type[cst.CSTNode]) -> tuple[bool, Any, Any]:
+    """For a node class: whether it is a statement, and the visitor's ``visit_``/``leave_``
+    functions for it (what ``CSTVisitor.on_visit`` looks up by name at every node)."""
+    name = node.__name__
+    statement = issubclass(node, cst.BaseStatement)
+    return statement, getattr(visitor, f"visit_{name}", None), getattr(visitor, f"leave_{name}", None)
+
+
 class _Survey(cst.CSTVisitor):
     """What the rewriter needs to know about the module before it changes anything."""
 
@@ -91,20 +102,23 @@ class _Survey(cst.CSTVisitor):
         self.operands: set[int] = set()  # tuples right of a % template
         self.scopes: list[_Scope] = [_Scope()]
         self.helper_names = _helper_names()
-        self.open: list[cst.BaseStatement] = []  # the statements the visit is inside
+        self.open: list[cst.CSTNode] = []  # the statements the visit is inside
         # The statements that hold a node the rewriter may change (each is kept where it is
         # named, _keep): it skips the others, most of a file. Every node the survey names is the
         # one it visits or inside it.
         self.kept: set[int] = set()
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.BaseStatement):
+        statement, visit, _ = _dispatch(type(self), type(node))
+        if statement:
             self.open.append(node)
-        return super().on_visit(node)
+        return visit is None or visit(self, node) is not False
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
-        super().on_leave(original_node)
-        if isinstance(original_node, cst.BaseStatement):
+        statement, _, leave = _dispatch(type(self), type(original_node))
+        if leave is not None:
+            leave(self, original_node)
+        if statement:
             self.open.pop()
 
     def _keep(self) -> None:
@@ -966,7 +980,7 @@ def _fixed_python(
     except (cst.ParserSyntaxError, cst.CSTValidationError) as err:
         raise _python_error(text, path, 1, 0, str(err).split("\n", 1)[0]) from None
     survey = _Survey()
-    module.visit(survey)
+    walk(module, survey)
     if not survey.work():
         return text, []
     # The survey's node ids name the nodes the rewriter meets: the same tree, not a copy.
