@@ -11,7 +11,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from targetlang import SourceSyntaxError
-from targetlang.fix import RULES, _positions, _walk, fix_source
+from targetlang.fix import RULES, _imports, _positions, _walk, fix_source
 from targetlang.fix._positions import starts
 
 from .conftest import Run
@@ -144,6 +144,31 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
         ["target-helper"],
     ),
     (
+        "a helper name as an attribute or a keyword does not keep its import",
+        "from tvm.target import cuda\n\nt = cuda(arch='sm_80')\nx = y.cuda\nf(cuda=1)\n",
+        'from tvm.target import Target\n\nt = Target({"kind": "cuda", "arch": "sm_80", "model": "unknown"})\n'
+        "x = y.cuda\nf(cuda=1)\n",
+        ["target-helper"],
+    ),
+    (
+        "a helper named in __all__ or a string annotation keeps its import, a target string does not",
+        "from tvm.target import cuda, rocm\nfrom tvm.target import mali\n\n__all__ = ['cuda']\n"
+        "def f(x: 'List[rocm]') -> None:\n    return [cuda(), rocm(), mali(), Target('mali')]\n",
+        "from tvm.target import Target, cuda, rocm\n\n__all__ = ['cuda']\n"
+        "def f(x: 'List[rocm]') -> None:\n"
+        '    return [Target({"kind": "cuda", "model": "unknown"}), Target({"kind": "rocm", "model": "unknown"}), '
+        'Target({"kind": "opencl", "device": "mali", "model": "unknown"}), Target(\'mali\')]\n',
+        ["target-helper", "target-helper", "target-helper"],
+    ),
+    (
+        "a helper import in a branch, with others on its line",
+        "try:\n    import x\nexcept E:\n    pass\nelse:\n    from tvm.target import (  # the helpers\n"
+        "        Target,\n        cuda,  # the GPU\n    )\n\nt = cuda()\n",
+        "try:\n    import x\nexcept E:\n    pass\nelse:\n    from tvm.target import (  # the helpers\n"
+        '        Target)\n\nt = Target({"kind": "cuda", "model": "unknown"})\n',
+        ["target-helper"],
+    ),
+    (
         "create",
         'tvm.target.create("llvm -mcpu=skylake")\n',
         'tvm.target.Target({"kind": "llvm", "mcpu": "skylake"})\n',
@@ -190,6 +215,17 @@ def test_safe_fix(source: str, expected: str, rules: list[str]) -> None:
     assert result.text == expected
     assert [f.rule for f in result.findings] == rules
     assert fix_source(result.text, path="case.py").text == result.text  # a second run changes nothing
+
+
+@pytest.mark.parametrize(
+    "source",
+    [case[1] for case in SAFE_CASES if "import" in case[1]],
+    ids=[c[0] for c in SAFE_CASES if "import" in c[1]],
+)
+def test_imports_are_removed_as_libcsts_own_analysis_removes_them(monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    told = fix_source(source, path="case.py").text
+    monkeypatch.setattr(_imports, "_told_works", lambda: False)  # LibCST's RemoveImportsVisitor, whole
+    assert fix_source(source, path="case.py").text == told
 
 
 # (id, source, fixed with --unsafe-fixes, the finding's safety without it)

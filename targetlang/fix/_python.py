@@ -27,6 +27,7 @@ from ..errors import NestingTooDeepError, SourceSyntaxError, SourceTooLargeError
 from ._constants import evaluate
 from ._convert import Conversion, convert, known_kind, options_of, reading_registry
 from ._findings import Finding
+from ._imports import imports
 from ._literal import PLACEHOLDER, placeholder, render
 from ._positions import starts
 from ._properties import REMOVED_PROPERTIES
@@ -987,7 +988,7 @@ def _fixed_python(
     rewriter = _Rewriter(module, survey, _Options(path, registry, unsafe, selected, prefer_tags))
     fixed = module.visit(rewriter)
     if rewriter.need_target_import or rewriter.replaced_imports:
-        fixed = _imports(fixed, rewriter.need_target_import, rewriter.replaced_imports)
+        fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports)
     findings = sorted(rewriter.placed(), key=lambda f: (f.line, f.column))
     if first_line != 1:
         findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
@@ -1042,18 +1043,3 @@ def _python_error(text: str, path: str, line: int, column: int, message: str) ->
     lines = text.splitlines(keepends=True)
     offset = min(len(text), sum(len(piece) for piece in lines[: max(0, line - 1)]) + column)
     return SourceSyntaxError(f"{path}: cannot parse Python: {message}", text, offset, offset)
-
-
-def _imports(module: cst.Module, add_target: bool, unused: set[tuple[str, str, str | None]]) -> cst.Module:
-    """``from tvm.target import Target`` added when a rewrite needs it, and the imports of the
-    helpers replaced removed where nothing else uses them (as a linter would then ask)."""
-    from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-
-    context = CodemodContext()
-    if add_target:
-        AddImportsVisitor.add_needed_import(context, "tvm.target", "Target")
-        module = AddImportsVisitor(context).transform_module(module)
-    if unused:
-        module = RemoveImportsVisitor(context, sorted(unused, key=str)).transform_module(module)
-    return module
