@@ -70,6 +70,7 @@ ENTITIES = [
     [["short", "sp"]],
     [["long", "sp", 1, 2]],
     [{"a": 1}],
+    [{"a": 1, "sp": 2, "c": 3}],  # unpacks as [name, knob, value] would
     ["abc"],
     [["deep", "ot", {"k": [1]}]],
     [[1, ["sp"], 2]],

@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from operator import itemgetter
 from typing import Any
 
 from .._cache import LruCache
@@ -72,8 +71,6 @@ _V01_V_FIRST = re.compile(rb'\{"v": [^",]*, "r": [^"]*, "i": \[')  # its other o
 _V02 = b'{"input": ['  # records.py's pattern of log format v0.2
 _V02_AT = len(_V02)
 _NUMBERS = frozenset((float, int))
-_THREES = {3}
-_second = itemgetter(1)
 _V01_FORMAT = Format.AUTOTVM_V01.value
 _V02_FORMAT = Format.AUTOTVM_V02.value
 _V01_WRITER = "0.6"  # writer_version of a record of log format v0.1 (it says no TVM version)
@@ -172,12 +169,15 @@ def _as_written(value: dict[str, Any], inp: list[Any], raw: bytes, braces: int) 
         and type(costs := result[0]) is list
     ):
         return False
-    if entity:
-        try:
-            if not ({*map(len, entity)} == _THREES and _KNOBS.issuperset(map(_second, entity))):
+    # Every item of the entity a [name, knob, value]: an item that is no array of three, a
+    # string or a number, fails to unpack; one that is an object adds a "{" the count below
+    # does not allow.
+    try:
+        for _, knob, _ in entity:
+            if knob not in _KNOBS:
                 return False
-        except (TypeError, KeyError):  # an item that is no array (or a knob that is one)
-            return False
+    except (TypeError, ValueError):
+        return False
     if not (len(costs) == 1 and type(costs[0]) is float) and not {*map(type, costs)} <= _NUMBERS:
         return False
     return raw.count(b"{") == 2 + (type(inp[3]) is dict) + braces
