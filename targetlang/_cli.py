@@ -671,6 +671,13 @@ def _terminated_as_interrupted() -> Iterator[None]:
             signal.signal(getattr(signal, name), handler)
 
 
+def _clean_up_unfinished() -> None:
+    """The temporary files a stop left, where it landed outside their own handlers."""
+    output = sys.modules.get("targetlang.logs.output")  # not imported: no file begun
+    if output is not None:
+        output.clean_up_unfinished()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (``sys.argv[1:]`` when ``None``) and return the exit status."""
     try:
@@ -695,8 +702,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()  # a full disk is found here, while it can still be reported
             return status
     except _Terminated as ended:
+        _clean_up_unfinished()
         return 128 + ended.signum
     except KeyboardInterrupt:
+        _clean_up_unfinished()
         return 130
     except (_InputError, TargetError) as err:
         print(f"error: {err}", file=sys.stderr)

@@ -23,7 +23,7 @@ import targetlang
 from targetlang import _logs_cli
 from targetlang.logs import Format, Record, parse_line, read_file, read_lines
 from targetlang.logs.migration import LogMigrator
-from targetlang.logs.output import AtomicFile
+from targetlang.logs.output import AtomicFile, clean_up_unfinished
 from targetlang.migration import migrate
 
 from .conftest import Run
@@ -387,6 +387,75 @@ def test_a_new_output_file_follows_the_umask(tmp_path: Path) -> None:
     finally:
         os.umask(before)
     assert stat.S_IMODE((tmp_path / "new.log").stat().st_mode) == 0o640
+
+
+class _InterruptAt:
+    """A profile function that raises KeyboardInterrupt at the ``n``-th Python call it sees, as a
+    signal handler (Ctrl-C, or the command's SIGTERM and SIGHUP) may on entering any function."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.calls = n, 0
+
+    def __call__(self, frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            self.calls += 1
+            if self.calls == self.n:
+                sys.setprofile(None)
+                raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("backup", [False, True])
+def test_an_interrupt_at_any_call_leaves_no_temporary_file(tmp_path: Path, backup: bool) -> None:
+    # Every call of a rewrite in place, interrupted in turn: the log is the old one or the new
+    # one, and nothing else is left beside it (the backup, once the new one is in place).
+    log = tmp_path / "tune.log"
+    keep = str(tmp_path / "tune.log.bak") if backup else None
+
+    def rewrite(interrupt: _InterruptAt) -> list[str]:
+        log.write_bytes(b"old\n")
+        for leftover in tmp_path.iterdir():
+            if leftover != log:
+                leftover.unlink()
+        try:
+            sys.setprofile(interrupt)
+            with AtomicFile(str(log), keep) as out:
+                out.write(b"new\n")
+        except KeyboardInterrupt:
+            clean_up_unfinished()  # as the command does when it stops
+        finally:
+            sys.setprofile(None)
+        return sorted(p.name for p in tmp_path.iterdir())
+
+    rewrite(_InterruptAt(0))  # imports and compiled patterns made once, as in a real run
+    whole = _InterruptAt(0)
+    rewrite(whole)
+    assert whole.calls > 20
+    for n in range(1, whole.calls + 1):
+        interrupt = _InterruptAt(n)
+        names = rewrite(interrupt)
+        assert interrupt.calls == n, "the rewrite made other calls than it did uninterrupted"
+        if log.read_bytes() == b"old\n":
+            assert names == ["tune.log"], (n, names)
+        else:
+            assert log.read_bytes() == b"new\n"
+            assert names == (["tune.log", "tune.log.bak"] if backup else ["tune.log"]), (n, names)
+
+
+def test_a_stop_on_entering_the_files_exit_leaves_no_temporary_file(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where no handler of the file's own runs, the command removes what it began as it stops.
+    log = tmp_path / "tune.log"
+    log.write_text(_RECORD)
+
+    def stopped(self: AtomicFile, *exc: object) -> None:
+        raise KeyboardInterrupt  # as Ctrl-C's handler, run on entering __exit__
+
+    monkeypatch.setattr(AtomicFile, "__exit__", stopped)
+    status, _, _ = run("logs", "migrate", "--in-place", str(log))
+    assert status == 130
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tune.log"]
+    assert log.read_text() == _RECORD
 
 
 def test_a_full_disk_leaves_no_temporary_file(tmp_path: Path) -> None:

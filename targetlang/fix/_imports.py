@@ -17,6 +17,7 @@ import re
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.helpers import get_full_name_for_node
 
 from ._walk import walk
 
@@ -78,7 +79,7 @@ class _Aliases(cst.CSTVisitor):
         if isinstance(node, cst.ImportFrom):
             if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
                 return False
-            module = cst.helpers.get_full_name_for_node(node.module)
+            module = get_full_name_for_node(node.module)
             for alias in node.names:
                 name, bound = alias.evaluated_name, alias.evaluated_alias
                 if (module, name, bound) in self.unused and (bound or name) not in self.written.names:
@@ -109,7 +110,7 @@ def _requests(aliases: dict[cst.ImportAlias, cst.ImportFrom]) -> list[tuple[str,
     found = []
     for alias, statement in aliases.items():
         assert statement.module is not None
-        module = cst.helpers.get_full_name_for_node(statement.module)
+        module = get_full_name_for_node(statement.module)
         assert module is not None
         found.append((module, alias.evaluated_name, alias.evaluated_alias))
     return sorted(set(found), key=str)

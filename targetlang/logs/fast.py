@@ -169,9 +169,9 @@ def _as_written(value: dict[str, Any], inp: list[Any], raw: bytes, braces: int) 
         and type(costs := result[0]) is list
     ):
         return False
-    # Every item of the entity a [name, knob, value]: an item that is no array of three, a
-    # string or a number, fails to unpack; one that is an object adds a "{" the count below
-    # does not allow.
+    # Every item of the entity a [name, knob, value]: an item that is no array of three fails to
+    # unpack, or gives a knob that is none (a string of three characters gives one character);
+    # one that is an object of three keys adds a "{" the count below does not allow.
     try:
         for _, knob, _ in entity:
             if knob not in _KNOBS:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import BinaryIO
 
-__all__ = ["AtomicFile", "ChangedMeanwhileError"]
+__all__ = ["AtomicFile", "ChangedMeanwhileError", "clean_up_unfinished"]
 
 
 class ChangedMeanwhileError(OSError):
@@ -35,6 +35,21 @@ def _fresh(path: str) -> str:
     """A name beside ``path`` that no one can guess, ``.NAME.<16 hex digits>.tmp``."""
     directory, name = os.path.split(os.path.abspath(path))
     return os.path.join(directory, f".{name}.{secrets.token_hex(8)}.tmp")
+
+
+# The files of this process begun and not yet committed or removed. A signal handler that raises
+# (Ctrl-C, the command's SIGTERM and SIGHUP) runs on entering any function: on entering
+# AtomicFile.__exit__, or ExitStack's code that registers it, no handler of the file's own runs,
+# and the command removes them when it stops (clean_up_unfinished).
+_UNFINISHED: set[AtomicFile] = set()
+
+
+def clean_up_unfinished() -> None:
+    """Remove the temporary files of every :class:`AtomicFile` of this process that was neither
+    committed nor cleaned up, and let go of their locks: for the command line, once a stop
+    (Ctrl-C, SIGTERM, SIGHUP) has unwound it."""
+    for unfinished in list(_UNFINISHED):
+        unfinished._clean_up()
 
 
 # A new file of our own: never an existing one, never through a symbolic link.
@@ -62,34 +77,40 @@ class AtomicFile:
         self._lock: int | None = None
 
     def __enter__(self) -> AtomicFile:
+        # Every step, the return of the naming context included, inside one handler: a signal
+        # handler that raises (Ctrl-C, the command's SIGTERM and SIGHUP) may run on entering any
+        # function, and before __enter__ returns no __exit__ will clean up.
+        try:
+            with self._naming():
+                self._open()
+        except BaseException:
+            self._clean_up()
+            raise
+        return self
+
+    def _open(self) -> None:
         try:
             before = os.stat(self.path)
         except FileNotFoundError:
             before = None
-        special = before is not None and not stat.S_ISREG(before.st_mode)
-        with self._naming():
-            if special:
-                self._handle = open(self.path, "wb")
-                return self
-            try:
-                if before is not None:
-                    self._take_lock()
-                    self._before = before
-                    self._remove_stale()
-                # Named before it is made: an interrupt at any step after that removes it.
-                self._temp = _fresh(self.path)
-                try:
-                    # A new file gets open()'s 0o666 less the umask from the kernel; one that
-                    # replaces a file is 0600 until it has that file's mode.
-                    fd = os.open(self._temp, _CREATE, 0o600 if before is not None else 0o666)
-                except FileExistsError:
-                    self._temp = None  # someone else's file: not ours to remove
-                    raise
-                self._handle = os.fdopen(fd, "wb")
-            except BaseException:
-                self._clean_up()
-                raise
-            return self
+        if before is not None and not stat.S_ISREG(before.st_mode):
+            self._handle = open(self.path, "wb")
+            return
+        if before is not None:
+            self._take_lock()
+            self._before = before
+            self._remove_stale()
+        # Named before it is made: an interrupt at any step after that removes it.
+        self._temp = _fresh(self.path)
+        _UNFINISHED.add(self)
+        try:
+            # A new file gets open()'s 0o666 less the umask from the kernel; one that replaces a
+            # file is 0600 until it has that file's mode.
+            fd = os.open(self._temp, _CREATE, 0o600 if before is not None else 0o666)
+        except FileExistsError:
+            self._temp = None  # someone else's file: not ours to remove
+            raise
+        self._handle = os.fdopen(fd, "wb")
 
     def write(self, data: bytes | memoryview) -> None:
         """Append ``data`` to the new file."""
@@ -149,6 +170,7 @@ class AtomicFile:
                         os.unlink(self._temp)
             finally:
                 self._release_lock()
+                _UNFINISHED.discard(self)
 
     def _commit(self, temp: str) -> None:
         try:
