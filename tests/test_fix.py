@@ -161,7 +161,7 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
         ["target-helper", "target-helper", "target-helper"],
     ),
     (
-        "a helper import in a branch, with others on its line",
+        "a helper import in a branch, among others in parentheses",
         "try:\n    import x\nexcept E:\n    pass\nelse:\n    from tvm.target import (  # the helpers\n"
         "        Target,\n        cuda,  # the GPU\n    )\n\nt = cuda()\n",
         "try:\n    import x\nexcept E:\n    pass\nelse:\n    from tvm.target import (  # the helpers\n"
@@ -580,6 +580,18 @@ def test_the_walk_meets_the_nodes_libcsts_visit_meets_in_its_order(
     module.visit(visited)
     _walk.walk(module, walked)
     assert len(visited.events) > 500
+    assert walked.events == visited.events
+
+
+def test_a_node_whose_fields_libcst_does_not_announce_is_walked_by_libcsts_visit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_walk, "_ORDER", {})
+    monkeypatch.setattr(_walk._Announced, "on_visit_attribute", lambda self, node, attribute: None)
+    module = cst.parse_module(_WALK_SOURCE)
+    visited, walked = _Events(), _Events()
+    module.visit(visited)
+    _walk.walk(module, walked)
     assert walked.events == visited.events
 
 

@@ -10,14 +10,16 @@ The order is LibCST's own: a node class's children are visited in the order its
 ``_visit_and_replace_children`` announces their fields (``on_visit_attribute``), recorded once
 per class by running it on one node with a visitor that does not go further down. A field that
 node did not announce (LibCST announces an empty ``format_spec`` of an f-string expression only
-when there is one) is recorded again from the first node that holds something in it.
-tests/test_fix_walk.py checks that every node is met, in LibCST's order, on real files.
+when there is one) is recorded again from the first node that holds something in it; should
+LibCST not announce a field that holds a node, its own visit walks that node.
+tests/test_fix.py checks that every node is met, in LibCST's order, on real files.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import cast
 
 import libcst as cst
 
@@ -60,22 +62,32 @@ def _kind(value: object) -> int:
     return kind
 
 
-def _record(node: cst.CSTNode) -> tuple[str, ...]:
+def _holds_nodes(value: object) -> bool:
+    kind = _kind(value)
+    return kind == 1 or (kind == 2 and any(map(_kind, cast("Sequence[object]", value))))
+
+
+def _record(node: cst.CSTNode) -> tuple[str, ...] | None:
+    """The fields of ``node`` in LibCST's visiting order, kept for its class; ``None`` if LibCST
+    does not announce every field of it that holds a node (then LibCST's own visit walks it)."""
     announced = _Announced()
     node._visit_and_replace_children(announced)
     fields = tuple(announced.fields)
-    _ORDER[type(node)] = fields, tuple(f.name for f in dataclasses.fields(node) if f.name not in fields)
+    rest = tuple(f.name for f in dataclasses.fields(node) if f.name not in fields)
+    if any(_holds_nodes(getattr(node, name)) for name in rest):
+        return None
+    _ORDER[type(node)] = fields, rest
     return fields
 
 
-def _fields(node: cst.CSTNode) -> tuple[str, ...]:
+def _fields(node: cst.CSTNode) -> tuple[str, ...] | None:
     order = _ORDER.get(type(node))
     if order is None:
         return _record(node)
     fields, rest = order
     for name in rest:
         value = getattr(node, name)
-        if type(value) not in _PLAIN and (_kind(value) == 1 or (_kind(value) == 2 and any(map(_kind, value)))):
+        if type(value) not in _PLAIN and _holds_nodes(value):
             return _record(node)
     return fields
 
@@ -83,8 +95,12 @@ def _fields(node: cst.CSTNode) -> tuple[str, ...]:
 def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """What ``node.visit(visitor)`` does for a read-only ``visitor`` that does not watch
     attributes (``visit_<Node>_<field>``), without rebuilding the tree."""
+    fields = _fields(node)
+    if fields is None:
+        node.visit(visitor)
+        return
     if visitor.on_visit(node):
-        for name in _fields(node):
+        for name in fields:
             value = getattr(node, name)
             kind = _KINDS.get(type(value)) or _kind(value)
             if kind == 1:
