@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar
 from typing import Any
 
 from ._lexical import MKLDNN, encode_scalar, escape
@@ -74,6 +75,14 @@ def _nested_text(t: Any) -> str:
     return text
 
 
+# The canonical JSON texts made in one canonical() call, by the id of their target. In a chain of
+# hosts every level whose legacy text would quote the text inside it is written as JSON text:
+# each is made of its host's (taken out of here, so that the chain holds one or two texts at a
+# time), where json.dumps of each level encoded every level inside it again, quadratic in depth
+# (9 s for 4,000 levels).
+_JSON_TEXTS: ContextVar[dict[int, str] | None] = ContextVar("_JSON_TEXTS", default=None)
+
+
 def canonical(t: Any) -> str:
     """A deterministic legacy string with everything in it (keys, tag, host).
 
@@ -82,10 +91,15 @@ def canonical(t: Any) -> str:
     outer spaces, say) is written as canonical JSON text instead, which ``parse`` also reads, and
     so is one whose text would hold ``-libs=mkldnn``, which ``parse`` (as TVM) reads as ``dnnl``.
     """
-    text = _legacy_canonical(t)
-    if text is None or MKLDNN in text:
-        return _kept_from_mkldnn_rewrite(canonical_json_text(t))
-    return text
+    token = _JSON_TEXTS.set({}) if _JSON_TEXTS.get() is None else None
+    try:
+        text = _legacy_canonical(t)
+        if text is None or MKLDNN in text:
+            return _kept_from_mkldnn_rewrite(canonical_json_text(t))
+        return text
+    finally:
+        if token is not None:
+            _JSON_TEXTS.reset(token)
 
 
 def _kept_from_mkldnn_rewrite(json_text: str) -> str:
@@ -96,7 +110,25 @@ def _kept_from_mkldnn_rewrite(json_text: str) -> str:
 
 def canonical_json_text(t: Any) -> str:
     """Compact JSON of :func:`to_json` with sorted keys and unordered arrays sorted."""
-    return json.dumps(to_json(t, sort_unordered=True), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    made = _JSON_TEXTS.get()
+    if made is None or t.host is None:
+        return _dumps(to_json(t, sort_unordered=True))
+    text = made.get(id(t))
+    if text is None:
+        host = made.pop(id(t.host), None)
+        if host is None:
+            host = canonical_json_text(t.host)
+            made.pop(id(t.host), None)
+        # json.dumps of the object with its keys sorted, the host's text in its place
+        own = _to_json(t, True, with_host=False)
+        own["host"] = None
+        text = "{" + ",".join(f"{_dumps(k)}:{host if k == 'host' else _dumps(v)}" for k, v in sorted(own.items())) + "}"
+        made[id(t)] = text
+    return text
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _json_value(value: Any, typ: TypeSpec, sort_unordered: bool) -> Any:
@@ -115,12 +147,16 @@ def _json_value(value: Any, typ: TypeSpec, sort_unordered: bool) -> Any:
 
 def to_json(t: Any, *, sort_unordered: bool = False) -> dict[str, Any]:
     """The modern form: a dict of JSON types that TVM >= 0.24 accepts with ``Target(d)``."""
+    return _to_json(t, sort_unordered)
+
+
+def _to_json(t: Any, sort_unordered: bool, *, with_host: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": t.kind}
     if t.tag:
         out["tag"] = t.tag
     if t.declared_keys is not None:
         out["keys"] = list(t.declared_keys)
-    if t.host is not None:
+    if t.host is not None and with_host:
         out["host"] = to_json(t.host, sort_unordered=sort_unordered)
     specs = t.schema.attrs
     for name, value in t.attrs.items():

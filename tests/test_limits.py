@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang
+from targetlang import _printing
 from targetlang._parsing import MAX_DEPTH
 
 
@@ -143,11 +144,30 @@ def test_max_depth_is_reached_however_deep(form: str, depth: int) -> None:
     while host.host is not None:
         host, levels = host.host, levels + 1
     assert levels == depth
-    if depth <= 1000:  # each level quotes the text of the levels inside it: quadratic in size
-        assert targetlang.parse(target.canonical(), max_depth=depth) == target
-        # the error is moved into each enclosing text on its way out: quadratic in size too
+    assert targetlang.parse(target.canonical(), max_depth=depth) == target
+    if depth <= 1000:  # the error is moved into each enclosing text on its way out: quadratic in size
         with pytest.raises(targetlang.NestingTooDeepError, match=f"more than {depth - 1} levels"):
             targetlang.parse(spec, max_depth=depth - 1)
+
+
+def test_the_canonical_text_of_a_deep_chain_is_made_level_by_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each level of a chain of hosts whose legacy text would quote the one inside it is JSON
+    # text, made of its host's: one dict per level, where encoding every level inside each
+    # again took 9 s at 4,000 levels (a repr() of such a target too).
+    depth = 1500
+    target = targetlang.parse(nested_dict(depth), max_depth=depth)
+    made: list[object] = []
+    real = _printing._to_json
+
+    def counted(t: object, sort_unordered: bool, **kwargs: bool) -> dict[str, object]:
+        made.append(t)
+        return real(t, sort_unordered, **kwargs)
+
+    monkeypatch.setattr(_printing, "_to_json", counted)
+    text = target.canonical()
+    assert len(made) <= depth + 1
+    assert text.count('"kind":"llvm"') > depth // 2  # (the chain is JSON text, level after level)
+    assert targetlang.parse(text, max_depth=depth) == target
 
 
 def test_deep_json_holds_its_text_once() -> None:
