@@ -115,10 +115,8 @@ def canonical_json_text(t: Any) -> str:
         return _dumps(to_json(t, sort_unordered=True))
     text = made.get(id(t))
     if text is None:
-        host = made.pop(id(t.host), None)
-        if host is None:
-            host = canonical_json_text(t.host)
-            made.pop(id(t.host), None)
+        host = canonical_json_text(t.host)  # (made already, when its level needed it)
+        made.pop(id(t.host), None)
         # json.dumps of the object with its keys sorted, the host's text in its place
         own = _to_json(t, True, with_host=False)
         own["host"] = None

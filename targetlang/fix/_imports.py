@@ -23,15 +23,21 @@ from ._walk import walk
 
 __all__ = ["imports"]
 
+_Request = tuple[str, str, str | None]  # an import to remove: (module, name, alias)
+_Found = dict[cst.ImportAlias, tuple[cst.ImportFrom, _Request]]  # its alias, statement and request
 
-class _Written(cst.CSTVisitor):
-    """The names a module uses: as names (not those of imports, attributes (``x.cuda``) or
-    keyword arguments, which no import binds), and in the strings that name things, string
-    annotations and ``__all__``."""
 
-    def __init__(self) -> None:
+class _Uses(cst.CSTVisitor):
+    """In one walk of a module: the names it uses, as names (not those of imports, attributes
+    (``x.cuda``) or keyword arguments, which no import binds) and in the strings that name things,
+    string annotations and ``__all__``; and the aliases of its ``from MODULE import NAME [as
+    ALIAS]`` statements that ``unused`` names, ``(module, name, alias)``."""
+
+    def __init__(self, unused: set[_Request]) -> None:
         super().__init__()
+        self.unused = unused
         self.names: set[str] = set()
+        self.aliases: _Found = {}
         self._not_names: set[int] = set()
         self._naming: list[cst.CSTNode] = []  # the annotations and __all__ assignments open
 
@@ -48,11 +54,28 @@ class _Written(cst.CSTVisitor):
             self._not_names.add(id(node.keyword))
         elif isinstance(node, cst.Annotation) or _exports(node):
             self._naming.append(node)
+        elif isinstance(node, cst.ImportFrom):
+            self._import_from(node)
         return not isinstance(node, cst.ImportAlias)
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         if self._naming and self._naming[-1] is original_node:
             self._naming.pop()
+
+    def _import_from(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            return
+        module = get_full_name_for_node(node.module)
+        for alias in node.names:
+            request = (module, alias.evaluated_name, alias.evaluated_alias)
+            if request in self.unused:
+                self.aliases[alias] = (node, request)
+
+    def unused_aliases(self) -> _Found:
+        """The aliases found whose name the module uses nowhere else."""
+        return {
+            a: found for a, found in self.aliases.items() if (a.evaluated_alias or a.evaluated_name) not in self.names
+        }
 
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
@@ -67,37 +90,13 @@ def _exports(node: cst.CSTNode) -> bool:
     return False
 
 
-class _Aliases(cst.CSTVisitor):
-    """The aliases of ``from MODULE import NAME [as ALIAS]`` statements that ``unused`` names."""
-
-    def __init__(self, unused: set[tuple[str, str, str | None]], written: _Written) -> None:
-        super().__init__()
-        self.unused, self.written = unused, written
-        self.found: dict[cst.ImportAlias, cst.ImportFrom] = {}
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.ImportFrom):
-            if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-                return False
-            module = get_full_name_for_node(node.module)
-            for alias in node.names:
-                name, bound = alias.evaluated_name, alias.evaluated_alias
-                if (module, name, bound) in self.unused and (bound or name) not in self.written.names:
-                    self.found[alias] = node
-            return False
-        return not isinstance(node, cst.BaseExpression)  # an import is a statement
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        pass
-
-
 class _RemoveTold(RemoveImportsVisitor):
     """LibCST's ``RemoveImportsVisitor`` with the unused aliases given, not analysed (run by
     ``module.visit``, which resolves no metadata)."""
 
-    def __init__(self, context: CodemodContext, unused: dict[cst.ImportAlias, cst.ImportFrom]) -> None:
-        super().__init__(context, _requests(unused))
-        self._told = unused
+    def __init__(self, context: CodemodContext, unused: _Found) -> None:
+        super().__init__(context, sorted({request for _, request in unused.values()}, key=str))
+        self._told = {alias: statement for alias, (statement, _) in unused.items()}
 
     def visit_Module(self, node: cst.Module) -> None:
         self._unused_imports = dict(self._told)
@@ -106,22 +105,12 @@ class _RemoveTold(RemoveImportsVisitor):
         return not isinstance(node, cst.BaseExpression) and super().on_visit(node)
 
 
-def _requests(aliases: dict[cst.ImportAlias, cst.ImportFrom]) -> list[tuple[str, str, str | None]]:
-    found = []
-    for alias, statement in aliases.items():
-        assert statement.module is not None
-        module = get_full_name_for_node(statement.module)
-        assert module is not None
-        found.append((module, alias.evaluated_name, alias.evaluated_alias))
-    return sorted(set(found), key=str)
-
-
 def _told_works() -> bool:
     """Whether LibCST's visitor still keeps its analysis where :class:`_RemoveTold` puts it."""
     return isinstance(getattr(RemoveImportsVisitor(CodemodContext()), "_unused_imports", None), dict)
 
 
-def imports(module: cst.Module, add_target: bool, unused: set[tuple[str, str, str | None]]) -> cst.Module:
+def imports(module: cst.Module, add_target: bool, unused: set[_Request]) -> cst.Module:
     """``module`` with ``from tvm.target import Target`` added (``add_target``) and the imports
     ``unused`` names, ``(module, name, alias)``, removed where nothing else uses them."""
     context = CodemodContext()
@@ -132,10 +121,9 @@ def imports(module: cst.Module, add_target: bool, unused: set[tuple[str, str, st
         return module
     if not _told_works():
         return RemoveImportsVisitor(context, sorted(unused, key=str)).transform_module(module)
-    written = _Written()
-    walk(module, written)
-    aliases = _Aliases(unused, written)
-    walk(module, aliases)
-    if not aliases.found:
+    uses = _Uses(unused)
+    walk(module, uses)
+    found = uses.unused_aliases()
+    if not found:
         return module
-    return module.visit(_RemoveTold(context, aliases.found))
+    return module.visit(_RemoveTold(context, found))

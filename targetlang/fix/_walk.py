@@ -102,7 +102,7 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     if visitor.on_visit(node):
         for name in fields:
             value = getattr(node, name)
-            kind = _KINDS.get(type(value)) or _kind(value)
+            kind = _KINDS.get(type(value)) or _kind(value)  # (_kind's lookup inline: a node, a list)
             if kind == 1:
                 walk(value, visitor)
             elif kind == 2:
