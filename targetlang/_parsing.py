@@ -4,9 +4,8 @@
 registered tag name is that tag; a text whose first character is ``{`` is JSON; anything else
 is a legacy string. A mapping is a config dict. Values are typed by the kind's schema.
 
-Parsed texts are cached, in an :class:`LruCache`: the cache, bounded by the text it holds as well
-as by its count, that every cache of targetlang growing with the input uses (it is here, at the
-lowest layer that has one).
+Parsed texts are cached, bounded by the text they hold as well as by their count, as every cache
+of targetlang growing with the input is (``_cache``).
 """
 
 from __future__ import annotations
@@ -14,11 +13,11 @@ from __future__ import annotations
 import copyreg
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any
 
-from ._cache import LruCache, bounded_cache
+from ._cache import bounded_cache, text_cached
 from ._diagnostics import (
     LIMIT,
     MAX_DEPTH,
@@ -37,27 +36,26 @@ from ._eras import DEFAULT_ERA, ERAS, era_named
 from ._lexical import INT64_MAX, INT64_MIN, MKLDNN
 from ._registry import Registry, builtin_registry, modern_tag
 from ._resolution import is_aprofile, is_mprofile
-from ._schema import KindSchema
+from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, KindSchema
 from ._syntax import (
     MAX_JSON_DEPTH,
     JsonObject,
     JsonScalar,
     LegacySyntax,
-    Word,
     json_objects,
     json_string_offsets,
-    legacy_words,
+    legacy_option,
+    legacy_parts,
     parse_syntax,
+    word_parts,
 )
-from ._target import Span, Target
-from ._values import from_json, from_text, plain_from_text
+from ._target import Target
+from ._values import from_json, from_text
 from ._versions import SCHEMA_RELEASES, registry_release
 from .errors import (
     DuplicateAttributeError,
-    EmptyKeyOrValueError,
     IntegerOverflowError,
     InvalidSpecError,
-    MissingDashError,
     NestingTooDeepError,
     TagCycleError,
     TargetError,
@@ -72,6 +70,7 @@ from .errors import (
 __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 
 _STRUCTURAL = ("keys", "tag", "host")
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 @answers_recursion
@@ -98,7 +97,7 @@ def parse(
     ):
         # The commonest call, straight to the cached reading, without the dispatch below.
         try:
-            return _read_text(spec, builtin_registry(), MAX_DEPTH)
+            return _read_default(spec)
         except RecursionError:
             pass  # called with little stack left: read again below, on a large one
     if max_depth is None:
@@ -183,7 +182,7 @@ def _check_int64(config: Mapping[str, Any]) -> None:
             stack.extend((v, f"{path}[{k!r}]") for k, v in reversed(list(items)))
 
 
-# Both caches are bounded by their count and by the text they hold (_cache.TEXT_BUDGET).
+# Every cache of parsed text is bounded by its count and by the text it holds (_cache.TEXT_BUDGET).
 @bounded_cache(4096)
 def _era_cached(text: str, era: str, registry: Registry, max_depth: int) -> Target:
     return ERAS[era].read(text, registry, 0, _default_reader)
@@ -196,23 +195,19 @@ def _default_reader(text: str, registry: Registry) -> Target:
 def _read_text(text: str, registry: Registry, max_depth: int) -> Target:
     """``text`` read, from the cache when it holds it."""
     if max_depth == MAX_DEPTH and (registry is (default := builtin_registry()) or registry == default):
-        # The commonest reading, held under the text alone, whose hash Python keeps.
-        found = _PARSED.find(text)
-        if found is not None:
-            return found[0]
-        target = _parse_uncached(text, default)
-        _PARSED.put(text, target)
-        return target
+        return _read_default(text)
     return _parse_cached(text, registry, max_depth)
+
+
+@text_cached(512)
+def _read_default(text: str) -> Target:
+    """``text`` read as most texts are: with the built-in registry, at the default depth."""
+    return _parse_uncached(text, builtin_registry())
 
 
 @bounded_cache(16384)
 def _parse_cached(text: str, registry: Registry, max_depth: int) -> Target:
     return _parse_uncached(text, registry)
-
-
-# The texts parsed with the default registry and depth are held here under the text alone.
-_PARSED = cast("LruCache[str, Target]", _parse_cached.cache)
 
 
 def _parse_uncached(text: str, registry: Registry) -> Target:
@@ -255,11 +250,8 @@ def _parse_mkldnn(text: str, registry: Registry) -> Target:
     return _retexted(target, registry, text, target._text_form, spans)
 
 
-_NO_SPANS: Mapping[str, Any] = MappingProxyType({})
-
-
 def _retexted(
-    target: Target, registry: Registry, text: str, text_form: str, spans: Mapping[str, Any] = _NO_SPANS
+    target: Target, registry: Registry, text: str, text_form: str, spans: Mapping[str, Any] = _EMPTY
 ) -> Target:
     """``target`` as read from ``text`` (a tag's name, the text before a rewrite)."""
     return Target._make(
@@ -304,9 +296,9 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             raise _in_tag(err, text).at(text, 0, len(text)) from None
         return _retexted(target, registry, text, "tag")
     if text[:1] != "{":
-        words = legacy_words(text)
-        if words is not None:
-            return _read_legacy(words, text, registry, depth, chain)
+        cut = legacy_parts(text)
+        if cut is not None:
+            return _read_legacy(*cut, text, registry, depth, chain)
     else:
         read = _read_plain_json(text, registry, depth, chain)
         if read is not None:
@@ -315,7 +307,8 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
     # targets that max_depth allows are never cut short by the JSON limit.
     syntax = parse_syntax(text, max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4))
     if isinstance(syntax, LegacySyntax):
-        return _read_legacy((syntax.kind, *syntax.words), text, registry, depth, chain)
+        words = [(word.text, word.start) for word in (syntax.kind, *syntax.words)]
+        return _read_legacy(word_parts(words, len(text)), False, text, registry, depth, chain)
     return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
 
 
@@ -382,11 +375,16 @@ def _nested_text(value: str, *, registry: Registry, depth: int, chain: tuple[str
 
 
 def _read_legacy(
-    words: Sequence[tuple[str, int] | Word], text: str, registry: Registry, depth: int, chain: tuple[str, ...]
+    parts: list[str], plain: bool, text: str, registry: Registry, depth: int, chain: tuple[str, ...]
 ) -> Target:
-    """The target of a legacy string's words (raw text and start; the kind's first)."""
-    kind, kind_start = words[0][0], words[0][1]
-    kind_end = kind_start + len(kind)
+    """The target of a legacy string cut into its parts (:func:`legacy_parts`; ``plain``: no
+    quotes or backslashes in it). Its spans are found when something asks for them
+    (:func:`legacy_spans`): a parse that recorded them took a fifth longer."""
+    first = 0
+    while not parts[first]:
+        first += 1
+    kind = parts[first]
+    kind_start, kind_end = first, first + len(kind)  # each part before the kind is one space
     schema = registry.kinds.get(kind)
     if schema is None:
         if kind in registry.tags:
@@ -400,73 +398,71 @@ def _read_legacy(
         raise unknown_kind(kind, registry, text, kind_start, kind_end)
     if schema.modern_only:
         raise modern_kind(schema, text, kind_start, kind_end)
-    specs = schema.attrs
+    plain_codes = schema.plain_codes if plain else _EMPTY
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
-    spans: dict[str, Span] = {}
-    n = len(words)
-    i = 1
+    typed: Any
+    n = len(parts)
+    i = first + 1
+    pos = kind_end + 1  # where part i starts
     while i < n:
-        raw, word_start = words[i][:2]
-        word_end = word_start + len(raw)
-        if raw[0] != "-":
-            raise MissingDashError(
-                f"expected an option starting with '-', found {show(raw)}", text, word_start, word_end
-            )
-        body = raw.lstrip("-")
-        if not body:
-            raise MissingDashError(
-                f"{show(raw)} is not an option: dashes need a key after them", text, word_start, word_end
-            )
-        key_start = word_start + len(raw) - len(body)
-        key, eq, value = body.partition("=")
-        value_start: int
-        if eq:
-            value_start = key_start + len(key) + 1
-            end = word_end
-            if not key or not value:
-                raise EmptyKeyOrValueError(f"empty attribute key or value in {show(raw)}", text, word_start, word_end)
-        elif i + 1 < n and words[i + 1][0][0] != "-":
-            value, value_start = words[i + 1][:2]
-            end = value_start + len(value)
+        raw = parts[i]
+        if not raw:
+            pos += 1
             i += 1
-        else:
-            value, value_start, end = "", word_end, word_end
-        key_end = key_start + len(key)
-        if key == "kind" or key in spans:
-            raise DuplicateAttributeError(f"attribute {show(key)} is given more than once", text, key_start, key_end)
-        spec = specs.get(key)
-        if spec is None or spec.modern_only:
-            raise unknown_attr(key, schema, text, key_start, key_end, registry.version)
-        try:
-            typ = spec.type
-            if not value:  # a flag: "-key" alone is "-key=1"
-                typed = None
-            elif typ.name == "string" and "'" not in value and "\\" not in value:
-                typed = value  # from_text's reading of the commonest value, inline
+            continue
+        key, _, value = raw.lstrip("-").partition("=")
+        code = plain_codes.get(key)
+        # The commonest option, -key=value with a value that needs no interpreting, read here as
+        # from_text reads it (tests/test_properties.py checks they agree); any other below.
+        if code is not None and value and raw[0] == "-" and key not in attrs and key not in fields:
+            if code == PLAIN_STRING:
+                typed = value
+            elif code == PLAIN_STRINGS:
+                typed = tuple(filter(None, value.split(",")))  # iter_items skips empty items too
+            elif len(value) < 10 and value.isdigit() and value.isascii():  # within 32 bits: any int_bits
+                typed = int(value) if code == PLAIN_INT else int(value) != 0
             else:
-                typed = plain_from_text(value, typ)
-            if typed is None:
-                typed = from_text(
-                    value or "1",
-                    spec.type,
-                    key,
-                    functools.partial(_nested_text, registry=registry, depth=depth + 1, chain=chain),
-                    registry_release(registry.version).int_bits,
-                )
+                typed = None
+            if typed is not None:
+                if key in _STRUCTURAL:
+                    fields[key] = typed
+                else:
+                    attrs[key] = typed
+                pos += len(raw) + 1
+                i += 1
+                continue
+        key, key_start, value, value_start, end, i = legacy_option(parts, i, pos, text)
+        if key == "kind" or key in attrs or key in fields:
+            raise DuplicateAttributeError(
+                f"attribute {show(key)} is given more than once", text, key_start, key_start + len(key)
+            )
+        spec = schema.attrs.get(key)
+        if spec is None or spec.modern_only:
+            raise unknown_attr(key, schema, text, key_start, key_start + len(key), registry.version)
+        try:
+            typed = from_text(
+                value or "1",  # a flag, "-key" alone, is "-key=1"
+                spec.type,
+                key,
+                functools.partial(_nested_text, registry=registry, depth=depth + 1, chain=chain),
+                registry_release(registry.version).int_bits,
+            )
         except TargetError as err:
             if not value:
-                raise err.at(text, word_start, word_end) from None
+                raise err.at(text, pos, end) from None
             raise err.relocated(text, range(value_start, value_start + len(value)), end) from None
         if key in _STRUCTURAL:
             fields[key] = typed
         else:
             attrs[key] = typed
-        spans[key] = (word_start, key_end, value_start, end)
-        i += 1
+        pos = end + 1
     if schema.required_names:
         check_required(schema, attrs, text, kind_start, kind_end)
-    return Target._make(schema, registry, attrs=attrs, text=text, text_form="legacy", spans=spans, **fields)
+    if fields:
+        tag, keys, host = fields.get("tag", ""), fields.get("keys"), fields.get("host")
+        return Target._build(schema, registry, tag, keys, host, attrs, _EMPTY, text, "legacy", None)
+    return Target._build(schema, registry, "", None, None, attrs, _EMPTY, text, "legacy", None)
 
 
 def _in_tag(err: TargetError, tag: str) -> TargetError:

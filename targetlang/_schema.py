@@ -7,7 +7,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["COMMON_ATTRS", "AttrSpec", "KindSchema", "TypeSpec"]
+__all__ = [
+    "COMMON_ATTRS",
+    "PLAIN_BOOL",
+    "PLAIN_INT",
+    "PLAIN_STRING",
+    "PLAIN_STRINGS",
+    "AttrSpec",
+    "KindSchema",
+    "TypeSpec",
+]
 
 
 def frozen(value: Any) -> Any:
@@ -95,6 +104,16 @@ class AttrSpec:
         return (AttrSpec, (self.name, *fields))
 
 
+# How a legacy string's parser reads a value that needs no interpreting, by the attribute's type.
+PLAIN_STRING, PLAIN_STRINGS, PLAIN_INT, PLAIN_BOOL = range(4)
+
+
+def _plain_code(typ: TypeSpec) -> int | None:
+    if typ.name == "array":
+        return PLAIN_STRINGS if typ.elem is not None and typ.elem.name == "string" else None
+    return {"string": PLAIN_STRING, "int": PLAIN_INT, "bool": PLAIN_BOOL}.get(typ.name)
+
+
 # Added to every kind by TVM's registration macro; keys, tag and host are structural.
 COMMON_ATTRS: tuple[AttrSpec, ...] = (
     AttrSpec("keys", TypeSpec.parse("array<string>")),
@@ -135,6 +154,9 @@ class KindSchema:
     modern_only: bool = False
     common: bool = True  # add COMMON_ATTRS; a release's own schema lists the ones it had itself
     required_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    # The attributes a legacy string may set with a value that needs no interpreting (no quotes,
+    # escapes or spaces), each with its PLAIN_ code: the parser reads those values itself.
+    plain_codes: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         merged = {spec.name: spec for spec in COMMON_ATTRS} if self.common else {}
@@ -143,6 +165,12 @@ class KindSchema:
         object.__setattr__(self, "default_keys", tuple(self.default_keys))
         # Every read checks these; most kinds have none, and the check should cost nothing then.
         object.__setattr__(self, "required_names", tuple(spec.name for spec in merged.values() if spec.required))
+        plain = {
+            spec.name: code
+            for spec in merged.values()
+            if not spec.modern_only and spec.name != "kind" and (code := _plain_code(spec.type)) is not None
+        }
+        object.__setattr__(self, "plain_codes", MappingProxyType(plain))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, KindSchema):

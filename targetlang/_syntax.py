@@ -12,11 +12,21 @@ import functools
 import json
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .errors import InvalidJSONError, MismatchedQuoteError, NestingTooDeepError, TargetError, TargetSyntaxError
+from .errors import (
+    EmptyKeyOrValueError,
+    InvalidJSONError,
+    MismatchedQuoteError,
+    MissingDashError,
+    NestingTooDeepError,
+    TargetError,
+    TargetSyntaxError,
+    show,
+)
 
 if TYPE_CHECKING:
     # lark is imported by the first parse (_get_parser), not with the module: it is most of what
@@ -37,8 +47,12 @@ __all__ = [
     "json_member_spans",
     "json_objects",
     "json_string_offsets",
+    "legacy_option",
+    "legacy_parts",
+    "legacy_spans",
     "legacy_words",
     "parse_syntax",
+    "word_parts",
 ]
 
 
@@ -434,10 +448,14 @@ def parse_syntax(text: str, json_depth: int = MAX_JSON_DEPTH) -> LegacySyntax | 
 _SPLIT_BELOW = 4096
 
 
-def legacy_words(text: str) -> list[tuple[str, int]] | None:
-    """The words of a legacy string, each with where it starts (the spaces are what lies
-    between), or ``None`` for a text the grammar does not read as a legacy string: JSON, and
-    what is rejected (:func:`parse_syntax` has the grammar's parser report it).
+def legacy_parts(text: str) -> tuple[list[str], bool] | None:
+    """A legacy string cut at the spaces that separate its words, or ``None`` for a text the
+    grammar does not read as a legacy string: JSON, and what is rejected (:func:`parse_syntax`
+    has the grammar's parser report it).
+
+    The parts are what ``text.split(" ")`` gives for a text without quotes: ``" ".join(parts)``
+    is ``text``, each non-empty part is a word and each empty one a space more. The flag is true
+    when the text has no quotes or backslashes, so that every word is a run of non-spaces.
 
     The grammar's legacy rule, ``SEP? KIND (OPTION | WORD)*``, reads words that are runs of its
     ``_UNITS`` terminal (escape pairs, quoted regions, runs of other characters) separated by
@@ -445,31 +463,112 @@ def legacy_words(text: str) -> list[tuple[str, int]] | None:
     quotes and backslashes is split at its spaces; any other is scanned with ``_UNITS`` as
     target.lark spells it. tests/test_scanner.py proves both readings identical to the parser's.
     """
-    words: list[tuple[str, int]] | None
     if len(text) < _SPLIT_BELOW and "'" not in text and "\\" not in text:
-        words = _split_words(text)
+        parts = text.split(" ")
+        plain = True
     else:
         words = _scanned_words(text)
-    if not words:
-        return None
-    first = words[0][0][0]
-    if first == "-" or first == "{":
-        return None
-    return words
+        if words is None:
+            return None
+        parts = word_parts(words, len(text))
+        plain = False
+    for kind in parts:
+        if kind:
+            return None if kind[0] == "-" or kind[0] == "{" else (parts, plain)
+    return None
 
 
-def _split_words(text: str) -> list[tuple[str, int]]:
-    # Only for a text without quotes and backslashes: a word is then a run of non-spaces.
+def legacy_words(text: str) -> list[tuple[str, int]] | None:
+    """The words of a legacy string, each with where it starts (the spaces are what lies
+    between), or ``None`` for a text that is not one (:func:`legacy_parts`)."""
+    cut = legacy_parts(text)
+    return None if cut is None else _words(cut[0])
+
+
+def word_parts(words: Sequence[tuple[str, int]], length: int) -> list[str]:
+    """The parts (:func:`legacy_parts`) of a text of ``length`` characters whose words are
+    ``words`` (each with its start) and the rest spaces."""
+    parts: list[str] = []
+    pos = 0  # where the next part starts
+    for run, start in words:
+        parts.extend([""] * (start - pos))
+        parts.append(run)
+        pos = start + len(run) + 1
+    parts.extend([""] * (length + 1 - pos))
+    return parts
+
+
+def legacy_option(parts: list[str], i: int, start: int, text: str) -> tuple[str, int, str, int, int, int]:
+    """The option of a legacy string whose first word is ``parts[i]`` (:func:`legacy_parts`),
+    which starts at ``start`` in ``text``: its key and where the key starts, its raw value (``""``
+    for a flag, ``-key`` alone) and where the value starts, where the option ends, and the index
+    of the part after it. The value is after ``=`` in the word, or else the next word when that
+    does not start with ``-``. Raises :class:`MissingDashError` and :class:`EmptyKeyOrValueError`.
+    """
+    raw = parts[i]
+    word_end = start + len(raw)
+    if raw[0] != "-":
+        raise MissingDashError(f"expected an option starting with '-', found {show(raw)}", text, start, word_end)
+    body = raw.lstrip("-")
+    if not body:
+        raise MissingDashError(f"{show(raw)} is not an option: dashes need a key after them", text, start, word_end)
+    key_start = word_end - len(body)
+    key, eq, value = body.partition("=")
+    if eq:
+        if not key or not value:
+            raise EmptyKeyOrValueError(f"empty attribute key or value in {show(raw)}", text, start, word_end)
+        return key, key_start, value, key_start + len(key) + 1, word_end, i + 1
+    following = i + 1
+    value_start = word_end + 1
+    while following < len(parts) and not parts[following]:
+        following += 1
+        value_start += 1
+    if following < len(parts) and parts[following][0] != "-":
+        value = parts[following]
+        return key, key_start, value, value_start, value_start + len(value), following + 1
+    return key, key_start, "", word_end, word_end, i + 1
+
+
+def legacy_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
+    """Where each option of a legacy string that reads stands in it, by key: the start of the
+    option, the end of its key, the start and the end of its value."""
+    cut = legacy_parts(text)
+    if cut is None:
+        raise ValueError("not a legacy string")
+    parts = cut[0]
+    i = 0
+    while not parts[i]:
+        i += 1
+    pos = i + len(parts[i]) + 1  # each part before the kind is a space
+    i += 1
+    spans: dict[str, tuple[int, int, int, int]] = {}
+    while i < len(parts):
+        if not parts[i]:
+            pos += 1
+            i += 1
+            continue
+        key, key_start, _, value_start, end, i = legacy_option(parts, i, pos, text)
+        spans.setdefault(key, (pos, key_start + len(key), value_start, end))
+        pos = end + 1
+    return spans
+
+
+def _words(parts: list[str]) -> list[tuple[str, int]]:
     words: list[tuple[str, int]] = []
     append = words.append
     pos = 0
-    for run in text.split(" "):
+    for run in parts:
         if run:
             append((run, pos))
             pos += len(run) + 1
         else:
             pos += 1
     return words
+
+
+def _split_words(text: str) -> list[tuple[str, int]]:
+    # Only for a text without quotes and backslashes: a word is then a run of non-spaces.
+    return _words(text.split(" "))
 
 
 def _scanned_words(text: str) -> list[tuple[str, int]] | None:

@@ -13,7 +13,7 @@ from ._lexical import encode_scalar, interpret, interpret_offsets
 from ._registry import Registry
 from ._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from ._schema import AttrSpec, KindSchema
-from ._syntax import json_member_spans, json_string_offsets
+from ._syntax import json_member_spans, json_string_offsets, legacy_spans
 from ._values import from_json, is_representable, to_text
 from ._versions import registry_release
 from .errors import TargetError, UnknownAttributeError
@@ -77,7 +77,7 @@ class _Fields:
     _norm: tuple[Any, ...] | None
     _registry: Registry
     _schema: KindSchema
-    _spans: Mapping[str, Span] | None  # None: a JSON text's, found when first needed
+    _spans: Mapping[str, Span] | None  # None: found in the text when first needed
     _tag: str
     # The text; a nested JSON object's is where it stands in the outer text (sliced when asked,
     # so that deep nesting holds one text, not a copy of it per level).
@@ -125,6 +125,24 @@ class Target(_Fields):
         text_form: str = "",
         spans: Mapping[str, Span] | None = _EMPTY,
     ) -> Target:
+        return cls._build(schema, registry, tag, keys, host, attrs, features, text, text_form, spans)
+
+    @classmethod
+    def _build(
+        cls,
+        schema: KindSchema,
+        registry: Registry,
+        tag: str,
+        keys: tuple[str, ...] | None,
+        host: Target | None,
+        attrs: dict[str, Any] | None,
+        features: Mapping[str, Any],
+        text: str | tuple[str, int, int] | None,
+        text_form: str,
+        spans: Mapping[str, Span] | None,
+    ) -> Target:
+        # _make with every field given in order: a legacy string's reading calls this, since
+        # keyword arguments cost a fifth of reading a short string.
         self: Any = object.__new__(_Building)
         self._kind = schema.name
         self._schema = schema
@@ -384,11 +402,12 @@ class Target(_Fields):
     def _span_map(self) -> Mapping[str, Span]:
         spans = self._spans
         if spans is None:
-            # A JSON text read without its syntax tree (the parser's fast path): its members'
-            # spans are found in the text when something first asks for them.
+            # A text read without recording where its parts are (legacy strings, and JSON text on
+            # the parser's fast path): they are found in the text when something first asks.
             text = self._own_text()
             assert text is not None
-            spans = MappingProxyType(json_member_spans(text))
+            found = legacy_spans(text) if self._text_form == "legacy" else json_member_spans(text)
+            spans = MappingProxyType(found)
             object.__setattr__(self, "_spans", spans)
         return spans
 

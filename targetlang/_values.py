@@ -15,7 +15,7 @@ from ._lexical import INT64_MAX, INT64_MIN, encode_item, interpret, interpret_of
 from ._schema import TypeSpec
 from .errors import TargetError, ValueConversionError, check_encodable, show
 
-__all__ = ["from_json", "from_text", "is_representable", "plain_from_text", "to_text"]
+__all__ = ["from_json", "from_text", "is_representable", "to_text"]
 
 # Builds a nested Target from text, a mapping or a Target (text path: nested(text); JSON path:
 # nested(value, json_node)).
@@ -40,31 +40,6 @@ def from_text(raw: str, typ: TypeSpec, attr: str, nested: Nested, int_bits: int 
             raise
         offsets = interpret_offsets(raw)
         raise _relocate(err, raw, offsets, len(raw)) from None
-
-
-def plain_from_text(raw: str, typ: TypeSpec) -> Any:
-    """What :func:`from_text` makes of the commonest values, quickly, or ``None`` for the others:
-    a value without quotes, escapes or spaces (nothing to interpret or strip) of a string, an
-    array of strings (not too long to hold its items twice), or a small decimal int or bool."""
-    if "'" in raw or "\\" in raw or " " in raw:
-        return None
-    name = typ.name
-    if name == "string":
-        return raw
-    if name == "array":
-        if len(raw) < 4096 and typ.elem is not None and typ.elem.name == "string":
-            return tuple(filter(None, raw.split(",")))  # iter_items skips empty items too
-    elif name == "int" or name == "bool":
-        if len(raw) < 10 and raw.isdigit() and raw.isascii():  # within 32 bits: any int_bits
-            number = int(raw)
-        elif len(raw) == 4 and raw.lower() == "true":
-            number = 1
-        elif len(raw) == 5 and raw.lower() == "false":
-            number = 0
-        else:
-            return None
-        return number if name == "int" else number != 0
-    return None
 
 
 def _convert_text(text: str, typ: TypeSpec, attr: str, nested: Nested, int_bits: int = 64) -> Any:

@@ -203,10 +203,11 @@ def test_threads_share_a_cache() -> None:
 def test_the_parse_caches_are_bounded_by_text() -> None:
     for cached in (parsing._parse_cached, parsing._era_cached):
         assert cached.cache.max_cost == TEXT_BUDGET
+    assert parsing._read_default.long_cache.max_cost == TEXT_BUDGET // 2
     targetlang.clear_caches()
     text = _array_spec(0, TEXT_BUDGET)  # over the bound alone: read again every time
     assert targetlang.parse(text) is not targetlang.parse(text)
-    assert len(parsing._parse_cached.cache) == 0
+    assert len(parsing._read_default.long_cache) == 0
 
 
 def test_clear_caches_empties_the_parse_caches() -> None:
@@ -214,7 +215,8 @@ def test_clear_caches_empties_the_parse_caches() -> None:
     first, first_old = targetlang.parse(text), targetlang.parse(old, era="0.6")
     assert targetlang.parse(text) is first and targetlang.parse(old, era="0.6") is first_old
     targetlang.clear_caches()
-    assert len(parsing._parse_cached.cache) == len(parsing._era_cached.cache) == 0
+    assert len(parsing._read_default.long_cache) == len(parsing._era_cached.cache) == 0
+    assert parsing._read_default.short_cache.cache_info().currsize == 0
     again = targetlang.parse(text)
     assert again is not first and again == first
     assert targetlang.parse(old, era="0.6") is not first_old
@@ -246,7 +248,7 @@ def test_clear_caches_empties_the_module_level_caches_of_the_log_reader() -> Non
 def test_a_dropped_reader_leaves_no_cache_behind() -> None:
     reader = TargetReader()
     caches = [weakref.ref(cache) for cache in (reader._cache, reader._by_version, reader._contexts)]
-    assert all(ref() in _cache._caches for ref in caches)
+    assert all(ref() in {live() for live in _cache._caches} for ref in caches)
     del reader
     gc.collect()
     assert [ref() for ref in caches] == [None, None, None]

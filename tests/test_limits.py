@@ -331,9 +331,9 @@ def test_eight_threads_read_the_corpus_as_one_does() -> None:
                 out.append((text, str(err)))
         return out
 
-    targetlang._parsing._parse_cached.cache_clear()
+    targetlang.clear_caches()
     alone = dict(read_all(texts))
-    targetlang._parsing._parse_cached.cache_clear()
+    targetlang.clear_caches()
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
         # Every thread reads every text, in its own order, all sharing the parser and the caches.
         orders = [texts[i::8] + texts[:i] + texts[i:][::-1] for i in range(8)]

@@ -8,9 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import targetlang
-from targetlang._schema import TypeSpec
 from targetlang._syntax import parse_syntax
-from targetlang._values import from_text, plain_from_text
 
 from .strategies import grammar_texts, targets
 
@@ -92,23 +90,3 @@ def test_json_text_prints_back_exactly(target: targetlang.Target, indent: int | 
 def test_lossless_text_of_a_canonical_target(target: targetlang.Target) -> None:
     text = target.canonical()
     assert str(targetlang.parse(text)) == text
-
-
-_PLAIN_TYPES = [TypeSpec.parse(name) for name in ("string", "int", "bool", "array<string>", "array<int>", "target")]
-
-
-@settings(max_examples=500, deadline=None)
-@given(
-    st.text(alphabet=st.sampled_from(list("09aeflrstuATRUE,+- '\\=")), max_size=12),
-    st.sampled_from(_PLAIN_TYPES),
-    st.sampled_from([32, 64]),
-)
-def test_the_quick_reading_of_plain_values_is_from_texts(raw: str, typ: TypeSpec, bits: int) -> None:
-    quick = plain_from_text(raw, typ)
-    if quick is None:
-        return
-
-    def no_target(value: str) -> None:
-        raise AssertionError("a plain value is never a target")
-
-    assert from_text(raw, typ, "attr", no_target, bits) == quick

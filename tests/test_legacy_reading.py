@@ -1,0 +1,174 @@
+"""The legacy reader's two ways of reading an option, and where it finds the options afterwards.
+
+``_parsing._read_legacy`` reads the commonest option, ``-key=value`` with a plain value in a text
+without quotes or backslashes, in a few lines of its own; every other option goes through
+``_syntax.legacy_option`` and ``from_text``, which read any option. Both must give the same
+target and the same error. The reader records no spans: ``legacy_spans`` finds them in the text
+when something asks, and they must be where the options stand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import targetlang
+from targetlang._parsing import _read_legacy
+from targetlang._registry import builtin_registry
+from targetlang._syntax import grammar_syntax, legacy_parts, legacy_spans
+
+from .strategies import REGISTRY, grammar_texts
+from .texts import data_texts
+
+
+def _reading(text: str, plain: bool, version: str = "0.22") -> tuple[Any, ...]:
+    """What the reader makes of ``text``, a legacy string, with its quick path on or off, with
+    the registry of TVM ``version``."""
+    cut = legacy_parts(text)
+    assert cut is not None
+    try:
+        target = _read_legacy(cut[0], plain, text, builtin_registry(version), 0, ())
+    except targetlang.TargetError as err:
+        return (type(err).__name__, str(err), err.source, err.start, err.end)
+    host = None if target.host is None else str(target.host)
+    return (target.kind, dict(target.attrs), target.keys, target.tag, host, str(target), target.canonical())
+
+
+def _plain(text: str) -> bool:
+    cut = legacy_parts(text)
+    return cut is not None and cut[1]
+
+
+def test_the_quick_reading_is_the_general_one_on_every_text_of_the_test_data() -> None:
+    texts = [text for text in data_texts() if _plain(text)]
+    differ = [text for text in texts if _reading(text, True) != _reading(text, False)]
+    assert differ == []
+    accepted = [text for text in texts if not _reading(text, True)[0].endswith("Error")]
+    assert len(texts) > 1000 and len(accepted) > 500  # (the test data has both, in numbers)
+
+
+# Each kind of plain value at the edges of the quick path: every type, the values it leaves to
+# from_text, and options it must not take (no dash, no value, twice, a modern or unknown key).
+_EDGES = [
+    "vulkan -supports_float16=00 -supports_int64=0 -supports_int8=007",
+    "vulkan -supports_float16=true -supports_int64=FALSE -supports_int8=2",
+    "llvm -opt-level=0100 -num-cores=999999999",
+    "llvm -num-cores=1000000000",
+    "llvm -num-cores=2147483648",
+    "llvm -num-cores=4294967296",
+    "llvm -num-cores=-1",
+    "llvm -num-cores=+1",
+    "llvm -num-cores=١٢",
+    "cuda -keys=,a,,b, -libs=, -model=-",
+    "cuda -keys=a -keys=b",
+    "cuda -model=a --model=b",
+    "cuda model=a",
+    "cuda -model",
+    "cuda -model x",
+    "cuda -kind=cuda",
+    "cuda -arch=sm_80 -nothing=1",
+    "llvm -mcpu=x -host=llvm",
+    "llvm -tag=x -keys=cpu,arm_cpu -mattr=+a,-b",
+]
+
+
+@pytest.mark.parametrize("version", ["0.22", "0.19"])  # integers of 64 bits, and of 32
+@pytest.mark.parametrize("text", _EDGES)
+def test_the_quick_reading_is_the_general_one_at_the_edges(text: str, version: str) -> None:
+    assert _plain(text)
+    assert _reading(text, True, version) == _reading(text, False, version)
+
+
+# Keys of every type and none; values plain, empty, signed, too long for 32 bits, boolean words.
+_KEYS = st.one_of(
+    st.sampled_from(["keys", "tag", "libs", "model", "device", "host", "kind", "from_device"]),
+    st.sampled_from(sorted({name for kind in REGISTRY.kinds.values() for name in kind.attrs})),
+    st.text(alphabet="abz_=-", max_size=4),
+)
+_VALUES = st.one_of(
+    st.sampled_from(["", "1", "0", "00", "-1", "+2", "999999999", "1000000000", "4294967296", "true", "False"]),
+    st.sampled_from(["TRUE", "x", "a,b", ",a,,b,", ",", "0x10", "1e3", "١٢", "llvm", "sm_80", "-"]),
+    st.text(alphabet="0123ab,_-=+", max_size=6),
+)
+_OPTIONS = st.builds(
+    lambda dashes, key, eq, value, gap: "-" * dashes + key + eq + value + gap,
+    st.integers(0, 3),
+    _KEYS,
+    st.sampled_from(["=", "=", "=", "", " "]),
+    _VALUES,
+    st.sampled_from([" ", " ", "  "]),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(["llvm", "cuda", "opencl", "c", "rocm", "vulkan", "composite", "hexagon", "ext_dev"]),
+    st.lists(_OPTIONS, max_size=5),
+)
+def test_the_quick_reading_is_the_general_one_on_generated_options(kind: str, options: list[str]) -> None:
+    text = (kind + " " + "".join(options)).rstrip(" ")
+    if _plain(text):
+        assert _reading(text, True) == _reading(text, False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(grammar_texts())
+def test_the_quick_reading_is_the_general_one_on_grammar_texts(text: str) -> None:
+    if _plain(text):
+        assert _reading(text, True) == _reading(text, False)
+
+
+# (text, {key: (start of the option, end of its key, start of its value, end of its value)})
+_SPANS = [
+    ("llvm", {}),
+    ("llvm -mcpu=skylake", {"mcpu": (5, 10, 11, 18)}),
+    ("  cuda --arch=sm_80  -libs=a,b ", {"arch": (7, 13, 14, 19), "libs": (21, 26, 27, 30)}),
+    ("llvm -fast-math -mcpu=x", {"fast-math": (5, 15, 15, 15), "mcpu": (16, 21, 22, 23)}),
+    ("llvm -mcpu   x -mattr=+a", {"mcpu": (5, 10, 13, 14), "mattr": (15, 21, 22, 24)}),
+    ("llvm -mcpu='a b' -mtriple x", {"mcpu": (5, 10, 11, 16), "mtriple": (17, 25, 26, 27)}),
+    ("llvm -mcpu=a\\ b", {"mcpu": (5, 10, 11, 15)}),
+    ("cuda -keys=cuda,gpu -libs", {"keys": (5, 10, 11, 19), "libs": (20, 25, 25, 25)}),
+    ("llvm -host='llvm -mcpu=x' -mcpu=y", {"host": (5, 10, 11, 25), "mcpu": (26, 31, 32, 33)}),
+]
+
+
+@pytest.mark.parametrize(("text", "spans"), _SPANS)
+def test_options_are_found_where_they_stand(text: str, spans: dict[str, tuple[int, int, int, int]]) -> None:
+    assert legacy_spans(text) == spans
+    target = targetlang.parse(text)
+    assert {name: target.source_span(name) for name in spans} == {
+        name: (start, end) for name, (start, _, _, end) in spans.items()
+    }
+
+
+def test_the_spans_of_every_text_of_the_test_data_are_its_words() -> None:
+    """Each option of a text that reads starts at a word the grammar reads, its key is its key,
+    and its value is the rest of that word or the next word; no option is left out."""
+    seen = 0
+    for text in data_texts():
+        if not text or text[0] in "{ " or "mkldnn" in text:
+            continue
+        try:
+            target = targetlang.parse(text)
+        except targetlang.TargetError:
+            continue
+        if target.era or (target.tag and text == target.tag) or text in REGISTRY.tags:
+            continue
+        syntax = grammar_syntax(text)
+        words = {word.start: word for word in syntax.words}  # type: ignore[union-attr]
+        spans = target._span_map()
+        assert set(spans) == set(target.attrs) | {name for name in ("keys", "tag", "host") if name in spans}
+        for key, (start, key_end, value_start, end) in spans.items():
+            word = words[start]
+            assert text[key_end - len(key) : key_end] == key and text[start:key_end].lstrip("-") == key
+            if value_start == key_end + 1 and text[key_end] == "=":
+                assert end == word.end
+            elif value_start > key_end:
+                assert words[value_start].end == end  # the next word
+            else:
+                assert value_start == end == word.end  # a flag
+            seen += 1
+    assert seen > 1000
