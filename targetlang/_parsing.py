@@ -36,7 +36,7 @@ from ._eras import DEFAULT_ERA, ERAS, era_named
 from ._lexical import INT64_MAX, INT64_MIN, MKLDNN
 from ._registry import Registry, builtin_registry, modern_tag
 from ._resolution import is_aprofile, is_mprofile
-from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, KindSchema
+from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
 from ._syntax import (
     MAX_JSON_DEPTH,
     JsonObject,
@@ -71,6 +71,7 @@ __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 
 _STRUCTURAL = ("keys", "tag", "host")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+_BOOL_WORDS = {"true": 1, "false": 0}  # an int or a bool, in any case (parse_int)
 
 
 @answers_recursion
@@ -378,7 +379,7 @@ def _read_legacy(
     parts: list[str], plain: bool, text: str, registry: Registry, depth: int, chain: tuple[str, ...]
 ) -> Target:
     """The target of a legacy string cut into its parts (:func:`legacy_parts`; ``plain``: no
-    quotes or backslashes in it). Its spans are found when something asks for them
+    quotes or backslashes in it, so that no word needs checking for them). Its spans are found when something asks for them
     (:func:`legacy_spans`): a parse that recorded them took a fifth longer."""
     first = 0
     while not parts[first]:
@@ -398,7 +399,7 @@ def _read_legacy(
         raise unknown_kind(kind, registry, text, kind_start, kind_end)
     if schema.modern_only:
         raise modern_kind(schema, text, kind_start, kind_end)
-    plain_codes = schema.plain_codes if plain else _EMPTY
+    plain_codes = schema.plain_codes
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
     typed: Any
@@ -415,15 +416,35 @@ def _read_legacy(
         code = plain_codes.get(key)
         # The commonest option, -key=value with a value that needs no interpreting, read here as
         # from_text reads it (tests/test_properties.py checks they agree); any other below.
-        if code is not None and value and raw[0] == "-" and key not in attrs and key not in fields:
+        if (
+            code is not None
+            and value
+            and raw[0] == "-"
+            and key not in attrs
+            and key not in fields
+            and (plain or ("'" not in raw and "\\" not in raw))
+        ):
             if code == PLAIN_STRING:
                 typed = value
             elif code == PLAIN_STRINGS:
                 typed = tuple(filter(None, value.split(",")))  # iter_items skips empty items too
-            elif len(value) < 10 and value.isdigit() and value.isascii():  # within 32 bits: any int_bits
-                typed = int(value) if code == PLAIN_INT else int(value) != 0
+            elif code >= PLAIN_TARGET:
+                try:
+                    if code == PLAIN_TARGET:
+                        typed = _parse_text(value, registry, depth + 1, chain)
+                    else:
+                        typed = tuple(
+                            [_parse_text(item, registry, depth + 1, chain) for item in value.split(",") if item]
+                        )
+                except TargetError:
+                    typed = None  # read again below, which reports it where it stands in this text
             else:
-                typed = None
+                if len(value) < 10 and value.isdigit() and value.isascii():  # within 32 bits: any int_bits
+                    typed = int(value)
+                else:
+                    typed = _BOOL_WORDS.get(value.lower())
+                if typed is not None and code != PLAIN_INT:
+                    typed = typed != 0
             if typed is not None:
                 if key in _STRUCTURAL:
                     fields[key] = typed

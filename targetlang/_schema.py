@@ -13,6 +13,8 @@ __all__ = [
     "PLAIN_INT",
     "PLAIN_STRING",
     "PLAIN_STRINGS",
+    "PLAIN_TARGET",
+    "PLAIN_TARGETS",
     "AttrSpec",
     "KindSchema",
     "TypeSpec",
@@ -105,13 +107,14 @@ class AttrSpec:
 
 
 # How a legacy string's parser reads a value that needs no interpreting, by the attribute's type.
-PLAIN_STRING, PLAIN_STRINGS, PLAIN_INT, PLAIN_BOOL = range(4)
+PLAIN_STRING, PLAIN_STRINGS, PLAIN_INT, PLAIN_BOOL, PLAIN_TARGET, PLAIN_TARGETS = range(6)
 
 
 def _plain_code(typ: TypeSpec) -> int | None:
     if typ.name == "array":
-        return PLAIN_STRINGS if typ.elem is not None and typ.elem.name == "string" else None
-    return {"string": PLAIN_STRING, "int": PLAIN_INT, "bool": PLAIN_BOOL}.get(typ.name)
+        elem = typ.elem.name if typ.elem is not None else ""
+        return {"string": PLAIN_STRINGS, "target": PLAIN_TARGETS}.get(elem)
+    return {"string": PLAIN_STRING, "int": PLAIN_INT, "bool": PLAIN_BOOL, "target": PLAIN_TARGET}.get(typ.name)
 
 
 # Added to every kind by TVM's registration macro; keys, tag and host are structural.

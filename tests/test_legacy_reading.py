@@ -1,7 +1,7 @@
 """The legacy reader's two ways of reading an option, and where it finds the options afterwards.
 
-``_parsing._read_legacy`` reads the commonest option, ``-key=value`` with a plain value in a text
-without quotes or backslashes, in a few lines of its own; every other option goes through
+``_parsing._read_legacy`` reads the commonest option, ``-key=value`` with a plain value (no quotes
+or backslashes in the word), in a few lines of its own; every other option goes through
 ``_syntax.legacy_option`` and ``from_text``, which read any option. Both must give the same
 target and the same error. The reader records no spans: ``legacy_spans`` finds them in the text
 when something asks, and they must be where the options stand.
@@ -9,6 +9,9 @@ when something asks, and they must be where the options stand.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -16,34 +19,53 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang
+from targetlang._diagnostics import LIMIT, MAX_DEPTH
 from targetlang._parsing import _read_legacy
-from targetlang._registry import builtin_registry
+from targetlang._registry import Registry, builtin_registry
 from targetlang._syntax import grammar_syntax, legacy_parts, legacy_spans
 
 from .strategies import REGISTRY, grammar_texts
 from .texts import data_texts
 
 
-def _reading(text: str, plain: bool, version: str = "0.22") -> tuple[Any, ...]:
-    """What the reader makes of ``text``, a legacy string, with its quick path on or off, with
-    the registry of TVM ``version``."""
+@functools.cache
+def _registry(version: str, quick: bool) -> Registry:
+    """TVM ``version``'s registry; without ``quick``, its kinds have no plain codes, and every
+    option they read goes the general way."""
+    registry = builtin_registry(version)
+    if quick:
+        return registry
+    kinds = []
+    for schema in registry.kinds.values():
+        general = dataclasses.replace(schema)
+        object.__setattr__(general, "plain_codes", MappingProxyType({}))
+        kinds.append(general)
+    return Registry(kinds, registry.tags, registry.version)
+
+
+def _reading(text: str, quick: bool, version: str = "0.22", max_depth: int = MAX_DEPTH) -> tuple[Any, ...]:
+    """What the reader makes of ``text``, a legacy string, with its quick path or without, with
+    the registry of TVM ``version``: read by ``_read_legacy`` itself, past the parse caches (which
+    take a registry without the quick path for the same registry, as they should)."""
     cut = legacy_parts(text)
     assert cut is not None
+    token = LIMIT.set(max_depth)
     try:
-        target = _read_legacy(cut[0], plain, text, builtin_registry(version), 0, ())
+        target = _read_legacy(*cut, text, _registry(version, quick), 0, ())
     except targetlang.TargetError as err:
         return (type(err).__name__, str(err), err.source, err.start, err.end)
+    finally:
+        LIMIT.reset(token)
     host = None if target.host is None else str(target.host)
     return (target.kind, dict(target.attrs), target.keys, target.tag, host, str(target), target.canonical())
 
 
-def _plain(text: str) -> bool:
-    cut = legacy_parts(text)
-    return cut is not None and cut[1]
+def _legacy(text: str) -> bool:
+    return legacy_parts(text) is not None
 
 
 def test_the_quick_reading_is_the_general_one_on_every_text_of_the_test_data() -> None:
-    texts = [text for text in data_texts() if _plain(text)]
+    texts = [text for text in data_texts() if _legacy(text)]
     differ = [text for text in texts if _reading(text, True) != _reading(text, False)]
     assert differ == []
     accepted = [text for text in texts if not _reading(text, True)[0].endswith("Error")]
@@ -56,6 +78,10 @@ _EDGES = [
     "vulkan -supports_float16=00 -supports_int64=0 -supports_int8=007",
     "vulkan -supports_float16=true -supports_int64=FALSE -supports_int8=2",
     "llvm -opt-level=0100 -num-cores=999999999",
+    "llvm -num-cores=tRuE -opt-level=truex",
+    "llvm -num-cores=true5",
+    "vulkan -device_name='a b' -device_type=discrete -supports_int8=True",
+    "llvm -mcpu=a\\ b -mattr=+x,+y -num-cores='1'",
     "llvm -num-cores=1000000000",
     "llvm -num-cores=2147483648",
     "llvm -num-cores=4294967296",
@@ -72,13 +98,30 @@ _EDGES = [
     "cuda -arch=sm_80 -nothing=1",
     "llvm -mcpu=x -host=llvm",
     "llvm -tag=x -keys=cpu,arm_cpu -mattr=+a,-b",
+    "composite --host=llvm --devices=cuda,opencl",
+    "composite -devices=cuda,,opencl, -host=nvidia/jetson-nano",
+    "composite -devices=,",
+    "composite -devices=cuda,nope",
+    "composite -devices=cuda,llvm=x",
+    "opencl -host=nope",
+    "opencl -host=cuda -host=llvm",
+    "cuda -host=llvm -mcpu=x",
+    "cuda -host=nvidia/jetson-nano",
+    "cuda -host='llvm -mcpu=x' -libs=cudnn",
 ]
+
+
+@pytest.mark.parametrize("max_depth", [0, 1])
+@pytest.mark.parametrize(
+    "text", ["cuda -host=llvm", "composite -devices=cuda,llvm -host=llvm", "cuda -host=nvidia/jetson-nano"]
+)
+def test_the_quick_reading_is_the_general_one_at_the_depth_limit(text: str, max_depth: int) -> None:
+    assert _reading(text, True, max_depth=max_depth) == _reading(text, False, max_depth=max_depth)
 
 
 @pytest.mark.parametrize("version", ["0.22", "0.19"])  # integers of 64 bits, and of 32
 @pytest.mark.parametrize("text", _EDGES)
 def test_the_quick_reading_is_the_general_one_at_the_edges(text: str, version: str) -> None:
-    assert _plain(text)
     assert _reading(text, True, version) == _reading(text, False, version)
 
 
@@ -90,7 +133,9 @@ _KEYS = st.one_of(
 )
 _VALUES = st.one_of(
     st.sampled_from(["", "1", "0", "00", "-1", "+2", "999999999", "1000000000", "4294967296", "true", "False"]),
-    st.sampled_from(["TRUE", "x", "a,b", ",a,,b,", ",", "0x10", "1e3", "١٢", "llvm", "sm_80", "-"]),
+    st.sampled_from(
+        ["TRUE", "x", "a,b", ",a,,b,", ",", "0x10", "1e3", "١٢", "llvm", "sm_80", "-", "'a b'", "a\\ b", "'1'"]
+    ),
     st.text(alphabet="0123ab,_-=+", max_size=6),
 )
 _OPTIONS = st.builds(
@@ -110,14 +155,14 @@ _OPTIONS = st.builds(
 )
 def test_the_quick_reading_is_the_general_one_on_generated_options(kind: str, options: list[str]) -> None:
     text = (kind + " " + "".join(options)).rstrip(" ")
-    if _plain(text):
+    if _legacy(text):
         assert _reading(text, True) == _reading(text, False)
 
 
 @settings(max_examples=300, deadline=None)
 @given(grammar_texts())
 def test_the_quick_reading_is_the_general_one_on_grammar_texts(text: str) -> None:
-    if _plain(text):
+    if _legacy(text):
         assert _reading(text, True) == _reading(text, False)
 
 
