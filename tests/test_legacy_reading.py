@@ -19,9 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang
+from targetlang import _parsing as parsing
 from targetlang._diagnostics import LIMIT, MAX_DEPTH
 from targetlang._parsing import _read_legacy
 from targetlang._registry import Registry, builtin_registry
+from targetlang._schema import KindSchema
 from targetlang._syntax import grammar_syntax, legacy_parts, legacy_spans
 
 from .strategies import REGISTRY, grammar_texts
@@ -164,6 +166,27 @@ def test_the_quick_reading_is_the_general_one_on_generated_options(kind: str, op
 def test_the_quick_reading_is_the_general_one_on_grammar_texts(text: str) -> None:
     if _legacy(text):
         assert _reading(text, True) == _reading(text, False)
+
+
+_NAMES = ["llvm", "cuda", "hexagon", "composite", "-x", "a b", "a'b", "a\\b", "a=b", "a,b", "é", "llvm "]
+
+
+@pytest.mark.parametrize("name", _NAMES)
+def test_a_kind_alone_reads_as_the_reader_reads_it(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_parse_text`` reads a text that is a kind's name at once; any kind's, whatever its name."""
+    registry = builtin_registry().with_kind(KindSchema.build(name.strip(), {"x": "int"}))
+
+    def outcome() -> tuple[Any, ...]:
+        targetlang.clear_caches()
+        try:
+            target = targetlang.parse(name, registry=registry)
+        except targetlang.TargetError as err:
+            return (type(err).__name__, str(err), err.start, err.end)
+        return (target.kind, dict(target.attrs), str(target), target.canonical(), dict(target._span_map()))
+
+    at_once = outcome()
+    monkeypatch.setattr(parsing, "_one_word", lambda text: False)
+    assert at_once == outcome()
 
 
 # (text, {key: (start of the option, end of its key, start of its value, end of its value)})
