@@ -72,6 +72,9 @@ __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 _STRUCTURAL = ("keys", "tag", "host")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _BOOL_WORDS = {"true": 1, "false": 0}  # an int or a bool, in any case (parse_int)
+# A longer word goes the general way, which never holds an array's items twice. (A plain text,
+# one without quotes or backslashes, is shorter: see _syntax.legacy_parts.)
+_QUICK_BELOW = 4096
 
 
 @answers_recursion
@@ -413,55 +416,39 @@ def _read_legacy(
     plain_codes = schema.plain_codes
     attrs: dict[str, Any] = {}  # keys, tag and host too, until the end
     typed: Any
-    n = len(parts)
-    i = first + 1
-    pos = kind_end + 1  # where part i starts
-    while i < n:
+    after = 0  # the part after the last one an option of the general reading took
+    for i in range(first + 1, len(parts)):
         raw = parts[i]
-        if not raw:
-            pos += 1
-            i += 1
+        if not raw or i < after:
             continue
         key, _, value = raw.lstrip("-").partition("=")
         code = plain_codes.get(key)
         # The commonest option, -key=value with a value that needs no interpreting, read here as
         # from_text reads it (tests/test_legacy_reading.py checks they agree); any other below.
-        if (
-            code is not None
-            and value
-            and raw[0] == "-"
-            and key not in attrs
-            and (plain or ("'" not in raw and "\\" not in raw))
-        ):
-            if code == PLAIN_STRING:
-                typed = value
-            elif code == PLAIN_STRINGS:
-                typed = tuple(filter(None, value.split(",")))  # iter_items skips empty items too
-            elif code >= PLAIN_TARGET:
-                try:
-                    if code == PLAIN_TARGET:
-                        typed = _parse_text(value, registry, depth + 1, chain)
-                    else:  # (a loop: a comprehension would make every call build three cells)
-                        devices = []
-                        for item in value.split(","):
-                            if item:
-                                devices.append(_parse_text(item, registry, depth + 1, chain))
-                        typed = tuple(devices)
-                except TargetError:
-                    typed = None  # read again below, which reports it where it stands in this text
-            else:
-                if len(value) < 10 and value.isdigit() and value.isascii():  # within 32 bits: any int_bits
-                    typed = int(value)
+        if code is not None and value and raw[0] == "-" and key not in attrs:
+            if plain or (len(raw) < _QUICK_BELOW and "'" not in raw and "\\" not in raw):
+                if code == PLAIN_STRING:
+                    typed = value
+                elif code == PLAIN_STRINGS:
+                    typed = tuple(filter(None, value.split(",")))  # iter_items skips empty items too
+                elif code >= PLAIN_TARGET:
+                    typed = _plain_targets(code, value, registry, depth, chain)
                 else:
-                    typed = _BOOL_WORDS.get(value.lower())
-                if typed is not None and code != PLAIN_INT:
-                    typed = typed != 0
+                    if len(value) < 10 and value.isdigit() and value.isascii():  # within 32 bits: any int_bits
+                        typed = int(value)
+                    else:
+                        typed = _BOOL_WORDS.get(value.lower())
+                    if typed is not None and code != PLAIN_INT:
+                        typed = typed != 0
+            elif code == PLAIN_STRING and value[0] == "'" == value[-1] and value.count("'") == 2 and "\\" not in value:
+                typed = value[1:-1].strip(" ")  # one quoted region, nothing to interpret inside
+            else:
+                typed = None
             if typed is not None:
                 attrs[key] = typed
-                pos += len(raw) + 1
-                i += 1
                 continue
-        key, key_start, value, value_start, end, i = legacy_option(parts, i, pos, text)
+        start = i + sum(map(len, parts[:i]))  # each part before this one and its space
+        key, key_start, value, value_start, end, after = legacy_option(parts, i, start, text)
         if key == "kind" or key in attrs:
             raise DuplicateAttributeError(
                 f"attribute {show(key)} is given more than once", text, key_start, key_start + len(key)
@@ -479,16 +466,31 @@ def _read_legacy(
             )
         except TargetError as err:
             if not value:
-                raise err.at(text, pos, end) from None
+                raise err.at(text, start, end) from None
             raise err.relocated(text, range(value_start, value_start + len(value)), end) from None
         attrs[key] = typed
-        pos = end + 1
     tag, keys, host = "", None, None
     if "keys" in attrs or "tag" in attrs or "host" in attrs:
         tag, keys, host = attrs.pop("tag", ""), attrs.pop("keys", None), attrs.pop("host", None)
     if schema.required_names:
         check_required(schema, attrs, text, kind_start, kind_end)
     return Target._build(schema, registry, tag, keys, host, attrs, _EMPTY, text, "legacy", None)
+
+
+def _plain_targets(code: int, value: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Any:
+    """The target (``PLAIN_TARGET``) or targets of ``value``, plain (no quotes, backslashes or
+    spaces), as from_text reads them; ``None`` for a value it rejects (the general reading then
+    reports it, where it stands in the text)."""
+    try:
+        if code == PLAIN_TARGET:
+            return _parse_text(value, registry, depth + 1, chain)
+        targets = []  # (a loop: a comprehension would build three cells a call)
+        for item in value.split(","):
+            if item:  # iter_items skips empty items
+                targets.append(_parse_text(item, registry, depth + 1, chain))
+        return tuple(targets)
+    except TargetError:
+        return None
 
 
 def _in_tag(err: TargetError, tag: str) -> TargetError:

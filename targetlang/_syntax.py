@@ -443,8 +443,9 @@ def parse_syntax(text: str, json_depth: int = MAX_JSON_DEPTH) -> LegacySyntax | 
             _JSON_DEPTH.reset(token)
 
 
-# A text shorter than this is split with str.split when it can be; a longer one is scanned
-# with the grammar's terminal, which holds no list entry per space.
+# A text shorter than this is split with str.split when it can be, and read as plain (each word
+# a run of non-spaces); a longer one is scanned with the grammar's terminal, and its words are
+# checked one by one.
 _SPLIT_BELOW = 4096
 
 
@@ -467,11 +468,10 @@ def legacy_parts(text: str) -> tuple[list[str], bool] | None:
         parts = text.split(" ")
         plain = True
     else:
-        words = _scanned_words(text)
-        if words is None:
+        scanned = _scanned_parts(text)
+        if scanned is None:
             return None
-        parts = word_parts(words, len(text))
-        plain = False
+        parts, plain = scanned, False
     for kind in parts:
         if kind:
             return None if kind[0] == "-" or kind[0] == "{" else (parts, plain)
@@ -571,21 +571,26 @@ def _split_words(text: str) -> list[tuple[str, int]]:
     return _words(text.split(" "))
 
 
-def _scanned_words(text: str) -> list[tuple[str, int]] | None:
-    legacy, word = _scanners()
-    if legacy.fullmatch(text) is None:
-        return None
-    return [(m.group(), m.start()) for m in word.finditer(text)]
+def _scanned_parts(text: str) -> list[str] | None:
+    # Each match is a word or nothing, then a space or the end: the parts, and after a last word
+    # that the end closes, one empty match more. A character that starts no word (a quote never
+    # closed) is skipped by findall: then the parts do not make the text.
+    parts = _scanner().findall(text)
+    if " ".join(parts) != text:
+        parts.pop()
+        if " ".join(parts) != text:
+            return None
+    return parts
 
 
 @functools.cache
-def _scanners() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The legacy rule as one expression over the grammar's ``_UNITS``, and one word of it."""
+def _scanner() -> re.Pattern[str]:
+    """A word of the grammar's ``_UNITS`` terminal, or none, and the space after it."""
     found = re.search(r"^_UNITS: /(.+)/$", grammar_text(), re.M)
     if found is None:
         raise RuntimeError("target.lark has no _UNITS terminal")
     word = f"(?=[^ ]){found.group(1)}"  # a word starts with a unit, not a space
-    return re.compile(f" *+(?:{word} *+)*+"), re.compile(word)
+    return re.compile(f"((?:{word})?)(?: |\\Z)")
 
 
 def _legacy_syntax(text: str) -> LegacySyntax | None:
