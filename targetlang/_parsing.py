@@ -207,7 +207,10 @@ def _read_text(text: str, registry: Registry, max_depth: int) -> Target:
 @text_cached(512)
 def _read_default(text: str) -> Target:
     """``text`` read as most texts are: with the built-in registry, at the default depth."""
-    return _parse_uncached(text, builtin_registry())
+    registry = builtin_registry()
+    if MKLDNN in text:  # (_parse_uncached, one call less on every cold parse)
+        return _parse_mkldnn(text, registry)
+    return _parse_text(text, registry, 0, ())
 
 
 @bounded_cache(16384)

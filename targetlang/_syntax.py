@@ -472,10 +472,12 @@ def legacy_parts(text: str) -> tuple[list[str], bool] | None:
         if scanned is None:
             return None
         parts, plain = scanned, False
-    for kind in parts:
-        if kind:
-            return None if kind[0] == "-" or kind[0] == "{" else (parts, plain)
-    return None
+    kind = parts[0]
+    if not kind:  # spaces before the kind
+        kind = next(filter(None, parts), "")
+        if not kind:
+            return None
+    return None if kind[0] == "-" or kind[0] == "{" else (parts, plain)
 
 
 def legacy_words(text: str) -> list[tuple[str, int]] | None:
