@@ -432,8 +432,8 @@ def _read_legacy(
             if plain or (len(raw) < _QUICK_BELOW and "'" not in raw and "\\" not in raw):
                 if code == PLAIN_STRING:
                     typed = value
-                elif code == PLAIN_STRINGS:
-                    typed = tuple(filter(None, value.split(",")))  # iter_items skips empty items too
+                elif code == PLAIN_STRINGS:  # (iter_items skips empty items too)
+                    typed = (value,) if "," not in value else tuple(filter(None, value.split(",")))
                 elif code >= PLAIN_TARGET:
                     typed = _plain_targets(code, value, registry, depth, chain)
                 else:
