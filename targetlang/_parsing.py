@@ -310,7 +310,7 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             return Target._build(schema, registry, "", None, None, {}, _EMPTY, text, "legacy", None)
         cut = legacy_parts(text)
         if cut is not None:
-            return _read_legacy(*cut, text, registry, depth, chain)
+            return _read_legacy(cut[0], cut[1], text, registry, depth, chain)
     else:
         read = _read_plain_json(text, registry, depth, chain)
         if read is not None:
@@ -402,20 +402,9 @@ def _read_legacy(
     while not parts[first]:
         first += 1
     kind = parts[first]
-    kind_start, kind_end = first, first + len(kind)  # each part before the kind is one space
     schema = registry.kinds.get(kind)
-    if schema is None:
-        if kind in registry.tags:
-            raise UnknownKindError(
-                f"{show(kind)} is a tag, and a tag takes no options: TVM v0.22 read a tag only as the "
-                f'whole text; to change its fields write {{"tag": "{kind}", ...}}',
-                text,
-                kind_start,
-                kind_end,
-            )
-        raise unknown_kind(kind, registry, text, kind_start, kind_end)
-    if schema.modern_only:
-        raise modern_kind(schema, text, kind_start, kind_end)
+    if schema is None or schema.modern_only:
+        raise _kind_error(kind, first, text, registry)  # each part before the kind is one space
     plain_codes = schema.plain_codes
     attrs: dict[str, Any] = {}  # keys, tag and host too, until the end
     typed: Any
@@ -476,8 +465,26 @@ def _read_legacy(
     if "keys" in attrs or "tag" in attrs or "host" in attrs:
         tag, keys, host = attrs.pop("tag", ""), attrs.pop("keys", None), attrs.pop("host", None)
     if schema.required_names:
-        check_required(schema, attrs, text, kind_start, kind_end)
+        check_required(schema, attrs, text, first, first + len(kind))
     return Target._build(schema, registry, tag, keys, host, attrs, _EMPTY, text, "legacy", None)
+
+
+def _kind_error(kind: str, start: int, text: str, registry: Registry) -> TargetError:
+    """What is wrong with ``kind``, at ``start`` in ``text``: not a kind of ``registry``, or one
+    added after TVM v0.23, which no legacy string could name."""
+    end = start + len(kind)
+    schema = registry.kinds.get(kind)
+    if schema is not None:
+        return modern_kind(schema, text, start, end)
+    if kind in registry.tags:
+        return UnknownKindError(
+            f"{show(kind)} is a tag, and a tag takes no options: TVM v0.22 read a tag only as the "
+            f'whole text; to change its fields write {{"tag": "{kind}", ...}}',
+            text,
+            start,
+            end,
+        )
+    return unknown_kind(kind, registry, text, start, end)
 
 
 def _plain_targets(code: int, value: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Any:
