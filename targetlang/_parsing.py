@@ -408,10 +408,9 @@ def _read_legacy(
     plain_codes = schema.plain_codes
     attrs: dict[str, Any] = {}  # keys, tag and host too, until the end
     typed: Any
-    after = 0  # the part after the last one an option of the general reading took
-    for i in range(first + 1, len(parts)):
-        raw = parts[i]
-        if not raw or i < after:
+    after = first + 1  # the first part not read yet: past the kind, and what options took
+    for i, raw in enumerate(parts):
+        if i < after or not raw:
             continue
         key, _, value = raw.lstrip("-").partition("=")
         code = plain_codes.get(key)
