@@ -295,14 +295,21 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         _check_depth(depth, text, 0, len(text))
     config = registry.tags.get(text)
     if config is not None:
+        chain = _check_cycle(text, chain)
+        kept: Target | None = registry._tag_targets.get(text)
+        if kept is not None:
+            return kept  # (one that read once has no cycle: see tests/test_tags.py)
         try:
-            target = _from_config(config, registry, depth, None, "", chain=_check_cycle(text, chain))
+            target = _from_config(config, registry, depth, None, "", chain=chain)
         except TargetError as err:
             if err.source:
                 raise
             # The tag's own config has no text: point at the tag's name.
             raise _in_tag(err, text).at(text, 0, len(text)) from None
-        return _retexted(target, registry, text, "tag")
+        read = _retexted(target, registry, text, "tag")
+        if _nests_none(read):
+            registry._tag_targets[text] = read
+        return read
     if text[:1] != "{":
         schema = registry.kinds.get(text)
         if schema is not None and not schema.modern_only and not schema.required_names and _one_word(text):
@@ -322,6 +329,11 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         words = [(word.text, word.start) for word in (syntax.kind, *syntax.words)]
         return _read_legacy(word_parts(words, len(text)), False, text, registry, depth, chain)
     return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
+
+
+def _nests_none(target: Target) -> bool:
+    attrs = target.schema.attrs
+    return target.host is None and not any(attrs[name].type.holds_targets for name in target.attrs)
 
 
 def _one_word(text: str) -> bool:

@@ -60,9 +60,13 @@ class Registry:
     as they are; ``register_kind`` and registry files check a user kind first.
     """
 
-    __slots__ = ("_hash", "kinds", "tags", "version")
+    __slots__ = ("_hash", "_tag_targets", "kinds", "tags", "version")
 
     _hash: int
+    # The target each tag reads as, by name, once read (by the parser): the tags and the kinds
+    # never change, so neither does it. Only a tag whose target nests none is kept, so that the
+    # depth of a read is the depth of its tag. As many as there are tags, whatever the input.
+    _tag_targets: dict[str, Any]
     kinds: Mapping[str, KindSchema]
     tags: Mapping[str, Mapping[str, Any]]
     version: str
@@ -87,6 +91,7 @@ class Registry:
         object.__setattr__(self, "tags", MappingProxyType(tags))
         object.__setattr__(self, "version", version)
         object.__setattr__(self, "_hash", hash((version, frozenset(self.kinds), frozenset(self.tags))))
+        object.__setattr__(self, "_tag_targets", {})
 
     def _derived(self, kinds: dict[str, KindSchema], tags: dict[str, Mapping[str, Any]]) -> Registry:
         # The tags are frozen already: a copy that adds one kind or tag need not freeze them again.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import targetlang
@@ -99,3 +101,47 @@ def test_compressed_tags_read_back_and_migrate_again() -> None:
     assert m.target is not None and m.target.resolve() == parse(legacy).resolve().with_attr("tag", "arm/rasp4b")
     again = targetlang.migrate(m.json, compress_tags=True)
     assert again.json == {"tag": "arm/rasp4b"} and again.ok
+
+
+# ------------------------------------------------------------------ a registry's tag targets
+
+_TAGS: dict[str, dict[str, Any]] = {
+    "m/base": {"kind": "llvm", "mcpu": "x", "mattr": ["+a"]},
+    "m/over": {"tag": "m/base", "mattr": ["+b"]},
+    "m/host": {"kind": "cuda", "host": "m/base"},
+    "m/c1": {"tag": "m/c2"},
+    "m/c2": {"tag": "m/c1"},
+}
+# Each read in an order that reads a tag alone first, and in another that reads it inside others first.
+_READS = ["m/base", "m/over", "m/host", "cuda -host=m/over", "composite -devices=m/base,m/over", "m/c1", "m/c2"]
+
+
+def _registry() -> targetlang.Registry:
+    registry = builtin_registry()
+    for name, config in _TAGS.items():
+        registry = registry.register_tag(name, config)
+    return registry
+
+
+def _outcome(text: str, registry: targetlang.Registry, max_depth: int | None) -> tuple[object, ...]:
+    targetlang.clear_caches()  # (the parse caches would answer for an equal registry)
+    try:
+        target = parse(text, registry=registry, max_depth=max_depth)
+    except targetlang.TargetError as err:
+        return (type(err).__name__, str(err))
+    return (str(target), target.canonical(), target.to_json(), repr(target.host))
+
+
+@pytest.mark.parametrize("max_depth", [None, 0, 1])
+@pytest.mark.parametrize("order", [_READS, _READS[::-1]])
+def test_a_tag_read_once_reads_the_same_again(order: list[str], max_depth: int | None) -> None:
+    """A registry keeps the target of a tag that nests none once read; every read after, alone, nested
+    at the depth limit or inside a cycle, gives what a registry that kept none gives."""
+    registry = _registry()
+    first = {text: _outcome(text, registry, max_depth) for text in order}
+    again = {text: _outcome(text, registry, max_depth) for text in order}
+    fresh = {text: _outcome(text, _registry(), max_depth) for text in order}
+    assert first == again == fresh
+    assert set(registry._tag_targets) == {"m/base", "m/over"}  # not m/host, which nests m/base
+    targetlang.clear_caches()
+    assert parse("m/over", registry=registry) is registry._tag_targets["m/over"]
