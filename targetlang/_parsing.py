@@ -306,10 +306,10 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
                 raise
             # The tag's own config has no text: point at the tag's name.
             raise _in_tag(err, text).at(text, 0, len(text)) from None
-        read = _retexted(target, registry, text, "tag")
-        if _nests_none(read):
-            registry._tag_targets[text] = read
-        return read
+        target = _retexted(target, registry, text, "tag")
+        if _nests_none(target):
+            registry._tag_targets[text] = target
+        return target
     if text[:1] != "{":
         schema = registry.kinds.get(text)
         if schema is not None and not schema.modern_only and not schema.required_names and _one_word(text):
