@@ -103,7 +103,7 @@ def old_terminals() -> Iterator[None]:
     swaps = [
         (vars(syntax), "_parser", old),
         (vars(syntax), "_legacy_syntax", lambda text: None),
-        (vars(parsing), "legacy_words", lambda text: None),
+        (vars(parsing), "legacy_parts", lambda text: None),
         (vars(parsing), "_read_plain_json", lambda *args: None),
     ]
     saved = [(namespace, name, namespace[name]) for namespace, name, _ in swaps]

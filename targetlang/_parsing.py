@@ -411,12 +411,12 @@ def _read_legacy(
     quotes or backslashes in it, so that no word needs checking for them). Its spans are found
     when something asks for them (:func:`legacy_spans`): recording them took a fifth longer."""
     first = 0
-    while not parts[first]:
+    while not parts[first] or parts[first][0] == " ":
         first += 1
     kind = parts[first]
     schema = registry.kinds.get(kind)
     if schema is None or schema.modern_only:
-        raise _kind_error(kind, first, text, registry)  # each part before the kind is one space
+        raise _kind_error(kind, first + sum(map(len, parts[:first])), text, registry)
     plain_codes = schema.plain_codes
     attrs: dict[str, Any] = {}  # keys, tag and host too, until the end
     typed: Any
@@ -450,6 +450,8 @@ def _read_legacy(
             if typed is not None:
                 attrs[key] = typed
                 continue
+        if raw[0] == " ":
+            continue  # a run of spaces
         start = i + sum(map(len, parts[:i]))  # each part before this one and its space
         key, key_start, value, value_start, end, after = legacy_option(parts, i, start, text)
         if key == "kind" or key in attrs:
@@ -476,7 +478,8 @@ def _read_legacy(
     if "keys" in attrs or "tag" in attrs or "host" in attrs:
         tag, keys, host = attrs.pop("tag", ""), attrs.pop("keys", None), attrs.pop("host", None)
     if schema.required_names:
-        check_required(schema, attrs, text, first, first + len(kind))
+        start = first + sum(map(len, parts[:first]))
+        check_required(schema, attrs, text, start, start + len(kind))
     return Target._build(schema, registry, tag, keys, host, attrs, _EMPTY, text, "legacy", None)
 
 

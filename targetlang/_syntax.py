@@ -455,7 +455,8 @@ def legacy_parts(text: str) -> tuple[list[str], bool] | None:
     has the grammar's parser report it).
 
     The parts are what ``text.split(" ")`` gives for a text without quotes: ``" ".join(parts)``
-    is ``text``, each non-empty part is a word and each empty one a space more. The flag is true
+    is ``text``, each non-empty part is a word and each empty one a space more (a scanned text
+    with runs of spaces has a part of spaces for each run, empty or starting with a space). The flag is true
     when the text has no quotes or backslashes, so that every word is a run of non-spaces.
 
     The grammar's legacy rule, ``SEP? KIND (OPTION | WORD)*``, reads words that are runs of its
@@ -473,8 +474,8 @@ def legacy_parts(text: str) -> tuple[list[str], bool] | None:
             return None
         parts, plain = scanned, False
     kind = parts[0]
-    if not kind:  # spaces before the kind
-        kind = next(filter(None, parts), "")
+    if not kind or kind[0] == " ":  # spaces before the kind
+        kind = next((part for part in parts if part and part[0] != " "), "")
         if not kind:
             return None
     return None if kind[0] == "-" or kind[0] == "{" else (parts, plain)
@@ -489,14 +490,16 @@ def legacy_words(text: str) -> list[tuple[str, int]] | None:
 
 def word_parts(words: Sequence[tuple[str, int]], length: int) -> list[str]:
     """The parts (:func:`legacy_parts`) of a text of ``length`` characters whose words are
-    ``words`` (each with its start) and the rest spaces."""
+    ``words`` (each with its start) and the rest spaces: each run of spaces one part."""
     parts: list[str] = []
     pos = 0  # where the next part starts
     for run, start in words:
-        parts.extend([""] * (start - pos))
+        if start > pos:
+            parts.append(" " * (start - pos - 1))  # and the space after it
         parts.append(run)
         pos = start + len(run) + 1
-    parts.extend([""] * (length + 1 - pos))
+    if pos <= length:
+        parts.append(" " * (length - pos))
     return parts
 
 
@@ -522,9 +525,9 @@ def legacy_option(parts: list[str], i: int, start: int, text: str) -> tuple[str,
         return key, key_start, value, key_start + len(key) + 1, word_end, i + 1
     following = i + 1
     value_start = word_end + 1
-    while following < len(parts) and not parts[following]:
+    while following < len(parts) and (not parts[following] or parts[following][0] == " "):
+        value_start += len(parts[following]) + 1
         following += 1
-        value_start += 1
     if following < len(parts) and parts[following][0] != "-":
         value = parts[following]
         return key, key_start, value, value_start, value_start + len(value), following + 1
@@ -539,14 +542,16 @@ def legacy_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
         raise ValueError("not a legacy string")
     parts = cut[0]
     i = 0
-    while not parts[i]:
+    pos = 0
+    while not parts[i] or parts[i][0] == " ":
+        pos += len(parts[i]) + 1
         i += 1
-    pos = i + len(parts[i]) + 1  # each part before the kind is a space
+    pos += len(parts[i]) + 1
     i += 1
     spans: dict[str, tuple[int, int, int, int]] = {}
     while i < len(parts):
-        if not parts[i]:
-            pos += 1
+        if not parts[i] or parts[i][0] == " ":
+            pos += len(parts[i]) + 1
             i += 1
             continue
         key, key_start, _, value_start, end, i = legacy_option(parts, i, pos, text)
@@ -560,11 +565,9 @@ def _words(parts: list[str]) -> list[tuple[str, int]]:
     append = words.append
     pos = 0
     for run in parts:
-        if run:
+        if run and run[0] != " ":
             append((run, pos))
-            pos += len(run) + 1
-        else:
-            pos += 1
+        pos += len(run) + 1
     return words
 
 
@@ -574,10 +577,17 @@ def _split_words(text: str) -> list[tuple[str, int]]:
 
 
 def _scanned_parts(text: str) -> list[str] | None:
+    if "  " in text:
+        # Runs of spaces: matched word by word, each run's parts made at once (a match per
+        # space took a second for 10 MB of them).
+        legacy, word, _ = _scanners()
+        if legacy.fullmatch(text) is None:
+            return None
+        return word_parts([(m.group(), m.start()) for m in word.finditer(text)], len(text))
     # Each match is a word or nothing, then a space or the end: the parts, and after a last word
     # that the end closes, one empty match more. A character that starts no word (a quote never
     # closed) is skipped by findall: then the parts do not make the text.
-    parts = _scanner().findall(text)
+    parts = _scanners()[2].findall(text)
     if " ".join(parts) != text:
         parts.pop()
         if " ".join(parts) != text:
@@ -586,13 +596,14 @@ def _scanned_parts(text: str) -> list[str] | None:
 
 
 @functools.cache
-def _scanner() -> re.Pattern[str]:
-    """A word of the grammar's ``_UNITS`` terminal, or none, and the space after it."""
+def _scanners() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The legacy rule as one expression over the grammar's ``_UNITS``; one word of it; and a
+    word or none, then the space after it."""
     found = re.search(r"^_UNITS: /(.+)/$", grammar_text(), re.M)
     if found is None:
         raise RuntimeError("target.lark has no _UNITS terminal")
     word = f"(?=[^ ]){found.group(1)}"  # a word starts with a unit, not a space
-    return re.compile(f"((?:{word})?)(?: |\\Z)")
+    return re.compile(f" *+(?:{word} *+)*+"), re.compile(word), re.compile(f"((?:{word})?)(?: |\\Z)")
 
 
 def _legacy_syntax(text: str) -> LegacySyntax | None:

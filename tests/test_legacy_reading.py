@@ -96,6 +96,8 @@ _EDGES = [
     "llvm -mattr='+a,+b' -num-cores='4'",
     "llvm -mcpu='x'y -mtriple='' -tag=''",
     "llvm -mcpu='a\\b' -mtriple='a'b'c'",
+    "  vulkan   -device_name='a b'   -supports_int8=1  ",
+    "   vulkan   --device_name   'a b'   -supports_int8   ",
     "llvm -mcpu=a\\ b -mattr=+x,+y -num-cores='1'",
     "llvm -num-cores=1000000000",
     "llvm -num-cores=2147483648",
@@ -213,7 +215,19 @@ _SPANS = [
     ("llvm -mcpu=a\\ b", {"mcpu": (5, 10, 11, 15)}),
     ("cuda -keys=cuda,gpu -libs", {"keys": (5, 10, 11, 19), "libs": (20, 25, 25, 25)}),
     ("llvm -host='llvm -mcpu=x' -mcpu=y", {"host": (5, 10, 11, 25), "mcpu": (26, 31, 32, 33)}),
+    # runs of spaces in a text with quotes: a part each
+    ("  llvm   -mcpu   'x y'  -mattr=+a   ", {"mcpu": (9, 14, 17, 22), "mattr": (24, 30, 31, 33)}),
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "start"), [("   nope  -x='a b'", 3), ("   nope  -x=a", 3), ("  'x'  llvm", 2), ("   ", None)]
+)
+def test_a_kind_that_is_none_is_pointed_at_past_the_spaces_before_it(text: str, start: int | None) -> None:
+    with pytest.raises(targetlang.TargetError) as info:
+        targetlang.parse(text)
+    if start is not None:
+        assert (type(info.value), info.value.start) == (targetlang.UnknownKindError, start)
 
 
 @pytest.mark.parametrize(("text", "spans"), _SPANS)
