@@ -1,9 +1,11 @@
 """Least-recently-used caches bounded by the size of what they hold, not only by their count.
 
 Every cache of targetlang whose entries come from the input (the parse caches, a log reader's
-readings, a log migrator's migrations) is an `LruCache`. A count alone does not bound
-memory: 1,000 distinct 130 KB specs held 250 MB (one long value each) to 880 MB (long
-`-mattr` lists) after their targets were dropped. So each cache also bounds the summed *cost*
+readings, a log migrator's migrations) is an `LruCache`, or, for the texts most parses read,
+`text_cached`'s pair: short texts in `functools.lru_cache`, whose count bounds their cost, and
+the others in an `LruCache`. A count alone does not bound memory: 1,000 distinct 130 KB specs
+held 250 MB (one long value each) to 880 MB (long `-mattr` lists) after their targets were
+dropped. So each cache also bounds the summed *cost*
 of its entries and drops the least recently used entries to stay within both bounds; an entry
 whose cost alone is over the bound is not stored at all.
 
@@ -241,6 +243,7 @@ class TextCached(Protocol[_R_co]):
     """A function of one text whose results are cached by it (see :func:`text_cached`)."""
 
     __name__: str
+    short_cost: int
     short_cache: functools._lru_cache_wrapper[Any]
     long_cache: LruCache[str, Any]
     cache_clear: Callable[[], None]
@@ -256,7 +259,8 @@ def text_cached(short_entries: int, max_cost: int = TEXT_BUDGET) -> Callable[[Ca
     :func:`functools.lru_cache` of ``short_entries`` entries: bounded by its count alone, which
     bounds their cost to half of ``max_cost``, and about eight times cheaper to miss than an
     :class:`LruCache`, whose lookup and entry a cold parse would pay for (0.7 of 3 µs)
-    (``.short_cache``). A longer text is held in an :class:`LruCache` of the other half
+    (``.short_cache``; short is ``len(text) + COMMA_CHARGE * text.count(",")`` at most
+    ``.short_cost``). A longer text is held in an :class:`LruCache` of the other half
     (``.long_cache``). For module-level functions: the short cache is registered for
     :func:`clear_all_caches` for good.
     """
@@ -283,6 +287,7 @@ def text_cached(short_entries: int, max_cost: int = TEXT_BUDGET) -> Callable[[Ca
             long_cache.clear()
 
         wrapper = cast("TextCached[_R]", cached)
+        wrapper.short_cost = short_cost
         wrapper.short_cache = short
         wrapper.long_cache = long_cache
         wrapper.cache_clear = cache_clear

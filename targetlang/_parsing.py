@@ -298,7 +298,7 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         chain = _check_cycle(text, chain)
         kept: Target | None = registry._tag_targets.get(text)
         if kept is not None:
-            return kept  # (one that read once has no cycle: see tests/test_tags.py)
+            return kept  # (it reads no other tag: only its own cycle can be, and is checked)
         try:
             target = _from_config(config, registry, depth, None, "", chain=chain)
         except TargetError as err:
@@ -307,7 +307,10 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             # The tag's own config has no text: point at the tag's name.
             raise _in_tag(err, text).at(text, 0, len(text)) from None
         target = _retexted(target, registry, text, "tag")
-        if _nests_none(target):
+        if config.get("kind") is not None and _nests_none(target):
+            # A tag of its own kind, extending none, and nesting no target reads no other tag:
+            # read again, in any chain of tags and at any depth, it gives this or the errors
+            # checked above (a tag that extends one can close a cycle through a tag around it).
             registry._tag_targets[text] = target
         return target
     if text[:1] != "{":

@@ -63,9 +63,9 @@ class Registry:
     __slots__ = ("_hash", "_tag_targets", "kinds", "tags", "version")
 
     _hash: int
-    # The target each tag reads as, by name, once read (by the parser): the tags and the kinds
-    # never change, so neither does it. Only a tag whose target nests none is kept, so that the
-    # depth of a read is the depth of its tag. As many as there are tags, whatever the input.
+    # The target a tag reads as, by name, once read (by the parser), for a tag that reads no
+    # other: one with its own kind, extending no tag, whose target nests none. The tags and the
+    # kinds never change, so neither does it. As many as there are tags, whatever the input.
     _tag_targets: dict[str, Any]
     kinds: Mapping[str, KindSchema]
     tags: Mapping[str, Mapping[str, Any]]

@@ -454,10 +454,12 @@ def legacy_parts(text: str) -> tuple[list[str], bool] | None:
     grammar does not read as a legacy string: JSON, and what is rejected (:func:`parse_syntax`
     has the grammar's parser report it).
 
-    The parts are what ``text.split(" ")`` gives for a text without quotes: ``" ".join(parts)``
-    is ``text``, each non-empty part is a word and each empty one a space more (a scanned text
-    with runs of spaces has a part of spaces for each run, empty or starting with a space). The flag is true
-    when the text has no quotes or backslashes, so that every word is a run of non-spaces.
+    ``" ".join(parts)`` is ``text``: each part is a word, or spaces, the part's and the one
+    after it (an empty part is one space). A text shorter than 4,096 characters without quotes
+    or backslashes is cut by ``text.split(" ")`` (its runs of spaces are empty parts) and the flag
+    is true: every word is a run of non-spaces. Any other text is scanned, and the flag is false:
+    by one ``findall`` when it has no two spaces in a row, else word by word, a run of spaces a
+    part of its own.
 
     The grammar's legacy rule, ``SEP? KIND (OPTION | WORD)*``, reads words that are runs of its
     ``_UNITS`` terminal (escape pairs, quoted regions, runs of other characters) separated by

@@ -252,6 +252,7 @@ def test_a_dropped_reader_leaves_no_cache_behind() -> None:
     del reader
     gc.collect()
     assert [ref() for ref in caches] == [None, None, None]
+    assert all(live() is not None for live in _cache._caches)  # their references went with them
 
 
 def test_the_versions_a_log_names_are_bounded_by_text_too() -> None:
@@ -259,3 +260,18 @@ def test_the_versions_a_log_names_are_bounded_by_text_too() -> None:
     for i in range(20):
         assert reader.era(f"0.8.{i}-" + "x" * 100_000) == "0.8"
     assert reader._contexts.cost <= TEXT_BUDGET and len(reader._contexts) == 2
+
+
+def test_a_short_text_is_held_by_the_c_cache_and_a_long_one_by_text() -> None:
+    """``text_cached``: a text of a cost of at most ``short_cost`` (its length and 16 a comma)
+    in ``functools.lru_cache``, which its count bounds; one a character longer in the LruCache."""
+    read = parsing._read_default
+    assert read.short_cost == TEXT_BUDGET // (2 * 512) - ENTRY_CHARGE == 192
+    base = "llvm -keys=a,b,c -mcpu="  # two commas: a cost of 32 more than its length
+    short = base + "x" * (read.short_cost - 32 - len(base))
+    assert len(short) + 32 == read.short_cost
+    for text, where in ((short, "short"), (short + "x", "long")):
+        targetlang.clear_caches()
+        assert targetlang.parse(text) is targetlang.parse(text)
+        held = (read.short_cache.cache_info().currsize, len(read.long_cache))
+        assert held == ((1, 0) if where == "short" else (0, 1)), (len(text), where)
