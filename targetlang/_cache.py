@@ -5,9 +5,9 @@ readings, a log migrator's migrations) is an `LruCache`, or, for the texts most 
 `text_cached`'s pair: short texts in `functools.lru_cache`, whose count bounds their cost, and
 the others in an `LruCache`. A count alone does not bound memory: 1,000 distinct 130 KB specs
 held 250 MB (one long value each) to 880 MB (long `-mattr` lists) after their targets were
-dropped. So each cache also bounds the summed *cost*
-of its entries and drops the least recently used entries to stay within both bounds; an entry
-whose cost alone is over the bound is not stored at all.
+dropped. So each cache also bounds the summed *cost* of its entries and drops the least
+recently used entries to stay within both bounds; an entry whose cost alone is over the bound is
+not stored at all.
 
 The cost of an entry is the text of its key in characters (`text_cost`), with two charges
 for what text alone does not show: each comma costs `COMMA_CHARGE` (16) more, since it
