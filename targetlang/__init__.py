@@ -97,7 +97,7 @@ def clear_caches() -> None:
     see, so memory stays bounded without this; it is for measuring cold figures and for a
     long-running service that wants the memory back. The registries, which do not grow with the
     input, are kept, with what they derive from their own kinds and tags (the target of a tag
-    that nests none, once read). Safe to call from any thread at any time.
+    that reads no other tag, once read). Safe to call from any thread at any time.
     """
     # No cache exists before the module that makes them is loaded; an import statement here
     # cost a microsecond a call, more than the clearing.

@@ -47,6 +47,7 @@ from ._syntax import (
     legacy_option,
     legacy_parts,
     parse_syntax,
+    part_start,
     word_parts,
 )
 from ._target import Target
@@ -207,10 +208,7 @@ def _read_text(text: str, registry: Registry, max_depth: int) -> Target:
 @text_cached(512)
 def _read_default(text: str) -> Target:
     """``text`` read as most texts are: with the built-in registry, at the default depth."""
-    registry = builtin_registry()
-    if MKLDNN in text:  # (_parse_uncached, one call less on every cold parse)
-        return _parse_mkldnn(text, registry)
-    return _parse_text(text, registry, 0, ())
+    return _parse_uncached(text, builtin_registry())
 
 
 @bounded_cache(16384)
@@ -419,7 +417,7 @@ def _read_legacy(
     kind = parts[first]
     schema = registry.kinds.get(kind)
     if schema is None or schema.modern_only:
-        raise _kind_error(kind, first + sum(map(len, parts[:first])), text, registry)
+        raise _kind_error(kind, part_start(parts, first), text, registry)
     plain_codes = schema.plain_codes
     attrs: dict[str, Any] = {}  # keys, tag and host too, until the end
     typed: Any
@@ -455,7 +453,7 @@ def _read_legacy(
                 continue
         if raw[0] == " ":
             continue  # a run of spaces
-        start = i + sum(map(len, parts[:i]))  # each part before this one and its space
+        start = part_start(parts, i)
         key, key_start, value, value_start, end, after = legacy_option(parts, i, start, text)
         if key == "kind" or key in attrs:
             raise DuplicateAttributeError(
@@ -481,7 +479,7 @@ def _read_legacy(
     if "keys" in attrs or "tag" in attrs or "host" in attrs:
         tag, keys, host = attrs.pop("tag", ""), attrs.pop("keys", None), attrs.pop("host", None)
     if schema.required_names:
-        start = first + sum(map(len, parts[:first]))
+        start = part_start(parts, first)
         check_required(schema, attrs, text, start, start + len(kind))
     return Target._build(schema, registry, tag, keys, host, attrs, _EMPTY, text, "legacy", None)
 

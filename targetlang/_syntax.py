@@ -52,6 +52,7 @@ __all__ = [
     "legacy_spans",
     "legacy_words",
     "parse_syntax",
+    "part_start",
     "word_parts",
 ]
 
@@ -543,23 +544,25 @@ def legacy_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
     if cut is None:
         raise ValueError("not a legacy string")
     parts = cut[0]
-    i = 0
-    pos = 0
-    while not parts[i] or parts[i][0] == " ":
-        pos += len(parts[i]) + 1
-        i += 1
-    pos += len(parts[i]) + 1
-    i += 1
     spans: dict[str, tuple[int, int, int, int]] = {}
-    while i < len(parts):
-        if not parts[i] or parts[i][0] == " ":
-            pos += len(parts[i]) + 1
-            i += 1
-            continue
-        key, key_start, _, value_start, end, i = legacy_option(parts, i, pos, text)
-        spans.setdefault(key, (pos, key_start + len(key), value_start, end))
-        pos = end + 1
+    kind = None  # the first word; every word after it starts an option, or is a value of one
+    after = 0  # the first part an option has not taken
+    pos = 0  # where part i starts
+    for i, part in enumerate(parts):
+        if i >= after and part and part[0] != " ":
+            if kind is None:
+                kind = part
+            else:
+                key, key_start, _, value_start, end, after = legacy_option(parts, i, pos, text)
+                spans.setdefault(key, (pos, key_start + len(key), value_start, end))
+        pos += len(part) + 1
     return spans
+
+
+def part_start(parts: list[str], i: int) -> int:
+    """Where part ``i`` of a text's parts (:func:`legacy_parts`) starts: past each part before
+    it and the space after that."""
+    return i + sum(map(len, parts[:i]))
 
 
 def _words(parts: list[str]) -> list[tuple[str, int]]:
@@ -571,11 +574,6 @@ def _words(parts: list[str]) -> list[tuple[str, int]]:
             append((run, pos))
         pos += len(run) + 1
     return words
-
-
-def _split_words(text: str) -> list[tuple[str, int]]:
-    # Only for a text without quotes and backslashes: a word is then a run of non-spaces.
-    return _words(text.split(" "))
 
 
 def _scanned_parts(text: str) -> list[str] | None:

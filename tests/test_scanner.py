@@ -48,7 +48,7 @@ def readings(text: str) -> dict[str, Reading]:
     scanned = None if parts is None else syntax._words(parts)
     found["scanned"] = _checked_kind(scanned)
     if "'" not in text and "\\" not in text:
-        found["split"] = _checked_kind(syntax._split_words(text))
+        found["split"] = _checked_kind(syntax._words(text.split(" ")))
     return found
 
 
