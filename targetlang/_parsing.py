@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ._cache import bounded_cache, text_cached
+from ._cache import COMMA_CHARGE, bounded_cache, text_cached
 from ._diagnostics import (
     LIMIT,
     MAX_DEPTH,
@@ -39,6 +39,7 @@ from ._resolution import is_aprofile, is_mprofile
 from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
 from ._syntax import (
     MAX_JSON_DEPTH,
+    SPLIT_BELOW,
     JsonObject,
     JsonScalar,
     LegacySyntax,
@@ -100,8 +101,11 @@ def parse(
         and current == MAX_DEPTH
         and spec.isascii()  # (nothing to check for lone surrogates)
     ):
-        # The commonest call, straight to the cached reading, without the dispatch below.
+        # The commonest call, straight to the cached reading, without the dispatch below; a short
+        # text straight to its C cache, by text_cached's own rule (its wrapper is a call more).
         try:
+            if len(spec) + COMMA_CHARGE * spec.count(",") <= _SHORT_COST:
+                return _read_short(spec)
             return _read_default(spec)
         except RecursionError:
             pass  # called with little stack left: read again below, on a large one
@@ -211,6 +215,10 @@ def _read_default(text: str) -> Target:
     return _parse_uncached(text, builtin_registry())
 
 
+_read_short: Callable[[str], Target] = _read_default.short_cache
+_SHORT_COST = _read_default.short_cost
+
+
 @bounded_cache(16384)
 def _parse_cached(text: str, registry: Registry, max_depth: int) -> Target:
     return _parse_uncached(text, registry)
@@ -316,6 +324,11 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         if schema is not None and not schema.modern_only and not schema.required_names and _one_word(text):
             # A kind alone ("llvm", "cuda"), as _read_legacy would read it, in a third of the time.
             return Target._build(schema, registry, "", None, None, {}, _EMPTY, text, "legacy", None)
+        if len(text) < SPLIT_BELOW and "'" not in text and "\\" not in text:
+            parts = text.split(" ")
+            if parts[0] and parts[0][0] != "-":
+                # legacy_parts' cut of a plain text whose kind comes first, without its call
+                return _read_legacy(parts, True, text, registry, depth, chain)
         cut = legacy_parts(text)
         if cut is not None:
             return _read_legacy(cut[0], cut[1], text, registry, depth, chain)
@@ -425,15 +438,17 @@ def _read_legacy(
     for i, raw in enumerate(parts):
         if i < after or not raw:
             continue
-        key, _, value = raw.lstrip("-").partition("=")
-        code = plain_codes.get(key)
         # The commonest option, -key=value with a value that needs no interpreting, read here as
         # from_text reads it (tests/test_legacy_reading.py checks they agree); any other below.
-        if code is not None and value and raw[0] == "-" and key not in attrs:
+        head, _, value = raw.partition("=")
+        plain_code = plain_codes.get(head)
+        if plain_code is not None and value and plain_code[0] not in attrs:
+            key, code = plain_code
             if plain or (len(raw) < _QUICK_BELOW and "'" not in raw and "\\" not in raw):
                 if code == PLAIN_STRING:
-                    typed = value
-                elif code == PLAIN_STRINGS:  # (iter_items skips empty items too)
+                    attrs[key] = value
+                    continue
+                if code == PLAIN_STRINGS:  # (iter_items skips empty items too)
                     typed = (value,) if "," not in value else tuple(filter(None, value.split(",")))
                 elif code >= PLAIN_TARGET:
                     typed = _plain_targets(code, value, registry, depth, chain)

@@ -158,8 +158,9 @@ class KindSchema:
     common: bool = True  # add COMMON_ATTRS; a release's own schema lists the ones it had itself
     required_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
     # The attributes a legacy string may set with a value that needs no interpreting (no quotes,
-    # escapes or spaces), each with its PLAIN_ code: the parser reads those values itself.
-    plain_codes: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    # escapes or spaces), by the option as written before its "=" ("-name" and "--name"), each
+    # with its name and PLAIN_ code: the parser reads those values itself.
+    plain_codes: Mapping[str, tuple[str, int]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         merged = {spec.name: spec for spec in COMMON_ATTRS} if self.common else {}
@@ -169,9 +170,10 @@ class KindSchema:
         # Every read checks these; most kinds have none, and the check should cost nothing then.
         object.__setattr__(self, "required_names", tuple(spec.name for spec in merged.values() if spec.required))
         plain = {
-            spec.name: code
+            dashes + spec.name: (spec.name, code)
             for spec in merged.values()
             if not spec.modern_only and spec.name != "kind" and (code := _plain_code(spec.type)) is not None
+            for dashes in ("-", "--")
         }
         object.__setattr__(self, "plain_codes", MappingProxyType(plain))
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import lark
 
 __all__ = [
+    "SPLIT_BELOW",
     "JsonArray",
     "JsonNode",
     "JsonObject",
@@ -447,7 +448,7 @@ def parse_syntax(text: str, json_depth: int = MAX_JSON_DEPTH) -> LegacySyntax | 
 # A text shorter than this is split with str.split when it can be, and read as plain (each word
 # a run of non-spaces); a longer one is scanned with the grammar's terminal, and its words are
 # checked one by one.
-_SPLIT_BELOW = 4096
+SPLIT_BELOW = 4096
 
 
 def legacy_parts(text: str) -> tuple[list[str], bool] | None:
@@ -468,7 +469,7 @@ def legacy_parts(text: str) -> tuple[list[str], bool] | None:
     quotes and backslashes is split at its spaces; any other is scanned with ``_UNITS`` as
     target.lark spells it. tests/test_scanner.py proves both readings identical to the parser's.
     """
-    if len(text) < _SPLIT_BELOW and "'" not in text and "\\" not in text:
+    if len(text) < SPLIT_BELOW and "'" not in text and "\\" not in text:
         parts = text.split(" ")
         plain = True
     else:

@@ -264,14 +264,16 @@ def test_the_versions_a_log_names_are_bounded_by_text_too() -> None:
 
 def test_a_short_text_is_held_by_the_c_cache_and_a_long_one_by_text() -> None:
     """``text_cached``: a text of a cost of at most ``short_cost`` (its length and 16 a comma)
-    in ``functools.lru_cache``, which its count bounds; one a character longer in the LruCache."""
+    in ``functools.lru_cache``, which its count bounds; one a character longer in the LruCache.
+    ``parse`` calls the short cache itself, by the same rule."""
     read = parsing._read_default
     assert read.short_cost == TEXT_BUDGET // (2 * 512) - ENTRY_CHARGE == 192
     base = "llvm -keys=a,b,c -mcpu="  # two commas: a cost of 32 more than its length
     short = base + "x" * (read.short_cost - 32 - len(base))
     assert len(short) + 32 == read.short_cost
-    for text, where in ((short, "short"), (short + "x", "long")):
-        targetlang.clear_caches()
-        assert targetlang.parse(text) is targetlang.parse(text)
-        held = (read.short_cache.cache_info().currsize, len(read.long_cache))
-        assert held == ((1, 0) if where == "short" else (0, 1)), (len(text), where)
+    for call in (targetlang.parse, read):
+        for text, where in ((short, "short"), (short + "x", "long")):
+            targetlang.clear_caches()
+            assert call(text) is call(text)
+            held = (read.short_cache.cache_info().currsize, len(read.long_cache))
+            assert held == ((1, 0) if where == "short" else (0, 1)), (call, len(text), where)

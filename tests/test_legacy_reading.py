@@ -74,10 +74,21 @@ def _of_a_kind(text: str) -> bool:
     return cut is not None and next(part for part in cut[0] if part and part[0] != " ") in REGISTRY.kinds
 
 
+def _parsed(text: str) -> tuple[Any, ...]:
+    """``_reading(text, True)`` by the whole reading of a text, which cuts a plain one itself."""
+    try:
+        target = parsing._parse_text(text, _registry("0.22", True), 0, ())
+    except targetlang.TargetError as err:
+        return (type(err).__name__, str(err), err.source, err.start, err.end)
+    host = None if target.host is None else str(target.host)
+    return (target.kind, dict(target.attrs), target.keys, target.tag, host, str(target), target.canonical())
+
+
 def test_the_quick_reading_is_the_general_one_on_every_text_of_the_test_data() -> None:
     texts = [text for text in data_texts() if _of_a_kind(text)]
     differ = [text for text in texts if _reading(text, True) != _reading(text, False)]
     assert differ == []
+    assert [text for text in texts if _parsed(text) != _reading(text, True)] == []
     accepted = [text for text in texts if not _reading(text, True)[0].endswith("Error")]
     assert len(texts) > 1000 and len(accepted) > 500  # (the test data has both, in numbers)
 
@@ -126,6 +137,15 @@ _EDGES = [
     "cuda -host=llvm -mcpu=x",
     "cuda -host=nvidia/jetson-nano",
     "cuda -host='llvm -mcpu=x' -libs=cudnn",
+    # one dash, two or three, before each type of plain value
+    "llvm --mcpu=x ---mtriple=y --num-cores=2 ---opt-level=3",
+    "vulkan ---supports_float16=true --supports_int64=0 ---device_name=x",
+    "cuda ---keys=a,b --libs=x ---host=llvm",
+    "composite ---devices=cuda,llvm --host=llvm",
+    "cuda --model=a ---model=b",
+    "cuda ---model=a -model=b",
+    "cuda --=x",
+    "cuda ---",
 ]
 
 
@@ -141,6 +161,8 @@ def test_the_quick_reading_is_the_general_one_at_the_depth_limit(text: str, max_
 @pytest.mark.parametrize("text", _EDGES)
 def test_the_quick_reading_is_the_general_one_at_the_edges(text: str, version: str) -> None:
     assert _reading(text, True, version) == _reading(text, False, version)
+    if version == "0.22":
+        assert _parsed(text) == _reading(text, True)
 
 
 # Keys of every type and none; values plain, empty, signed, too long for 32 bits, boolean words.

@@ -126,8 +126,8 @@ def test_words_and_where_they_start(text: str, words: Reading) -> None:
 
 def test_a_long_text_is_scanned_not_split() -> None:
     # A text past the split bound is scanned whatever it holds, and its words checked one by one.
-    text = "llvm" + " " * syntax._SPLIT_BELOW + "-mcpu=x"
-    assert legacy_words(text) == [("llvm", 0), ("-mcpu=x", 4 + syntax._SPLIT_BELOW)]
+    text = "llvm" + " " * syntax.SPLIT_BELOW + "-mcpu=x"
+    assert legacy_words(text) == [("llvm", 0), ("-mcpu=x", 4 + syntax.SPLIT_BELOW)]
     reads_as_the_grammar(text)
 
 
