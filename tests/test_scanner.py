@@ -49,6 +49,9 @@ def readings(text: str) -> dict[str, Reading]:
     found["scanned"] = _checked_kind(scanned)
     if "'" not in text and "\\" not in text:
         found["split"] = _checked_kind(syntax._words(text.split(" ")))
+    elif "\\" not in text and "  " not in text:
+        parts = syntax._quoted_parts(text)
+        found["quoted"] = None if parts is None else _checked_kind(syntax._words(parts))
     return found
 
 
@@ -117,6 +120,12 @@ def test_random_mixes_of_special_characters_read_as_the_grammar_reads_them(prefi
         ("{kind: llvm}", None),
         ("llvm -model='a b", None),
         ("llvm -model=a'b", None),
+        # cut at the spaces outside quotes: regions of several spaces, side by side, in a word
+        ("llvm -a='x y z' -b=u'v w'x'y z'", [("llvm", 0), ("-a='x y z'", 5), ("-b=u'v w'x'y z'", 16)]),
+        ("llvm -a='' ' ' -b", [("llvm", 0), ("-a=''", 5), ("' '", 11), ("-b", 15)]),
+        ("llvm -a=' ' ", [("llvm", 0), ("-a=' '", 5)]),
+        ("llvm -a=' '\x00 -b", [("llvm", 0), ("-a=' '\x00", 5), ("-b", 13)]),  # no mark to use: scanned
+        ("llvm -a=' ' -b='", None),
     ],
 )
 def test_words_and_where_they_start(text: str, words: Reading) -> None:
