@@ -467,8 +467,9 @@ def legacy_parts(text: str) -> tuple[list[str], bool] | None:
     The grammar's legacy rule, ``SEP? KIND (OPTION | WORD)*``, reads words that are runs of its
     ``_UNITS`` terminal (escape pairs, quoted regions, runs of other characters) separated by
     spaces, the first of which, the kind, starts with neither ``-`` nor ``{``. A text without
-    quotes and backslashes is split at its spaces; any other is scanned with ``_UNITS`` as
-    target.lark spells it. tests/test_scanner.py proves both readings identical to the parser's.
+    quotes and backslashes is split at its spaces, and one without backslashes at the spaces
+    outside its quotes (it has no escape pairs); any other is scanned with ``_UNITS`` as
+    target.lark spells it. tests/test_scanner.py proves each reading identical to the parser's.
     """
     if len(text) < SPLIT_BELOW and "\\" not in text:
         if "'" not in text:
