@@ -169,10 +169,15 @@ class KindSchema:
         object.__setattr__(self, "default_keys", tuple(self.default_keys))
         # Every read checks these; most kinds have none, and the check should cost nothing then.
         object.__setattr__(self, "required_names", tuple(spec.name for spec in merged.values() if spec.required))
+        # (A user's attribute named "-x" is never an option: the reader strips every dash of a
+        # word's key, and "--x" must find the attribute "x".)
         plain = {
             dashes + spec.name: (spec.name, code)
             for spec in merged.values()
-            if not spec.modern_only and spec.name != "kind" and (code := _plain_code(spec.type)) is not None
+            if not spec.modern_only
+            and spec.name != "kind"
+            and spec.name[:1] != "-"
+            and (code := _plain_code(spec.type)) is not None
             for dashes in ("-", "--")
         }
         object.__setattr__(self, "plain_codes", MappingProxyType(plain))
