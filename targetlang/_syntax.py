@@ -445,9 +445,9 @@ def parse_syntax(text: str, json_depth: int = MAX_JSON_DEPTH) -> LegacySyntax | 
             _JSON_DEPTH.reset(token)
 
 
-# A text shorter than this is split with str.split when it can be, and read as plain (each word
-# a run of non-spaces); a longer one is scanned with the grammar's terminal, and its words are
-# checked one by one.
+# A text shorter than this is split with str methods when it can be (read as plain, each word a
+# run of non-spaces, when it has no quotes or backslashes); a longer one is scanned with the
+# grammar's terminal, and its words are checked one by one.
 SPLIT_BELOW = 4096
 
 

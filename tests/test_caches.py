@@ -262,7 +262,7 @@ def test_the_versions_a_log_names_are_bounded_by_text_too() -> None:
     assert reader._contexts.cost <= TEXT_BUDGET and len(reader._contexts) == 2
 
 
-def test_a_short_text_is_held_by_the_c_cache_and_a_long_one_by_text() -> None:
+def test_a_short_text_is_held_by_the_c_cache_and_a_long_one_by_text(monkeypatch: pytest.MonkeyPatch) -> None:
     """``text_cached``: a text of a cost of at most ``short_cost`` (its length and 16 a comma)
     in ``functools.lru_cache``, which its count bounds; one a character longer in the LruCache.
     ``parse`` calls the short cache itself, by the same rule."""
@@ -277,3 +277,15 @@ def test_a_short_text_is_held_by_the_c_cache_and_a_long_one_by_text() -> None:
             assert call(text) is call(text)
             held = (read.short_cache.cache_info().currsize, len(read.long_cache))
             assert held == ((1, 0) if where == "short" else (0, 1)), (call, len(text), where)
+    # parse goes to the short cache itself, and to the wrapper only with a text past its rule
+    through: list[str] = []
+
+    def wrapper(text: str) -> targetlang.Target:
+        through.append(text)
+        return read(text)
+
+    monkeypatch.setattr(parsing, "_read_default", wrapper)
+    for text in (short, short + "x"):
+        targetlang.clear_caches()
+        targetlang.parse(text)
+    assert through == [short + "x"]

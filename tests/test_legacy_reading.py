@@ -24,7 +24,7 @@ from targetlang._diagnostics import LIMIT, MAX_DEPTH
 from targetlang._parsing import _read_legacy
 from targetlang._registry import Registry, builtin_registry
 from targetlang._schema import KindSchema
-from targetlang._syntax import grammar_syntax, legacy_parts, legacy_spans
+from targetlang._syntax import SPLIT_BELOW, grammar_syntax, legacy_parts, legacy_spans
 
 from .strategies import REGISTRY, grammar_texts
 from .texts import data_texts
@@ -35,8 +35,10 @@ def _registry(version: str, quick: bool) -> Registry:
     """TVM ``version``'s registry; without ``quick``, its kinds have no plain codes, and every
     option they read goes the general way."""
     registry = builtin_registry(version)
-    if quick:
-        return registry
+    return registry if quick else _without_codes(registry)
+
+
+def _without_codes(registry: Registry) -> Registry:
     kinds = []
     for schema in registry.kinds.values():
         general = dataclasses.replace(schema)
@@ -82,6 +84,43 @@ def _parsed(text: str) -> tuple[Any, ...]:
         return (type(err).__name__, str(err), err.source, err.start, err.end)
     host = None if target.host is None else str(target.host)
     return (target.kind, dict(target.attrs), target.keys, target.tag, host, str(target), target.canonical())
+
+
+_LONG = "x" * (SPLIT_BELOW - len("llvm -mcpu="))  # llvm -mcpu=xxx... of SPLIT_BELOW characters
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "llvm -mcpu=x",
+        "llvm -mcpu=x ",
+        " llvm -mcpu=x",
+        "llvm  -mcpu=x",
+        "llvm -mcpu='x y'",
+        "llvm -mcpu=x\\ y",
+        "-llvm",
+        "llvm -mcpu=" + _LONG[:-1],
+        "llvm -mcpu=" + _LONG,
+        "llvm -mcpu=" + _LONG + "x",
+        "cuda -host=llvm",
+    ],
+)
+def test_the_whole_reading_cuts_a_text_as_legacy_parts_does(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # _parse_text splits a plain text itself, without calling legacy_parts: into the same parts,
+    # with the same flag, and only where legacy_parts would split it.
+    given: list[tuple[list[str], bool]] = []
+
+    def reader(parts: list[str], plain: bool, *rest: Any) -> Any:
+        given.append((list(parts), plain))
+        return _read_legacy(parts, plain, *rest)
+
+    monkeypatch.setattr(parsing, "_read_legacy", reader)
+    try:
+        parsing._parse_text(text, builtin_registry(), 0, ())
+    except targetlang.TargetError:
+        pass
+    cut = legacy_parts(text)
+    assert given[:1] == ([] if cut is None else [cut])
 
 
 def test_the_quick_reading_is_the_general_one_on_every_text_of_the_test_data() -> None:
@@ -147,6 +186,35 @@ _EDGES = [
     "cuda --=x",
     "cuda ---",
 ]
+
+
+def _read_with(text: str, registry: Registry) -> tuple[Any, ...]:
+    cut = legacy_parts(text)
+    assert cut is not None
+    try:
+        target = _read_legacy(*cut, text, registry, 0, ())
+    except targetlang.TargetError as err:
+        return (type(err).__name__, err.start, err.end)
+    return (target.kind, dict(target.attrs))
+
+
+@pytest.mark.parametrize(
+    ("attrs", "text", "expected"),
+    [
+        # A user's attribute whose name starts with a dash is never an option: the reader strips
+        # every dash of a key, so "--x" is the attribute "x", however the kind names its others.
+        ({"-x": "string"}, "foo --x=1", ("UnknownAttributeError", 6, 7)),
+        ({"-x": "string"}, "foo -x=1", ("UnknownAttributeError", 5, 6)),
+        ({"x": "string", "-x": "string"}, "foo --x=1", ("foo", {"x": "1"})),
+        ({"-x": "string", "x": "string"}, "foo --x=1", ("foo", {"x": "1"})),
+        ({"x": "string", "-x": "string"}, "foo -x=1 --x=2", ("DuplicateAttributeError", 11, 12)),
+        ({"--x": "int", "x": "string"}, "foo ---x=1", ("foo", {"x": "1"})),
+        ({"x": "int", "--x": "string"}, "foo --x=1", ("foo", {"x": 1})),
+    ],
+)
+def test_an_attribute_named_with_a_dash_is_no_option(attrs: dict[str, str], text: str, expected: Any) -> None:
+    registry = builtin_registry().register_kind("foo", attrs)
+    assert _read_with(text, registry) == _read_with(text, _without_codes(registry)) == expected
 
 
 @pytest.mark.parametrize("max_depth", [0, 1])

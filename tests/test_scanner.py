@@ -1,10 +1,11 @@
 """The legacy scanner reads exactly the legacy strings of the grammar, as the LALR parser does.
 
 ``syntax.legacy_words`` reads a legacy string without lark: split at its spaces when it has no
-quotes and backslashes, else scanned with the grammar's ``_UNITS`` terminal. Whatever it returns
-must be what the grammar's parser makes of the text (the same words, starts and separators), and
-it must return ``None`` exactly for the texts the parser rejects as legacy strings (JSON aside).
-Both readings are checked on every text of the test data, on grammar-generated texts and on
+quotes and backslashes, at the spaces outside its quotes when it has quotes but no backslashes
+or double spaces, else scanned with the grammar's ``_UNITS`` terminal. Whatever it returns must
+be what the grammar's parser makes of the text (the same words, starts and separators), and it
+must return ``None`` exactly for the texts the parser rejects as legacy strings (JSON aside).
+Each reading is checked on every text of the test data, on grammar-generated texts and on
 random mixes of the characters the grammar treats specially.
 """
 
