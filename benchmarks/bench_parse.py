@@ -220,11 +220,7 @@ def time_rounds(groups: Mapping[str, Mapping[str, Op]], rounds: int, warmup: int
 
     Every round runs every operation of every group once, the operations of a group one after
     the other (in reverse order on odd rounds, so neither side always runs first); the first
-    ``warmup`` rounds are not kept. Each operation runs once untimed right before it is timed:
-    so it is timed with its own code and data in the CPU caches, not right after another
-    operation that evicted them. (Without that lead run, targetlang's pass always came after a
-    TVM pass, of its kind or of the kind before, and never the other way round; after rocm's,
-    vulkan's parse pass took 20% longer.) The garbage collector stays on, as in use; it runs once
+    ``warmup`` rounds are not kept. The garbage collector stays on, as in use; it runs once
     before each round."""
     samples: dict[str, dict[str, list[float]]] = {group: {name: [] for name in ops} for group, ops in groups.items()}
     clock = time.process_time_ns
@@ -235,11 +231,10 @@ def time_rounds(groups: Mapping[str, Mapping[str, Op]], rounds: int, warmup: int
             if round_ % 2:
                 order.reverse()
             for name, op in order:
-                for _ in range(2):  # the lead run, then the timed one
-                    if op.setup is not None:
-                        op.setup()
-                    start = clock()
-                    op.run()
+                if op.setup is not None:
+                    op.setup()
+                start = clock()
+                op.run()
                 elapsed = clock() - start
                 if round_ >= warmup:
                     samples[group][name].append(elapsed / op.calls)
@@ -682,11 +677,7 @@ def report(
         "accept, then runs rounds. In each round, for each kind, it times one pass of `targetlang.parse` "
         "over the kind's strings with `targetlang.clear_caches()` before each, one pass of the "
         "`clear_caches()` calls alone, and one pass of `tvm.target.Target(s)`, one after the other, in "
-        "reverse order every other round; each pass is run once untimed right before it is timed, so that "
-        "no pass is timed right after another that evicted its code and data from the CPU caches (without "
-        "that, targetlang's pass always came after a TVM pass, never the other way round, and `vulkan`'s, "
-        "after `rocm`'s TVM pass, took 20% longer). A round's cold figure is its parse pass less its "
-        "clearing pass. "
+        "reverse order every other round. A round's cold figure is its parse pass less its clearing pass. "
         "`clear_caches()` empties every cache that grows with the input; what a registry derives from its "
         "own kinds and tags stays, as the registry does (each kind's codes of plain values, and the target "
         "of each tag that nests none, once read: 1 of the 283 strings names a tag). "
