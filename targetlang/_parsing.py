@@ -74,9 +74,6 @@ __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 _STRUCTURAL = ("keys", "tag", "host")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _BOOL_WORDS = {"true": 1, "false": 0}  # an int or a bool, in any case (parse_int)
-# A longer word goes the general way, which never holds an array's items twice. (A plain text,
-# one without quotes or backslashes, is shorter: see _syntax.legacy_parts.)
-_QUICK_BELOW = 4096
 
 
 @answers_recursion
@@ -444,7 +441,9 @@ def _read_legacy(
         plain_code = plain_codes.get(head)
         if plain_code is not None and value and plain_code[0] not in attrs:
             key, code = plain_code
-            if plain or (len(raw) < _QUICK_BELOW and "'" not in raw and "\\" not in raw):
+            # (A word as long as the split bound goes the general way, which never holds an
+            # array's items twice; a plain text is shorter.)
+            if plain or (len(raw) < SPLIT_BELOW and "'" not in raw and "\\" not in raw):
                 if code == PLAIN_STRING:
                     attrs[key] = value
                     continue

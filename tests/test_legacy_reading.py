@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
@@ -25,6 +26,7 @@ from targetlang._parsing import _read_legacy
 from targetlang._registry import Registry, builtin_registry
 from targetlang._schema import KindSchema
 from targetlang._syntax import SPLIT_BELOW, grammar_syntax, legacy_parts, legacy_spans
+from targetlang._target import Target
 
 from .strategies import REGISTRY, grammar_texts
 from .texts import data_texts
@@ -55,11 +57,17 @@ def _reading(text: str, quick: bool, version: str = "0.22", max_depth: int = MAX
     assert cut is not None
     token = LIMIT.set(max_depth)
     try:
-        target = _read_legacy(*cut, text, _registry(version, quick), 0, ())
-    except targetlang.TargetError as err:
-        return (type(err).__name__, str(err), err.source, err.start, err.end)
+        return _outcome(lambda: _read_legacy(*cut, text, _registry(version, quick), 0, ()))
     finally:
         LIMIT.reset(token)
+
+
+def _outcome(read: Callable[[], Target]) -> tuple[Any, ...]:
+    """The target ``read()`` gives, field by field, or its error with where it points."""
+    try:
+        target = read()
+    except targetlang.TargetError as err:
+        return (type(err).__name__, str(err), err.source, err.start, err.end)
     host = None if target.host is None else str(target.host)
     return (target.kind, dict(target.attrs), target.keys, target.tag, host, str(target), target.canonical())
 
@@ -78,12 +86,7 @@ def _of_a_kind(text: str) -> bool:
 
 def _parsed(text: str) -> tuple[Any, ...]:
     """``_reading(text, True)`` by the whole reading of a text, which cuts a plain one itself."""
-    try:
-        target = parsing._parse_text(text, _registry("0.22", True), 0, ())
-    except targetlang.TargetError as err:
-        return (type(err).__name__, str(err), err.source, err.start, err.end)
-    host = None if target.host is None else str(target.host)
-    return (target.kind, dict(target.attrs), target.keys, target.tag, host, str(target), target.canonical())
+    return _outcome(lambda: parsing._parse_text(text, _registry("0.22", True), 0, ()))
 
 
 _LONG = "x" * (SPLIT_BELOW - len("llvm -mcpu="))  # llvm -mcpu=xxx... of SPLIT_BELOW characters
