@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ._cache import COMMA_CHARGE, bounded_cache, text_cached
+from ._cache import COMMA_CHARGE, bounded_cache, make_room, text_cached
 from ._diagnostics import (
     LIMIT,
     MAX_DEPTH,
@@ -99,10 +99,18 @@ def parse(
         and spec.isascii()  # (nothing to check for lone surrogates)
     ):
         # The commonest call, straight to the cached reading, without the dispatch below; a short
-        # text straight to its C cache, by text_cached's own rule (its wrapper is a call more).
+        # text straight to _read_default's short store, by text_cached's own rule (its wrapper
+        # and the function it wraps are two calls more).
         try:
-            if len(spec) + COMMA_CHARGE * spec.count(",") <= _SHORT_COST:
-                return _read_short(spec)
+            size = len(spec)
+            if size <= _SHORT_COST and ("," not in spec or size + COMMA_CHARGE * spec.count(",") <= _SHORT_COST):
+                held = _SHORT.get(spec)
+                if held is None:
+                    held = _parse_uncached(spec, builtin_registry())
+                    if len(_SHORT) >= _SHORT_ENTRIES:
+                        make_room(_SHORT)
+                    _SHORT[spec] = held
+                return held
             return _read_default(spec)
         except RecursionError:
             pass  # called with little stack left: read again below, on a large one
@@ -212,8 +220,9 @@ def _read_default(text: str) -> Target:
     return _parse_uncached(text, builtin_registry())
 
 
-_read_short: Callable[[str], Target] = _read_default.short_cache
+_SHORT: dict[str, Target] = _read_default.short_store
 _SHORT_COST = _read_default.short_cost
+_SHORT_ENTRIES = _read_default.short_entries
 
 
 @bounded_cache(16384)
@@ -296,7 +305,7 @@ def _check_cycle(tag: str, chain: tuple[str, ...], source: str = "", start: int 
 def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     if depth:  # the limit is never below 0
         _check_depth(depth, text, 0, len(text))
-    config = registry.tags.get(text)
+    config = registry._tags.get(text)
     if config is not None:
         chain = _check_cycle(text, chain)
         kept: Target | None = registry._tag_targets.get(text)
@@ -317,7 +326,7 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             registry._tag_targets[text] = target
         return target
     if text[:1] != "{":
-        schema = registry.kinds.get(text)
+        schema = registry._kinds.get(text)
         if schema is not None and not schema.modern_only and not schema.required_names and _one_word(text):
             # A kind alone ("llvm", "cuda"), as _read_legacy would read it, in a third of the time.
             return Target._build(schema, registry, "", None, None, {}, _EMPTY, text, "legacy", None)
@@ -425,10 +434,10 @@ def _read_legacy(
     while not parts[first] or parts[first][0] == " ":
         first += 1
     kind = parts[first]
-    schema = registry.kinds.get(kind)
+    schema = registry._kinds.get(kind)
     if schema is None or schema.modern_only:
         raise _kind_error(kind, part_start(parts, first), text, registry)
-    plain_codes = schema.plain_codes
+    plain_codes = schema._plain_codes
     attrs: dict[str, Any] = {}  # keys, tag and host too, until the end
     typed: Any
     after = first + 1  # the first part not read yet: past the kind, and what options took

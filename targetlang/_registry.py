@@ -60,13 +60,17 @@ class Registry:
     as they are; ``register_kind`` and registry files check a user kind first.
     """
 
-    __slots__ = ("_hash", "_tag_targets", "kinds", "tags", "version")
+    __slots__ = ("_hash", "_kinds", "_tag_targets", "_tags", "kinds", "tags", "version")
 
     _hash: int
     # The target a tag reads as, by name, once read (by the parser), for a tag that reads no
     # other: one with its own kind, extending no tag, whose target nests none. The tags and the
     # kinds never change, so neither does it. As many as there are tags, whatever the input.
     _tag_targets: dict[str, Any]
+    # The dicts that ``kinds`` and ``tags`` show read-only, for the parser: a read-only view costs
+    # every lookup a method call.
+    _kinds: dict[str, KindSchema]
+    _tags: dict[str, Mapping[str, Any]]
     kinds: Mapping[str, KindSchema]
     tags: Mapping[str, Mapping[str, Any]]
     version: str
@@ -89,6 +93,8 @@ class Registry:
     def _fill(self, kinds: dict[str, KindSchema], tags: dict[str, Mapping[str, Any]], version: str) -> None:
         object.__setattr__(self, "kinds", MappingProxyType(kinds))
         object.__setattr__(self, "tags", MappingProxyType(tags))
+        object.__setattr__(self, "_kinds", kinds)
+        object.__setattr__(self, "_tags", tags)
         object.__setattr__(self, "version", version)
         object.__setattr__(self, "_hash", hash((version, frozenset(self.kinds), frozenset(self.tags))))
         object.__setattr__(self, "_tag_targets", {})

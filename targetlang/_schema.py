@@ -159,8 +159,9 @@ class KindSchema:
     required_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
     # The attributes a legacy string may set with a value that needs no interpreting (no quotes,
     # escapes or spaces), by the option as written before its "=" ("-name" and "--name"), each
-    # with its name and PLAIN_ code: the parser reads those values itself.
-    plain_codes: Mapping[str, tuple[str, int]] = field(init=False, repr=False, compare=False)
+    # with its name and PLAIN_ code: the parser reads those values itself. (A dict, private: a
+    # read-only view costs every lookup a method call.)
+    _plain_codes: dict[str, tuple[str, int]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         merged = {spec.name: spec for spec in COMMON_ATTRS} if self.common else {}
@@ -180,7 +181,7 @@ class KindSchema:
             and (code := _plain_code(spec.type)) is not None
             for dashes in ("-", "--")
         }
-        object.__setattr__(self, "plain_codes", MappingProxyType(plain))
+        object.__setattr__(self, "_plain_codes", plain)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, KindSchema):

@@ -216,7 +216,7 @@ def test_clear_caches_empties_the_parse_caches() -> None:
     assert targetlang.parse(text) is first and targetlang.parse(old, era="0.6") is first_old
     targetlang.clear_caches()
     assert len(parsing._read_default.long_cache) == len(parsing._era_cached.cache) == 0
-    assert parsing._read_default.short_cache.cache_info().currsize == 0
+    assert len(parsing._read_default.short_store) == 0
     again = targetlang.parse(text)
     assert again is not first and again == first
     assert targetlang.parse(old, era="0.6") is not first_old
@@ -262,22 +262,22 @@ def test_the_versions_a_log_names_are_bounded_by_text_too() -> None:
     assert reader._contexts.cost <= TEXT_BUDGET and len(reader._contexts) == 2
 
 
-def test_a_short_text_is_held_by_the_c_cache_and_a_long_one_by_text(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_short_text_is_held_by_the_short_store_and_a_long_one_by_text(monkeypatch: pytest.MonkeyPatch) -> None:
     """``text_cached``: a text of a cost of at most ``short_cost`` (its length and 16 a comma)
-    in ``functools.lru_cache``, which its count bounds; one a character longer in the LruCache.
-    ``parse`` calls the short cache itself, by the same rule."""
+    in the short store, which its count bounds; one a character longer in the LruCache.
+    ``parse`` uses the short store itself, by the same rule."""
     read = parsing._read_default
     assert read.short_cost == TEXT_BUDGET // (2 * 512) - ENTRY_CHARGE == 192
-    base = "llvm -keys=a,b,c -mcpu="  # two commas: a cost of 32 more than its length
-    short = base + "x" * (read.short_cost - 32 - len(base))
-    assert len(short) + 32 == read.short_cost
-    for call in (targetlang.parse, read):
-        for text, where in ((short, "short"), (short + "x", "long")):
-            targetlang.clear_caches()
-            assert call(text) is call(text)
-            held = (read.short_cache.cache_info().currsize, len(read.long_cache))
-            assert held == ((1, 0) if where == "short" else (0, 1)), (call, len(text), where)
-    # parse goes to the short cache itself, and to the wrapper only with a text past its rule
+    for base in ("llvm -keys=a,b,c -mcpu=", "llvm -mcpu="):  # two commas: a cost of 32 more than its length
+        short = base + "x" * (read.short_cost - 16 * base.count(",") - len(base))
+        assert len(short) + 16 * short.count(",") == read.short_cost
+        for call in (targetlang.parse, read):
+            for text, where in ((short, "short"), (short + "x", "long")):
+                targetlang.clear_caches()
+                assert call(text) is call(text)
+                held = (len(read.short_store), len(read.long_cache))
+                assert held == ((1, 0) if where == "short" else (0, 1)), (call, len(text), where)
+    # parse goes to the short store itself, and to the wrapper only with a text past its rule
     through: list[str] = []
 
     def wrapper(text: str) -> targetlang.Target:
@@ -289,3 +289,32 @@ def test_a_short_text_is_held_by_the_c_cache_and_a_long_one_by_text(monkeypatch:
         targetlang.clear_caches()
         targetlang.parse(text)
     assert through == [short + "x"]
+
+
+@pytest.mark.parametrize("through_parse", [True, False], ids=["parse", "wrapper"])
+def test_the_short_store_drops_its_oldest_text_when_full(through_parse: bool) -> None:
+    read = parsing._read_default
+    call = targetlang.parse if through_parse else read
+    targetlang.clear_caches()
+    texts = [f"llvm -mcpu=c{i}" for i in range(read.short_entries + 3)]
+    first = [call(text) for text in texts]
+    assert len(read.short_store) == read.short_entries == 512
+    assert list(read.short_store) == texts[3:]  # the three oldest went, in the order they came
+    assert call(texts[-1]) is first[-1] and call(texts[0]) is not first[0]
+    assert list(read.short_store)[-1] == texts[0] and len(read.short_store) == 512
+    targetlang.clear_caches()
+    assert len(read.short_store) == 0
+
+
+def test_make_room_drops_the_oldest_entry_or_nothing() -> None:
+    store = {"a": 1, "b": 2}
+    _cache.make_room(store)
+    assert store == {"b": 2}
+    empty: dict[str, int] = {}
+    _cache.make_room(empty)  # nothing to drop: emptied by another thread meanwhile
+    assert empty == {}
+
+
+def test_a_short_store_holds_one_entry_at_least() -> None:
+    with pytest.raises(ValueError, match="one entry at least"):
+        _cache.text_cached(0)

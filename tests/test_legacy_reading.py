@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable
-from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -44,7 +43,7 @@ def _without_codes(registry: Registry) -> Registry:
     kinds = []
     for schema in registry.kinds.values():
         general = dataclasses.replace(schema)
-        object.__setattr__(general, "plain_codes", MappingProxyType({}))
+        object.__setattr__(general, "_plain_codes", {})
         kinds.append(general)
     return Registry(kinds, registry.tags, registry.version)
 
