@@ -306,6 +306,35 @@ def test_the_short_store_drops_its_oldest_text_when_full(through_parse: bool) ->
     assert len(read.short_store) == 0
 
 
+def test_threads_share_the_short_store_while_it_is_cleared() -> None:
+    """Threads reading more distinct short texts than the store holds, with clear_caches called
+    meanwhile: every reading right, and the store never more than a few entries over."""
+    read = parsing._read_default
+    texts = [f"cuda -model=m{i}" for i in range(2000)]
+    errors: list[BaseException] = []
+    largest = [0]
+
+    def work(offset: int) -> None:
+        try:
+            for i in range(len(texts)):
+                text = texts[(i * 7 + offset) % len(texts)]
+                got = targetlang.parse(text) if i % 2 else read(text)
+                assert got.attrs["model"] == text[len("cuda -model=") :]
+                largest[0] = max(largest[0], len(read.short_store))
+                if i % 500 == offset:
+                    targetlang.clear_caches()
+        except BaseException as exc:  # handed to the test
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert 512 <= largest[0] <= 512 + len(threads)
+
+
 def test_make_room_drops_the_oldest_entry_or_nothing() -> None:
     store = {"a": 1, "b": 2}
     _cache.make_room(store)
