@@ -31,9 +31,10 @@ still hold 1,300 distinct targets of 100 characters.
 The caches are safe to share between threads: every change is made under a lock, and a hit,
 the path a repeated parse takes, only looks the key up and moves it to the recent end, two
 operations of the `OrderedDict` that the GIL makes atomic (where there is no GIL, a hit takes
-the lock too). A short store of `text_cached` takes no lock: its lookup, its store and the
-dropping of its oldest entry are one dict operation each, which a dict makes atomic with or
-without a GIL. `clear_all_caches` empties every cache (`targetlang.clear_caches`).
+the lock too). A short store of `text_cached` takes no lock: a lookup and a store are one dict
+operation each, which a dict makes atomic with or without a GIL, and `make_room` gives way when
+another thread changed the store between finding its oldest key and dropping it.
+`clear_all_caches` empties every cache (`targetlang.clear_caches`).
 """
 
 from __future__ import annotations
@@ -257,18 +258,19 @@ class TextCached(Protocol[_R_co]):
 
 def text_cached(short_entries: int, max_cost: int = TEXT_BUDGET) -> Callable[[Callable[[str], _R]], TextCached[_R]]:
     """A function of one text with its results cached by the text, within ``max_cost`` of text
-    (:func:`text_cost`) in all. Exceptions are not cached, nor is a result of ``None``;
+    (:func:`text_cost`) in all. Exceptions are not cached (nor is ``None`` in the short store);
     ``.cache_clear()`` empties it.
 
     A short text, of a cost at most ``max_cost // (2 * short_entries)``, is held in a plain dict
     of at most ``short_entries`` entries (``.short_store``): bounded by its count alone, which
     bounds their cost to half of ``max_cost``, and dropped first in, first out
-    (:func:`make_room`), as the ``re`` module's cache of patterns did. A miss costs a lookup and
-    a store, where an :class:`LruCache` cost 0.7 µs and ``functools.lru_cache`` 0.3 of a cold
-    parse of 2.5 µs; a hit does not reorder anything. (Short is ``len(text) + COMMA_CHARGE *
-    text.count(",")`` at most ``.short_cost``.) A longer text is held in an :class:`LruCache` of
-    the other half (``.long_cache``). For module-level functions: the short store is registered
-    for :func:`clear_all_caches` for good.
+    (:func:`make_room`), as the ``re`` module's cache of patterns did in Python 3.11. A miss
+    costs a lookup and a store, where an :class:`LruCache` cost 0.7 µs and
+    ``functools.lru_cache`` 0.4 (its entry made and freed) of a cold parse of 2.7 µs; a hit
+    reorders nothing. (Short is ``len(text) + COMMA_CHARGE * text.count(",")`` at most
+    ``.short_cost``.) A longer text is held in an :class:`LruCache` of the other half
+    (``.long_cache``). For module-level functions: the short store is registered for
+    :func:`clear_all_caches` for good.
     """
     if short_entries < 1:
         raise ValueError(f"a short store holds one entry at least, not {short_entries}")
