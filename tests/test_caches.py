@@ -8,7 +8,7 @@ import json
 import threading
 import tracemalloc
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -173,27 +173,36 @@ def test_the_decorator_caches_results_not_exceptions() -> None:
     assert len(twice.cache) == 0
 
 
-def test_threads_share_a_cache() -> None:
-    cache: LruCache[int, int] = LruCache(50, max_cost=40 * ENTRY_CHARGE)
+def _in_threads(work: Callable[[int], None], count: int = 4) -> list[BaseException]:
+    """``work(0)`` to ``work(count - 1)``, each in a thread of its own, all at once; what they raised."""
     errors: list[BaseException] = []
 
-    def work(seed: int) -> None:
+    def run(seed: int) -> None:
         try:
-            for i in range(20_000):
-                key = (i * 7 + seed) % 97
-                found = cache.get(key)
-                assert found is None or found == key * 2
-                if found is None:
-                    cache.put(key, key * 2)
-        except BaseException as err:  # pragma: no cover - reported below
+            work(seed)
+        except BaseException as err:  # handed to the test
             errors.append(err)
 
-    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    threads = [threading.Thread(target=run, args=(seed,)) for seed in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert errors == []
+    return errors
+
+
+def test_threads_share_a_cache() -> None:
+    cache: LruCache[int, int] = LruCache(50, max_cost=40 * ENTRY_CHARGE)
+
+    def work(seed: int) -> None:
+        for i in range(20_000):
+            key = (i * 7 + seed) % 97
+            found = cache.get(key)
+            assert found is None or found == key * 2
+            if found is None:
+                cache.put(key, key * 2)
+
+    assert _in_threads(work) == []
     assert len(cache) <= 40 and cache.cost == len(cache) * ENTRY_CHARGE == sum(text_cost(k) for k in cache.keys())
 
 
@@ -311,28 +320,19 @@ def test_threads_share_the_short_store_while_it_is_cleared() -> None:
     meanwhile: every reading right, and the store never more than a few entries over."""
     read = parsing._read_default
     texts = [f"cuda -model=m{i}" for i in range(2000)]
-    errors: list[BaseException] = []
     largest = [0]
 
     def work(offset: int) -> None:
-        try:
-            for i in range(len(texts)):
-                text = texts[(i * 7 + offset) % len(texts)]
-                got = targetlang.parse(text) if i % 2 else read(text)
-                assert got.attrs["model"] == text[len("cuda -model=") :]
-                largest[0] = max(largest[0], len(read.short_store))
-                if i % 500 == offset:
-                    targetlang.clear_caches()
-        except BaseException as exc:  # handed to the test
-            errors.append(exc)
+        for i in range(len(texts)):
+            text = texts[(i * 7 + offset) % len(texts)]
+            got = targetlang.parse(text) if i % 2 else read(text)
+            assert got.attrs["model"] == text[len("cuda -model=") :]
+            largest[0] = max(largest[0], len(read.short_store))
+            if i == 700 + offset:  # a clear each, with more than a store's worth of reads after
+                targetlang.clear_caches()
 
-    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
-    assert 512 <= largest[0] <= 512 + len(threads)
+    assert _in_threads(work, 4) == []
+    assert 512 <= largest[0] <= 512 + 4
 
 
 def test_make_room_drops_the_oldest_entry_or_nothing() -> None:
