@@ -28,13 +28,13 @@ parse cache, 10 MB a reader and 6 MB a migrator, whatever the input: all of them
 few dozen distinct targets of a few hundred characters, far inside the bound; 256 K characters
 still hold 1,300 distinct targets of 100 characters.
 
-The caches are safe to share between threads: every change is made under a lock, and a hit,
-the path a repeated parse takes, only looks the key up and moves it to the recent end, two
-operations of the `OrderedDict` that the GIL makes atomic (where there is no GIL, a hit takes
-the lock too). A short store of `text_cached` takes no lock: a lookup and a store are one dict
-operation each, which a dict makes atomic with or without a GIL, and `make_room` gives way when
-another thread changed the store between finding its oldest key and dropping it.
-`clear_all_caches` empties every cache (`targetlang.clear_caches`).
+The caches are safe to share between threads. Every change of an `LruCache` is made under a
+lock, and a hit, the path a repeated parse takes, only looks the key up and moves it to the
+recent end, two operations of the `OrderedDict` that the GIL makes atomic (where there is no
+GIL, a hit takes the lock too). A short store of `text_cached` takes no lock: a lookup, a store
+and the dropping of one key are one dict operation each, which a dict makes atomic with or
+without a GIL. Threads storing at once can put it a few entries over its count, one for each
+(`make_room`), never more. `clear_all_caches` empties every cache (`targetlang.clear_caches`).
 """
 
 from __future__ import annotations
@@ -258,7 +258,7 @@ class TextCached(Protocol[_R_co]):
 
 def text_cached(short_entries: int, max_cost: int = TEXT_BUDGET) -> Callable[[Callable[[str], _R]], TextCached[_R]]:
     """A function of one text with its results cached by the text, within ``max_cost`` of text
-    (:func:`text_cost`) in all. Exceptions are not cached (nor is ``None`` in the short store);
+    (:func:`text_cost`) in all. Exceptions are not cached, nor is ``None`` in the short store;
     ``.cache_clear()`` empties it.
 
     A short text, of a cost at most ``max_cost // (2 * short_entries)``, is held in a plain dict
@@ -268,9 +268,10 @@ def text_cached(short_entries: int, max_cost: int = TEXT_BUDGET) -> Callable[[Ca
     costs a lookup and a store, where an :class:`LruCache` cost 0.7 µs and
     ``functools.lru_cache`` 0.4 (its entry made and freed) of a cold parse of 2.7 µs; a hit
     reorders nothing. (Short is ``len(text) + COMMA_CHARGE * text.count(",")`` at most
-    ``.short_cost``.) A longer text is held in an :class:`LruCache` of the other half
-    (``.long_cache``). For module-level functions: the short store is registered for
-    :func:`clear_all_caches` for good.
+    ``.short_cost``, and a ``str`` itself: an instance of a subclass is held apart from an equal
+    ``str``, as ``functools.lru_cache`` kept them.) A longer text is held in an
+    :class:`LruCache` of the other half (``.long_cache``). For module-level functions: the
+    short store is registered for :func:`clear_all_caches` for good.
     """
     if short_entries < 1:
         raise ValueError(f"a short store holds one entry at least, not {short_entries}")
@@ -284,13 +285,18 @@ def text_cached(short_entries: int, max_cost: int = TEXT_BUDGET) -> Callable[[Ca
         @functools.wraps(function)
         def cached(text: str, /) -> _R:
             size = len(text)
-            if size <= short_cost and ("," not in text or size + COMMA_CHARGE * text.count(",") <= short_cost):
+            if (
+                size <= short_cost
+                and ("," not in text or size + COMMA_CHARGE * text.count(",") <= short_cost)
+                and type(text) is str
+            ):
                 held = short.get(text)
                 if held is None:
                     held = function(text)
-                    if len(short) >= short_entries:
-                        make_room(short)
-                    short[text] = held
+                    if held is not None:
+                        if len(short) >= short_entries:
+                            make_room(short, short_entries)
+                        short[text] = held
                 return held
             found = find(text)
             if found is not None:
@@ -316,15 +322,18 @@ def text_cached(short_entries: int, max_cost: int = TEXT_BUDGET) -> Callable[[Ca
     return decorate
 
 
-def make_room(store: dict[Any, Any]) -> None:
-    """Drop the oldest entry of ``store``, a dict bounded by its count, before a new one goes in.
-
-    (A dict keeps its keys in the order they went in. Another thread may empty or change it
-    meanwhile: then there is room already, or a store goes one entry over for a moment.)"""
-    try:
-        del store[next(iter(store))]
-    except (StopIteration, RuntimeError, KeyError):
-        pass
+def make_room(store: dict[Any, Any], max_entries: int) -> None:
+    """Drop the oldest entries of ``store``, a dict bounded by its count, until one more fits in
+    ``max_entries``. (A dict keeps its keys in the order they went in. Threads that make room at
+    once and then store can put the store a few entries over, one for each; the next store
+    brings it back.)"""
+    while len(store) >= max_entries:
+        try:
+            del store[next(iter(store))]
+        except RecursionError:
+            raise
+        except (StopIteration, RuntimeError, KeyError):
+            pass  # another thread emptied or changed it meanwhile: look again
 
 
 def clear_all_caches() -> None:

@@ -108,7 +108,7 @@ def parse(
                 if held is None:
                     held = _parse_uncached(spec, builtin_registry())
                     if len(_SHORT) >= _SHORT_ENTRIES:
-                        make_room(_SHORT)
+                        make_room(_SHORT, _SHORT_ENTRIES)
                     _SHORT[spec] = held
                 return held
             return _read_default(spec)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import io
 import json
+import sys
 import threading
 import tracemalloc
 import weakref
@@ -277,7 +278,7 @@ def test_a_short_text_is_held_by_the_short_store_and_a_long_one_by_text(monkeypa
     ``parse`` uses the short store itself, by the same rule."""
     read = parsing._read_default
     assert read.short_cost == TEXT_BUDGET // (2 * 512) - ENTRY_CHARGE == 192
-    for base in ("llvm -keys=a,b,c -mcpu=", "llvm -mcpu="):  # two commas: a cost of 32 more than its length
+    for base in ("llvm -keys=a,b,c -mcpu=", "llvm -mcpu="):  # two commas (a cost of 32 more than its length), none
         short = base + "x" * (read.short_cost - 16 * base.count(",") - len(base))
         assert len(short) + 16 * short.count(",") == read.short_cost
         for call in (targetlang.parse, read):
@@ -316,8 +317,9 @@ def test_the_short_store_drops_its_oldest_text_when_full(through_parse: bool) ->
 
 
 def test_threads_share_the_short_store_while_it_is_cleared() -> None:
-    """Threads reading more distinct short texts than the store holds, with clear_caches called
-    meanwhile: every reading right, and the store never more than a few entries over."""
+    """Threads reading more distinct short texts than the store holds, switching as often as
+    Python lets them, with clear_caches called meanwhile: every reading right, the store at most
+    one entry a thread over its count at any time, and back within it at the next store."""
     read = parsing._read_default
     texts = [f"cuda -model=m{i}" for i in range(2000)]
     largest = [0]
@@ -331,17 +333,50 @@ def test_threads_share_the_short_store_while_it_is_cleared() -> None:
             if i == 700 + offset:  # a clear each, with more than a store's worth of reads after
                 targetlang.clear_caches()
 
-    assert _in_threads(work, 4) == []
-    assert 512 <= largest[0] <= 512 + 4
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        assert _in_threads(work, 4) == []
+    finally:
+        sys.setswitchinterval(interval)
+    assert 512 <= largest[0] <= 512 + 4 - 1
+    targetlang.parse("cuda -model=one_more")
+    assert len(read.short_store) <= 512
 
 
-def test_make_room_drops_the_oldest_entry_or_nothing() -> None:
-    store = {"a": 1, "b": 2}
-    _cache.make_room(store)
-    assert store == {"b": 2}
+def test_make_room_drops_the_oldest_entries_until_one_more_fits() -> None:
+    store = {key: 0 for key in "abcdef"}
+    _cache.make_room(store, 3)  # six held, three allowed (threads stored at once): four go
+    assert list(store) == ["e", "f"]
+    _cache.make_room(store, 3)
+    assert list(store) == ["e", "f"]
     empty: dict[str, int] = {}
-    _cache.make_room(empty)  # nothing to drop: emptied by another thread meanwhile
+    _cache.make_room(empty, 1)
     assert empty == {}
+
+
+def test_a_str_subclass_is_held_apart_from_an_equal_str() -> None:
+    class Spec(str):
+        __slots__ = ()
+
+    targetlang.clear_caches()
+    text = "llvm -mcpu=skylake"
+    plain, sub = targetlang.parse(text), targetlang.parse(Spec(text))
+    assert plain == sub and plain is not sub
+    assert type(str(plain)) is str and type(str(sub)) is Spec
+    assert targetlang.parse(text) is plain and targetlang.parse(Spec(text)) is sub
+    assert list(parsing._read_default.short_store) == [text]
+
+
+def test_a_short_store_answers_no_none() -> None:
+    calls: list[str] = []
+
+    @_cache.text_cached(4)
+    def nothing(text: str) -> None:
+        calls.append(text)
+
+    assert nothing("a") is None and nothing("a") is None
+    assert calls == ["a", "a"] and nothing.short_store == {}
 
 
 def test_a_short_store_holds_one_entry_at_least() -> None:
