@@ -99,14 +99,17 @@ def parse(
         and spec.isascii()  # (nothing to check for lone surrogates)
     ):
         # The commonest call, straight to the cached reading, without the dispatch below; a short
-        # text straight to _read_default's short store, by text_cached's own rule (its wrapper
-        # and the function it wraps are two calls more).
+        # text straight to _read_default's short store, by text_cached's own rule, and read as
+        # _parse_uncached reads it: three calls fewer (a text holding "mkldnn", for the rewrite
+        # of it, goes through the wrapper).
         try:
             size = len(spec)
             if size <= _SHORT_COST and ("," not in spec or size + COMMA_CHARGE * spec.count(",") <= _SHORT_COST):
                 held = _SHORT.get(spec)
                 if held is None:
-                    held = _parse_uncached(spec, builtin_registry())
+                    if MKLDNN in spec:
+                        return _read_default(spec)
+                    held = _parse_text(spec, builtin_registry(), 0, ())
                     if len(_SHORT) >= _SHORT_ENTRIES:
                         make_room(_SHORT, _SHORT_ENTRIES)
                     _SHORT[spec] = held

@@ -295,10 +295,13 @@ def test_a_short_text_is_held_by_the_short_store_and_a_long_one_by_text(monkeypa
         return read(text)
 
     monkeypatch.setattr(parsing, "_read_default", wrapper)
-    for text in (short, short + "x"):
+    rewritten = "llvm -libs=mkldnn"  # short, but read with "mkldnn" replaced: the wrapper's reading
+    for text in (short, short + "x", rewritten):
         targetlang.clear_caches()
         targetlang.parse(text)
-    assert through == [short + "x"]
+    assert through == [short + "x", rewritten]
+    assert targetlang.parse(rewritten) is targetlang.parse(rewritten) is read.short_store[rewritten]
+    assert targetlang.parse(rewritten).attrs["libs"] == ("dnnl",) and str(targetlang.parse(rewritten)) == rewritten
 
 
 @pytest.mark.parametrize("through_parse", [True, False], ids=["parse", "wrapper"])
