@@ -71,15 +71,15 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
         ["target-string", "target-string"],
     ),
     (
-        "named constant",
-        "SM80_TARGET = 'cuda -arch=sm_80'  # keep\n",
-        "SM80_TARGET = {'kind': 'cuda', 'arch': 'sm_80'}  # keep\n",
+        "a local name that reaches a target position only",
+        "def f(mod):\n    sm80 = 'cuda -arch=sm_80'  # keep\n    return tvm.build(mod, target=sm80)\n",
+        "def f(mod):\n    sm80 = {'kind': 'cuda', 'arch': 'sm_80'}  # keep\n    return tvm.build(mod, target=sm80)\n",
         ["target-string"],
     ),
     (
-        "list elements of a target list",
-        'TARGETS = ["llvm -mcpu=skylake", "cuda", "nvidia/jetson-nano"]\n',
-        'TARGETS = [{"kind": "llvm", "mcpu": "skylake"}, "cuda", "nvidia/jetson-nano"]\n',
+        "list elements looped over into a target position",
+        'for t in ["llvm -mcpu=skylake", "cuda", "nvidia/jetson-nano"]:\n    tvm.compile(mod, t)\n',
+        'for t in [{"kind": "llvm", "mcpu": "skylake"}, "cuda", "nvidia/jetson-nano"]:\n    tvm.compile(mod, t)\n',
         ["target-string"],
     ),
     (
@@ -108,8 +108,8 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
     ),
     (
         "a parameter's default",
-        'def f(target="llvm -num-cores=4"): pass\n',
-        'def f(target={"kind": "llvm", "num-cores": 4}): pass\n',
+        'def f(mod, target="llvm -num-cores=4"):\n    return tvm.compile(mod, target)\n',
+        'def f(mod, target={"kind": "llvm", "num-cores": 4}):\n    return tvm.compile(mod, target)\n',
         ["target-string"],
     ),
     (
@@ -231,9 +231,14 @@ def test_imports_are_removed_as_libcsts_own_analysis_removes_them(monkeypatch: p
 # (id, source, fixed with --unsafe-fixes, the finding's safety without it)
 UNSAFE_CASES: list[tuple[str, str, str]] = [
     (
-        "a value that reads as a target, named for something else",
-        'expected = "llvm -mcpu=skylake"\n',
-        'expected = {"kind": "llvm", "mcpu": "skylake"}\n',
+        "a value that reads as a target, never used as one",
+        'def f():\n    expected = "llvm -mcpu=skylake"\n',
+        'def f():\n    expected = {"kind": "llvm", "mcpu": "skylake"}\n',
+    ),
+    (
+        "a module-level name other modules may import",
+        "SM80_TARGET = 'cuda -arch=sm_80'  # keep\n",
+        "SM80_TARGET = {'kind': 'cuda', 'arch': 'sm_80'}  # keep\n",
     ),
     (
         "receiver guessed by its name",
@@ -368,7 +373,17 @@ def test_finding_positions_and_json() -> None:
         "after": '{"kind": "cuda", "arch": "sm_80"}',
         "applied": True,
         "migration_rules": [],
+        "reason": None,
+        "uses": [{"line": 5, "column": 23, "kind": "target", "what": "the target of tvm.target.Target()"}],
     }
+    first = result.findings[0]
+    assert (first.safety, first.reason) == (
+        "unsafe",
+        "at line 3, the module-level name x, which other modules may import",
+    )
+    assert first.to_json()["uses"] == [
+        {"line": 3, "column": 1, "kind": "export", "what": "the module-level name x, which other modules may import"}
+    ]
 
 
 def test_select_and_ignore() -> None:

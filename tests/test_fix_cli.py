@@ -26,7 +26,20 @@ REPORT_SH = (
     '  write: --target \'{{"kind": "llvm", "mcpu": "skylake"}}\'\n'
 )
 SH = 'tvmc compile --target "llvm -mcpu=skylake" m.onnx\n'
-JSON_FIELDS = ["file", "line", "column", "rule", "safety", "message", "before", "after", "applied", "migration_rules"]
+JSON_FIELDS = [
+    "file",
+    "line",
+    "column",
+    "rule",
+    "safety",
+    "message",
+    "before",
+    "after",
+    "applied",
+    "migration_rules",
+    "reason",
+    "uses",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -109,7 +122,8 @@ DIFF_CASES: list[tuple[str, dict[str, str | bytes], list[str], int, str, str]] =
         ["m.py"],
         1,
         "",
-        "m.py:1:12: target-string [unsafe] legacy target string\n"
+        "m.py:1:12: target-string [unsafe] legacy target string; not safe: at line 1, the module-level name "
+        "expected, which other modules may import\n"
         '  fix (unsafe): {"kind": "llvm", "mcpu": "skylake"}\n'
         "1 finding in 1 file, 0 fixable, 1 more with --unsafe-fixes; 0 files would change\n",
     ),
@@ -268,6 +282,8 @@ def test_json_lists_every_finding_with_the_documented_fields(run: Run) -> None:
         "after": '{"kind": "cuda", "arch": "sm_80"}',
         "applied": True,
         "migration_rules": [],
+        "reason": None,
+        "uses": [{"line": 1, "column": 23, "kind": "target", "what": "the target of tvm.target.Target()"}],
     }
     assert (findings[1]["rule"], findings[1]["after"], findings[1]["migration_rules"]) == (
         "target-string",
@@ -377,7 +393,8 @@ STDIN_CASES: list[tuple[str, list[str], bytes, int, str, str]] = [
         b'expected = "llvm -mcpu=skylake"\n',
         1,
         'expected = "llvm -mcpu=skylake"\n',
-        "src/m.py:1:12: target-string [unsafe] legacy target string\n"
+        "src/m.py:1:12: target-string [unsafe] legacy target string; not safe: at line 1, the module-level name "
+        "expected, which other modules may import\n"
         '  fix (unsafe): {"kind": "llvm", "mcpu": "skylake"}\n'
         "1 finding in 1 file, 0 fixed, 1 more with --unsafe-fixes; 0 files changed\n",
     ),
@@ -583,9 +600,9 @@ attrs = { mcpu = "string", mtriple = "string" }
 default_keys = ["rocm", "gpu"]
 device_type = 10
 """
-HIP_SOURCE = 'HIP_TARGET = "hip -mcpu=gfx900"\nt = Target("hip -mcpu=gfx906")\n'
+HIP_SOURCE = 'lib = tvm.compile(mod, "hip -mcpu=gfx900")\nt = Target("hip -mcpu=gfx906")\n'
 HIP_FOUND = (
-    "m.py:1:14: target-string [safe] legacy target string; kind 'hip' is the registry's own (TVM 0.27 itself "
+    "m.py:1:24: target-string [safe] legacy target string; kind 'hip' is the registry's own (TVM 0.27 itself "
     "does not know it)\n"
     "m.py:2:12: target-string [safe] legacy target string; kind 'hip' is the registry's own (TVM 0.27 itself "
     "does not know it)\n"
@@ -610,7 +627,7 @@ def test_registry_kinds_are_written_for_the_fork(run: Run) -> None:
     write({"hip.toml": HIP_REGISTRY, "m.py": HIP_SOURCE})
     assert run("fix", "--write", "--quiet", "--registry", "hip.toml", "m.py")[0] == 0
     assert Path("m.py").read_text() == (
-        'HIP_TARGET = {"kind": "hip", "mcpu": "gfx900"}\nt = Target({"kind": "hip", "mcpu": "gfx906"})\n'
+        'lib = tvm.compile(mod, {"kind": "hip", "mcpu": "gfx900"})\nt = Target({"kind": "hip", "mcpu": "gfx906"})\n'
     )
 
 
@@ -618,8 +635,9 @@ def test_without_the_registry_a_fork_s_kind_is_unknown(run: Run) -> None:
     write({"m.py": HIP_SOURCE})
     assert run("fix", "--check", "m.py") == (
         1,
+        "m.py:1:24: target-string [report-only] cannot read the target: unknown target kind 'hip'\n"
         "m.py:2:12: target-string [report-only] cannot read the target: unknown target kind 'hip'\n",
-        "1 finding in 1 file, 0 fixable, 1 to do by hand; 0 files would change\n",
+        "2 findings in 1 file, 0 fixable, 2 to do by hand; 0 files would change\n",
     )
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from targetlang.fix import RULES, fix_source
+from targetlang.fix._apis import EVERY_POSITIONAL, TARGET_APIS
 from targetlang.fix._properties import REMOVED_PROPERTIES
 
 from .conftest import Run
@@ -233,3 +234,20 @@ def test_the_rules_and_options_named_are_real() -> None:
     known = {option for action in fix._actions for option in action.option_strings}
     assert named and named <= known, named - known
     assert known - {"-h", "--help"} <= named, known - named
+
+
+def target_api_table() -> list[str]:
+    """The table of target APIs, built from the table the flow reads."""
+    rows = ["| API | the arguments that take a target | also named | TVM releases |", "|---|---|---|---|"]
+    for api in TARGET_APIS:
+        where = ["every positional" if p == EVERY_POSITIONAL else f"positional {p}" for p in api.positions]
+        where += [f"`{keyword}=`" for keyword in api.keywords]
+        aliases = ", ".join(f"`{alias}`" for alias in api.aliases)
+        rows.append(f"| `{api.name}` | {', '.join(where)} | {aliases} | {api.releases} |")
+    return rows
+
+
+def test_target_api_table_is_the_module_s() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("<!-- begin target-apis -->\n", 1)[1].split("<!-- end target-apis -->", 1)[0]
+    assert section.rstrip("\n").split("\n") == target_api_table()

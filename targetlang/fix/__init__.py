@@ -15,15 +15,30 @@ except the Python code blocks of documents with ``docs=True``. The rules are
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import PurePath
 
 from .._registry import Registry
-from ._findings import Finding, FixResult
+from ._apis import DEFAULT_TABLE, TARGET_APIS, ApiTable, TargetApi, parse_api
+from ._findings import Finding, FixResult, UseSite
 from ._rules import RULES, Rule, Safety
 
-__all__ = ["PYTHON_SUFFIXES", "RULES", "TEXT_SUFFIXES", "Finding", "FixResult", "Rule", "Safety", "fix_source"]
+__all__ = [
+    "PYTHON_SUFFIXES",
+    "RULES",
+    "TARGET_APIS",
+    "TEXT_SUFFIXES",
+    "Finding",
+    "FixResult",
+    "Rule",
+    "Safety",
+    "TargetApi",
+    "UseSite",
+    "fix_source",
+    "parse_api",
+]
 
 PYTHON_SUFFIXES = frozenset({".py", ".pyi"})
 TEXT_SUFFIXES = frozenset({".sh", ".bash", ".md", ".rst", ".txt", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini"})
@@ -50,6 +65,7 @@ def fix_source(
     ignore: Collection[str] = (),
     prefer_tags: bool = False,
     docs: bool = False,
+    target_apis: Collection[TargetApi] = (),
 ) -> FixResult:
     """Find the legacy targets in ``text`` and fix what can be fixed.
 
@@ -58,16 +74,18 @@ def fix_source(
     ``select``/``ignore`` take rule ids of :data:`RULES`. ``registry`` adds user kinds (a fork's
     ``hip``); ``prefer_tags`` writes a TVM 0.27 tag where one is provably equal and names the
     target's own model. The Python code blocks of Markdown and reStructuredText are reported,
-    and fixed with ``docs``.
+    and fixed with ``docs``. ``target_apis`` are APIs of the user's that take a target, beside
+    :data:`TARGET_APIS` (:func:`parse_api` reads them as ``--target-api`` does).
     Raises :class:`~targetlang.SourceSyntaxError` for Python that does not parse, and
     ``ImportError`` (saying how to install it) when LibCST is missing.
     """
     selected = _selector(select, ignore)
+    table = _table(tuple(target_apis))
     name = path if path is not None else "<string>"
     suffix = PurePath(path).suffix.lower() if path is not None else ".py"
     if suffix not in TEXT_SUFFIXES:
         fixed, findings = _python_fixer()(
-            text, path=name, registry=registry, unsafe=unsafe, selected=selected, prefer_tags=prefer_tags
+            text, path=name, registry=registry, unsafe=unsafe, selected=selected, prefer_tags=prefer_tags, table=table
         )
         return FixResult(text, fixed, tuple(findings))
     from ._text import fix_text
@@ -85,6 +103,7 @@ def fix_source(
                 selected=selected,
                 prefer_tags=prefer_tags,
                 first_line=line,
+                table=table,
             )
             if docs:
                 return fixed, found
@@ -93,6 +112,11 @@ def fix_source(
 
     fixed, findings = fix_text(text, path=name, registry=registry, selected=selected, fix_block=fix_block)
     return FixResult(text, fixed, tuple(findings))
+
+
+@functools.lru_cache(maxsize=8)
+def _table(extra: tuple[TargetApi, ...]) -> ApiTable:
+    return DEFAULT_TABLE.with_rows(extra) if extra else DEFAULT_TABLE
 
 
 def _python_fixer() -> Callable[..., tuple[str, list[Finding]]]:

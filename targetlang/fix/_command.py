@@ -22,6 +22,7 @@ from .._registry import Registry, builtin_registry
 from .._versions import LAST_LEGACY, MODERN, release
 from ..errors import TargetError
 from . import PYTHON_SUFFIXES, RULES, TEXT_SUFFIXES, Finding, fix_source
+from ._apis import TargetApi, parse_api
 
 __all__ = ["add_parser"]
 
@@ -79,6 +80,7 @@ class _Job:
     ignore: tuple[str, ...]
     prefer_tags: bool
     docs: bool
+    target_apis: tuple[TargetApi, ...] = ()
 
 
 @dataclass
@@ -145,6 +147,7 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
             ignore=job.ignore,
             prefer_tags=job.prefer_tags,
             docs=job.docs,
+            target_apis=job.target_apis,
         )
     except TargetError as err:
         outcome.error = str(err).split("\n", 1)[0]
@@ -263,7 +266,14 @@ def _summary(found: list[Finding], changed: int, files: int, write: bool) -> str
 
 def _run(args: argparse.Namespace) -> int:
     job = _Job(
-        args.registry, args.tvm_version, args.unsafe_fixes, args.select, args.ignore or (), args.prefer_tags, args.docs
+        args.registry,
+        args.tvm_version,
+        args.unsafe_fixes,
+        args.select,
+        args.ignore or (),
+        args.prefer_tags,
+        args.docs,
+        tuple(args.target_api or ()),
     )
     if args.registry is not None:
         _registry(args.registry)  # a bad registry file fails here, once, before any work
@@ -410,7 +420,22 @@ def add_parser(commands: Any) -> None:
         type=_legacy_release,
         help="read the targets with that TVM release's own kinds and tags (0.10 - 0.23; default: any release's)",
     )
+    parser.add_argument(
+        "--target-api",
+        metavar="QUALNAME:ARG",
+        type=_target_api,
+        action="append",
+        help="an API of your own that takes a target: its qualified name and the position (from 0), keyword "
+        "or both (1=target) of that argument, '*' for every positional one; repeat for more",
+    )
     parser.set_defaults(run=_run, imports=("targetlang.fix._python",))
+
+
+def _target_api(text: str) -> TargetApi:
+    try:
+        return parse_api(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _legacy_release(text: str) -> str:

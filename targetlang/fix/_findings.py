@@ -7,7 +7,22 @@ from typing import Any
 
 from ._rules import Safety
 
-__all__ = ["Finding", "FixResult"]
+__all__ = ["Finding", "FixResult", "UseSite"]
+
+
+@dataclass(frozen=True)
+class UseSite:
+    """A place the value of a finding is used: ``line`` and ``column`` (from 1), the ``kind`` of
+    use (``target``, ``string``, ``call``, ``export``, ``return``, ``rejection``, ``other``) and
+    ``what`` happens to it there."""
+
+    line: int
+    column: int
+    kind: str
+    what: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "column": self.column, "kind": self.kind, "what": self.what}
 
 
 @dataclass(frozen=True)
@@ -18,7 +33,8 @@ class Finding:
     ``after`` is what replaces it (for a report-only finding: the suggestion, or ``None`` when
     there is none); ``applied`` says whether the returned text has it. ``changes`` are the ids of
     the migration rules (``targetlang.migration.RULES``) that the conversion applied, as
-    ``targetlang migrate`` reports them.
+    ``targetlang migrate`` reports them. For a target written as a value, ``uses`` are the places
+    the value is used, and ``reason`` says which one keeps the fix from being safe.
     """
 
     path: str
@@ -31,6 +47,8 @@ class Finding:
     safety: Safety
     applied: bool = False
     changes: tuple[str, ...] = ()
+    reason: str | None = None
+    uses: tuple[UseSite, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The finding as a JSON object (what ``targetlang fix --json`` prints)."""
@@ -45,6 +63,8 @@ class Finding:
             "after": self.after,
             "applied": self.applied,
             "migration_rules": list(self.changes),
+            "reason": self.reason,
+            "uses": [use.to_json() for use in self.uses],
         }
 
     def describe(self) -> str:

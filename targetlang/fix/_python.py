@@ -24,9 +24,11 @@ import libcst as cst
 
 from .._registry import Registry
 from ..errors import NestingTooDeepError, SourceSyntaxError, SourceTooLargeError
+from ._apis import DEFAULT_TABLE, EVERY_POSITIONAL, ApiTable
 from ._constants import evaluate
 from ._convert import Conversion, convert, known_kind, options_of, reading_registry
-from ._findings import Finding
+from ._findings import Finding, UseSite
+from ._flow import Flow, Use, unsafe_use
 from ._imports import imports
 from ._literal import PLACEHOLDER, placeholder, render
 from ._positions import starts
@@ -44,10 +46,6 @@ _CANON = {
     "canon_multi_target_and_host": "many",
     "canon_target_map_and_host": "many",
 }
-# The keyword arguments that take a target in TVM's APIs (build, compile, tune, VDevice, ...).
-_TARGET_KEYWORDS = frozenset({"target", "target_host", "host"})
-# Names that say a value is a target, where no call says so.
-_TARGETISH = re.compile(r"target|tgt|host", re.IGNORECASE)
 _GUESSED_RECEIVERS = frozenset({"target", "tgt", "tvm_target", "target_host", "host"})
 
 
@@ -68,11 +66,14 @@ class _Scope:
 
 @dataclass(frozen=True)
 class _Context:
-    """A place where a target may stand: ``strict`` (an argument TVM reads as a target) or not
-    (a constant or an element, trusted as far as ``name`` says it is a target)."""
+    """A place where a target may stand: ``strict``, an argument an API of the table reads as a
+    target, or not (a constant, an element, an argument of another call), where only what
+    cheaply looks like a legacy target is read. Whether a fix is safe is the flow's to say."""
 
     strict: bool
-    name: str = ""
+
+
+_STRICT, _LOOSE = _Context(True), _Context(False)
 
 
 def _helper_names() -> frozenset[str]:
@@ -93,7 +94,8 @@ def _dispatch(visitor: type[cst.CSTVisitor], node: type[cst.CSTNode]) -> tuple[b
 class _Survey(cst.CSTVisitor):
     """What the rewriter needs to know about the module before it changes anything."""
 
-    def __init__(self) -> None:
+    def __init__(self, table: ApiTable) -> None:
+        self.table = table
         self.aliases: dict[str, str] = {}
         self.contexts: dict[int, _Context] = {}
         self.helpers: dict[int, str] = {}  # call -> helper name ("create" included)
@@ -134,12 +136,20 @@ class _Survey(cst.CSTVisitor):
     # -- names
 
     def qualified(self, node: cst.BaseExpression) -> str | None:
+        resolved = self.name_of(node)
+        return None if resolved is None else resolved[0]
+
+    def name_of(self, node: cst.BaseExpression) -> tuple[str, bool] | None:
+        """The dotted name ``node`` stands for, by the module's imports, and whether an import
+        named its first word."""
         name = _dotted(node)
         if name is None:
             return None
         head, _, rest = name.partition(".")
-        full = self.aliases.get(head, head)
-        return f"{full}.{rest}" if rest else full
+        full = self.aliases.get(head)
+        if full is None:
+            return name, False
+        return (f"{full}.{rest}" if rest else full), True
 
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -199,7 +209,7 @@ class _Survey(cst.CSTVisitor):
             is_target = named is not None and named.rsplit(".", 1)[-1] == "Target"
             self._bind(param.name.value, is_target)
             if param.default is not None:  # def f(target="llvm -num-cores=4")
-                self._mark(param.default, _Context(param.name.value in _TARGET_KEYWORDS, param.name.value))
+                self._mark(param.default, _LOOSE)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.scopes.pop()
@@ -248,7 +258,7 @@ class _Survey(cst.CSTVisitor):
         for target in node.targets:
             self._bind_target(target.target, holds)
             names.append(_dotted(target.target) or "")
-        self._mark(node.value, _Context(False, names[0].rsplit(".", 1)[-1] if names else ""))
+        self._mark(node.value, _LOOSE)
         call = node.value
         if isinstance(call, cst.Call) and len(node.targets) == 1:
             unpacked = node.targets[0].target
@@ -261,11 +271,11 @@ class _Survey(cst.CSTVisitor):
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
             self._bind_target(node.target, self._makes_target(node.value))
-            self._mark(node.value, _Context(False, (_dotted(node.target) or "").rsplit(".", 1)[-1]))
+            self._mark(node.value, _LOOSE)
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:
-            self._mark(node.value, _Context(False, self.scopes[-1].function))
+            self._mark(node.value, _LOOSE)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if isinstance(node.operator, cst.Modulo) and isinstance(node.right, cst.Tuple):
@@ -273,21 +283,19 @@ class _Survey(cst.CSTVisitor):
 
     def visit_List(self, node: cst.List) -> None:
         if id(node) not in self.operands:
-            self._mark(node, _Context(False))
+            self._mark(node, _LOOSE)
 
     def visit_Tuple(self, node: cst.Tuple) -> None:
         if id(node) not in self.operands:
-            self._mark(node, _Context(False))
+            self._mark(node, _LOOSE)
         else:  # the operands of a % template: parts of one text
             self.operands.update(id(element.value) for element in node.elements)
 
     def visit_Set(self, node: cst.Set) -> None:
-        self._mark(node, _Context(False))
+        self._mark(node, _LOOSE)
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
-        key = node.key.evaluated_value if isinstance(node.key, cst.SimpleString) else None
-        name = key if isinstance(key, str) else ""
-        self._mark(node.value, _Context(name in _TARGET_KEYWORDS, name))
+        self._mark(node.value, _LOOSE)
 
     def visit_Call(self, node: cst.Call) -> None:
         if _is_format(node):  # "...".format(a, b), " ".join([a, b]): parts of one text, no targets
@@ -296,46 +304,36 @@ class _Survey(cst.CSTVisitor):
                 if isinstance(arg.value, (cst.List, cst.Tuple)):
                     self.operands.update(id(element.value) for element in arg.value.elements)
             return
-        name = self.qualified(node.func) or ""
+        resolved = self.name_of(node.func)
+        name = resolved[0] if resolved is not None else ""
         module, _, last = name.rpartition(".")
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-        strict = _Context(True)
-        if last == "Target":
-            for value in positional[:2]:
-                self._mark(value, strict)
-        elif self._helper(node) is not None:
+        if self._helper(node) is not None:
             self.helpers[id(node)] = last
             self._keep()
             if last == "create":
                 for value in positional[:1]:
-                    self._mark(value, strict)
+                    self._mark(value, _STRICT)
         elif last in _CANON and module.rsplit(".", 1)[-1] == "Target":
             self.canon[id(node)] = last
             self._keep()
             for value in positional[:2]:
-                self._mark(value, strict)
-        elif last in ("VDevice", "vdevice", "target") and (last != "target" or module.endswith(("tir", "T"))):
-            for value in positional[:1]:
-                self._mark(value, strict)
-        elif last in ("compile", "build") and name.split(".", 1)[0] == "tvm":
-            for value in positional[1:2]:  # tvm.compile(mod, target), relax.build(mod, target)
-                self._mark(value, strict)
-        elif last == "parametrize_targets":
-            for value in positional:
-                self._mark(value, strict)
-        elif last in ("param", "parameter", "parameters"):
-            for value in positional:
-                self._mark(value, _Context(False, last))
-        elif last == "parametrize" and len(positional) >= 2:
-            names = positional[0].evaluated_value if isinstance(positional[0], cst.SimpleString) else None
-            if isinstance(names, str) and _TARGETISH.search(names):
-                self._mark(positional[1], _Context(False, names))
+                self._mark(value, _STRICT)
+        api = self.table.find(*resolved) if resolved is not None else None
+        position = 0
         for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value in _TARGET_KEYWORDS:
-                self._mark(arg.value, strict)
-            elif not arg.star:
-                # any other argument: a target only as far as its name (or the callee's) says
-                self._mark(arg.value, _Context(False, arg.keyword.value if arg.keyword is not None else last))
+            if arg.star:
+                position = -(1 << 30)  # after *args no position is known
+                if arg.star == "*" and api is not None and EVERY_POSITIONAL in api.positions:
+                    self._mark(arg.value, _STRICT)
+                continue
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            takes = api is not None and api.takes(position if keyword is None and position >= 0 else None, keyword)
+            # any other argument: a target only as far as it looks like one, and as safe as
+            # its uses (the flow) say
+            self._mark(arg.value, _STRICT if takes else _LOOSE)
+            if keyword is None:
+                position += 1
 
     # -- removed properties
 
@@ -373,13 +371,16 @@ class _Options:
 
 
 class _Rewriter(cst.CSTTransformer):
-    def __init__(self, module: cst.Module, survey: _Survey, options: _Options) -> None:
+    def __init__(self, module: cst.Module, survey: _Survey, options: _Options, flow: Flow) -> None:
         super().__init__()
         self.module = module
         self.survey = survey
         self.options = options
+        self.flow = flow
         self.findings: list[Finding] = []  # placed at line 0 until placed() is called
         self.reported: list[cst.CSTNode] = []  # the node of each finding
+        # the uses of each finding's value, and the one that keeps its fix from being safe
+        self.uses: list[tuple[Sequence[Use], Use | None]] = []
         self.need_target_import = False
         self.replaced_imports: set[tuple[str, str, str | None]] = set()  # (module, name, alias)
         self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
@@ -402,8 +403,11 @@ class _Rewriter(cst.CSTTransformer):
         after: str | None,
         safety: Safety,
         changes: Sequence[str] = (),
+        uses: Sequence[Use] = (),
+        blocker: Use | None = None,
     ) -> bool:
-        """Record a finding; whether to apply it."""
+        """Record a finding (with the uses of its value, and the use that makes it unsafe);
+        whether to apply it."""
         apply = (
             after is not None
             and self.options.selected(rule)
@@ -426,16 +430,35 @@ class _Rewriter(cst.CSTTransformer):
             )
         )
         self.reported.append(original)
+        self.uses.append((uses, blocker))
         return apply
 
     def placed(self) -> list[Finding]:
         """The findings, each at the line and column where its node starts (found at once, for
-        all of them: see :mod:`._positions`)."""
-        where = starts(self.module, set(self.reported))
-        return [
-            dataclasses.replace(finding, line=where[node][0], column=where[node][1] + 1)
-            for finding, node in zip(self.findings, self.reported, strict=True)
-        ]
+        all of them: see :mod:`._positions`), with the uses of its value where they are."""
+        wanted = set(self.reported)
+        wanted.update(use.node for uses, _ in self.uses for use in uses)
+        where = starts(self.module, wanted)
+        placed = []
+        for finding, node, (uses, blocker) in zip(self.findings, self.reported, self.uses, strict=True):
+            sites = tuple(UseSite(where[u.node][0], where[u.node][1] + 1, u.kind, u.what) for u in uses)
+            reason = None
+            message = finding.message
+            if blocker is not None:
+                reason = f"at line {where[blocker.node][0]}, {blocker.what}"
+                if finding.safety == "unsafe":
+                    message += f"; not safe: {reason}"
+            placed.append(
+                dataclasses.replace(
+                    finding,
+                    line=where[node][0],
+                    column=where[node][1] + 1,
+                    message=message,
+                    reason=reason,
+                    uses=sites,
+                )
+            )
+        return placed
 
     @staticmethod
     def _parens(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:
@@ -467,14 +490,20 @@ class _Rewriter(cst.CSTTransformer):
         quote = _quote_of(original)
         written = self._written(conversion, quote, exprs) if conversion.config is not None else None
         safety: Safety = conversion.safety if written is not None else "report-only"
-        if safety == "safe" and not context.strict and not _TARGETISH.search(context.name):
-            safety = "unsafe"  # a value that reads as a target, where nothing says it is one
+        message = conversion.message
+        uses = self.flow.uses(original)
+        blocker = unsafe_use(uses, original)
+        if blocker is not None and blocker.kind == "rejection":
+            # a test that TVM rejects the string form: the string is what it tests
+            message = "legacy target string in a test that expects an error (left as it is: TVM >= 0.24 rejects it)"
+            safety, written = "report-only", None
+        elif blocker is not None and safety == "safe":
+            safety = "unsafe"
         if exprs:
             safety = "report-only"  # what the expressions hold at run time is unknown here
-        message = conversion.message
         if exprs and written is not None:
             message += "; built from non-literal parts: write the dict instead"
-        if not self._report(original, rule, message, written, safety, conversion.rule_ids):
+        if not self._report(original, rule, message, written, safety, conversion.rule_ids, uses, blocker):
             return updated
         assert written is not None
         return self._parens(cst.parse_expression(written), updated)
@@ -929,6 +958,7 @@ def fix_python(
     selected: Callable[[str], bool] = lambda rule: True,
     prefer_tags: bool = False,
     first_line: int = 1,
+    table: ApiTable = DEFAULT_TABLE,
 ) -> tuple[str, list[Finding]]:
     """``text`` (Python source) with its legacy targets fixed, and the findings; their line
     numbers count from ``first_line`` (a code block inside a document)."""
@@ -941,6 +971,7 @@ def fix_python(
             selected=selected,
             prefer_tags=prefer_tags,
             first_line=first_line,
+            table=table,
         )
         return "\ufeff" + without, found
     if not _worth_parsing(text, registry):
@@ -956,7 +987,7 @@ def fix_python(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         warnings.simplefilter("ignore", DeprecationWarning)
-        return _fixed_python(text, path, registry, unsafe, selected, prefer_tags, first_line)
+        return _fixed_python(text, path, registry, unsafe, selected, prefer_tags, first_line, table)
 
 
 def _fixed_python(
@@ -967,6 +998,7 @@ def _fixed_python(
     selected: Callable[[str], bool],
     prefer_tags: bool,
     first_line: int,
+    table: ApiTable,
 ) -> tuple[str, list[Finding]]:
     try:
         # Python's own parser first: LibCST accepts some source Python rejects (a bad escape,
@@ -980,12 +1012,13 @@ def _fixed_python(
         module = cst.parse_module(text)
     except (cst.ParserSyntaxError, cst.CSTValidationError) as err:
         raise _python_error(text, path, 1, 0, str(err).split("\n", 1)[0]) from None
-    survey = _Survey()
+    survey = _Survey(table)
     walk(module, survey)
     if not survey.work():
         return text, []
     # The survey's node ids name the nodes the rewriter meets: the same tree, not a copy.
-    rewriter = _Rewriter(module, survey, _Options(path, registry, unsafe, selected, prefer_tags))
+    flow = Flow(module, table, survey.name_of)
+    rewriter = _Rewriter(module, survey, _Options(path, registry, unsafe, selected, prefer_tags), flow)
     fixed = module.visit(rewriter)
     if rewriter.need_target_import or rewriter.replaced_imports:
         fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports)
