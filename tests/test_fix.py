@@ -413,9 +413,26 @@ def test_python_that_does_not_parse() -> None:
     assert "bad.py" in str(info.value)
 
 
-def test_a_file_with_nothing_to_look_for_is_not_parsed() -> None:
-    # most files of a tree: returned as they are without a parse, so no syntax error either
-    assert fix_source("def f(:\n", path="bad.py").findings == ()
+def test_python_that_does_not_parse_is_an_error_even_without_a_target() -> None:
+    # a linter's promise: a file it cannot read is said, whatever it holds
+    with pytest.raises(SourceSyntaxError) as info:
+        fix_source("x = 1\ndef f(:\n", path="bad.py")
+    assert (info.value.source or "")[info.value.start :].startswith(":")
+    assert "bad.py: cannot parse Python" in str(info.value)
+
+
+def test_one_run_reaches_the_fixed_point() -> None:
+    # the helper's argument is a removed property: both are fixed in one run
+    source = "import tvm\ndef f(target):\n    return tvm.target.arm_cpu(target.model)\n"
+    result = fix_source(source, path="m.py", unsafe=True)
+    assert result.text == (
+        "import tvm\ndef f(target):\n    return tvm.target.Target("
+        '{"kind": "llvm", "keys": ["arm_cpu", "cpu"], "device": "arm_cpu", '
+        '"model": str(target.attrs.get("model", "unknown"))})\n'
+    )
+    again = fix_source(result.text, path="m.py", unsafe=True)
+    assert again.text == result.text
+    assert not any(f.applied for f in again.findings)
 
 
 def test_every_rule_has_a_safety() -> None:

@@ -589,7 +589,9 @@ class _Rewriter(cst.CSTTransformer):
         exprs: list[str] = []
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
-        for arg in original.args:
+        # the code of an argument is the rewritten one: a removed property inside it is fixed in
+        # the same pass (arm_cpu(t.model))
+        for arg, now in zip(original.args, updated.args, strict=True):
             if arg.star:
                 message = f"{name}() called with {arg.star}: the target it builds is known only at run time"
                 self._report(original, "target-helper", message, None, "report-only")
@@ -598,7 +600,7 @@ class _Rewriter(cst.CSTTransformer):
                 value = evaluate(arg.value)
             except ValueError:
                 value = placeholder(len(exprs))
-                exprs.append(self._code(arg.value))
+                exprs.append(self._code(now.value))
             if arg.keyword is None:
                 args.append(value)
             else:
@@ -974,8 +976,6 @@ def fix_python(
             table=table,
         )
         return "\ufeff" + without, found
-    if not _worth_parsing(text, registry):
-        return text, []
     if len(text) > MAX_PYTHON_CHARS:
         message = f"{path}: {len(text)} characters of Python is more than targetlang fix rewrites ({MAX_PYTHON_CHARS})"
         raise SourceTooLargeError(message, text, MAX_PYTHON_CHARS, len(text))
@@ -987,27 +987,47 @@ def fix_python(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         warnings.simplefilter("ignore", DeprecationWarning)
-        return _fixed_python(text, path, registry, unsafe, selected, prefer_tags, first_line, table)
+        # Python's own parser first, for every file (one that does not parse is an error whether
+        # or not it holds a target, as a linter says): LibCST accepts some source Python rejects
+        # (a bad escape, bytes beside str) and then fails later, out of a node's value
+        _check_syntax(text, path)
+        if not _worth_parsing(text, registry):
+            return text, []
+        options = _Options(path, registry, unsafe, selected, prefer_tags)
+        fixed, findings = _fixed_python(text, options, table)
+        # ruff's fix loop: fix the fixed text again until nothing changes, so that one run reaches
+        # the fixed point. A later pass adds the fixes it applied (placed in the text it read).
+        current = fixed
+        for _ in range(_MAX_PASSES - 1):
+            if current == text or not any(f.applied for f in findings):
+                break
+            again, later = _fixed_python(current, options, table)
+            if again == current:
+                break
+            findings += [f for f in later if f.applied]
+            current = again
+        if first_line != 1:
+            findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
+        return current, findings
 
 
-def _fixed_python(
-    text: str,
-    path: str,
-    registry: Registry | None,
-    unsafe: bool,
-    selected: Callable[[str], bool],
-    prefer_tags: bool,
-    first_line: int,
-    table: ApiTable,
-) -> tuple[str, list[Finding]]:
+# How many times a text is fixed at most before the fixes stop being applied (ruff's limit is 100;
+# a fix here never needs more than two passes).
+_MAX_PASSES = 10
+
+
+def _check_syntax(text: str, path: str) -> None:
     try:
-        # Python's own parser first: LibCST accepts some source Python rejects (a bad escape,
-        # bytes beside str) and then fails later, out of a node's value
         ast.parse(text)
     except SyntaxError as err:
         raise _python_error(text, path, err.lineno or 1, (err.offset or 1) - 1, err.msg) from None
     except (ValueError, MemoryError, RecursionError) as err:
         raise _python_error(text, path, 1, 0, str(err)) from None
+
+
+def _fixed_python(text: str, options: _Options, table: ApiTable) -> tuple[str, list[Finding]]:
+    """One pass: the text with the fixes applied, and the findings."""
+    path = options.path
     try:
         module = cst.parse_module(text)
     except (cst.ParserSyntaxError, cst.CSTValidationError) as err:
@@ -1018,13 +1038,11 @@ def _fixed_python(
         return text, []
     # The survey's node ids name the nodes the rewriter meets: the same tree, not a copy.
     flow = Flow(module, table, survey.name_of)
-    rewriter = _Rewriter(module, survey, _Options(path, registry, unsafe, selected, prefer_tags), flow)
+    rewriter = _Rewriter(module, survey, options, flow)
     fixed = module.visit(rewriter)
     if rewriter.need_target_import or rewriter.replaced_imports:
         fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports)
     findings = sorted(rewriter.placed(), key=lambda f: (f.line, f.column))
-    if first_line != 1:
-        findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
     if not any(f.applied for f in findings):
         return text, findings  # byte for byte: LibCST's printing is not always (a last lone \r)
     code = fixed.code
