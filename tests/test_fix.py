@@ -636,3 +636,21 @@ def test_the_users_invalid_escapes_are_not_warned_of() -> None:
         result = fix_source(source, path="x.py")
     assert [str(w.message) for w in caught] == []
     assert [f.rule for f in result.findings] == ["target-string", "dynamic-target", "dynamic-target"]
+
+
+def test_every_rule_is_one_module_of_its_own() -> None:
+    """A rule is its row in RULES and one module of targetlang.fix.rules named for its id."""
+    import importlib
+    import pkgutil
+
+    import targetlang.fix.rules
+    from targetlang.fix._plugins import rule_module, rewrite_hooks, survey_hooks
+
+    modules = {info.name for info in pkgutil.iter_modules(targetlang.fix.rules.__path__)}
+    assert modules == {rule_id.replace("-", "_") for rule_id in RULES}
+    for rule_id in RULES:
+        module = importlib.import_module(rule_module(rule_id))
+        assert rule_id in (module.__doc__ or "").split(":", 1)[0], rule_id
+    # every Python rule plugs in; the text rule reads no Python
+    hooked = {hook.__module__ for hooks in [*rewrite_hooks().values(), *survey_hooks().values()] for hook in hooks}
+    assert hooked == {rule_module(rule_id) for rule_id in RULES if rule_id != "text-target"}

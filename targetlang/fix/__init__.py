@@ -88,7 +88,7 @@ def fix_source(
             text, path=name, registry=registry, unsafe=unsafe, selected=selected, prefer_tags=prefer_tags, table=table
         )
         return FixResult(text, fixed, tuple(findings))
-    from ._text import fix_text
+    from .rules.text_target import fix_text
 
     fix_block = None
     if suffix in _DOC_SUFFIXES:

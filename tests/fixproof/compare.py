@@ -455,7 +455,7 @@ def classify(pair: Pair, before: dict[tuple[str, int, int], Any], after: dict[tu
 
 
 def commits() -> list[str]:
-    return sorted(p.name for p in DATA.iterdir() if p.is_dir() and p.name != "helpers")
+    return sorted(p.name for p in DATA.iterdir() if p.is_dir() and p.name not in ("helpers", "flow"))
 
 
 def all_pairs() -> tuple[list[Pair], dict[str, dict[str, int]]]:

@@ -1,4 +1,5 @@
-"""Legacy targets in files that are not Python: shell scripts, documents, configuration.
+"""``text-target``: legacy targets in files that are not Python: shell scripts, documents,
+configuration.
 
 Only target positions are looked at: ``--target``/``--target_host``/``--target-host`` options,
 ``TVM_TEST_TARGETS=``, and ``target =`` / ``target:`` settings. What is found is reported with
@@ -14,10 +15,10 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator
 
-from .._registry import Registry
-from ..errors import SourceSyntaxError
-from ._convert import convert, known_kind, options_of
-from ._findings import Finding
+from ..._registry import Registry
+from ...errors import SourceSyntaxError
+from .._convert import convert, known_kind, options_of
+from .._findings import Finding
 
 __all__ = ["fix_text"]
 

@@ -1,0 +1,170 @@
+"""The second of the two passes over a module: the rules' rewrite hooks replace the nodes they
+fix, and every finding is recorded where it was found."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+
+from .._registry import Registry
+from ._convert import Conversion, convert
+from ._findings import Finding, UseSite
+from ._flow import Flow, Use
+from ._literal import render
+from ._plugins import rewrite_hooks
+from ._positions import starts
+from ._rules import Safety
+from ._survey import Survey
+
+__all__ = ["Options", "Rewriter"]
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a run asks for: the file's name, the registry read with, whether unsafe fixes are
+    applied, which rules run, whether tags are preferred."""
+
+    path: str
+    registry: Registry | None
+    unsafe: bool
+    selected: Callable[[str], bool]
+    prefer_tags: bool
+
+
+class Rewriter(cst.CSTTransformer):
+    """The second pass: replaces, bottom up, the nodes the rules' rewrite hooks fix, keeping
+    every other byte of the source (comments, layout and quote style stay as they were), and
+    records each finding with the node it was found at (placed in the text at the end)."""
+
+    def __init__(self, module: cst.Module, survey: Survey, options: Options, flow: Flow) -> None:
+        super().__init__()
+        self.module = module
+        self.survey = survey
+        self.options = options
+        self.flow = flow
+        self.findings: list[Finding] = []  # placed at line 0 until placed() is called
+        self.reported: list[cst.CSTNode] = []  # the node of each finding
+        # the uses of each finding's value, and the one that keeps its fix from being safe
+        self.uses: list[tuple[Sequence[Use], Use | None]] = []
+        self.need_target_import = False
+        self.replaced_imports: set[tuple[str, str, str | None]] = set()  # (module, name, alias)
+        self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
+
+    # -- bookkeeping
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.BaseStatement) and id(node) not in self.survey.kept:
+            return False  # nothing in it to change (its leave hooks still see it, unchanged)
+        if isinstance(node, cst.FormattedString):
+            self.fstring_quotes.append(node.end[0])
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        if isinstance(original_node, cst.FormattedString):
+            self.fstring_quotes.pop()
+        for hook in rewrite_hooks().get(type(original_node), ()):
+            result = hook(self, original_node, updated_node)
+            if result is not updated_node:
+                return result  # one rule fixes a node
+        return updated_node
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def report(
+        self,
+        original: cst.CSTNode,
+        rule: str,
+        message: str,
+        after: str | None,
+        safety: Safety,
+        changes: Sequence[str] = (),
+        uses: Sequence[Use] = (),
+        blocker: Use | None = None,
+    ) -> bool:
+        """Record a finding (with the uses of its value, and the use that makes it unsafe);
+        whether to apply it."""
+        apply = (
+            after is not None
+            and self.options.selected(rule)
+            and (safety == "safe" or (safety == "unsafe" and self.options.unsafe))
+        )
+        if not self.options.selected(rule):
+            return False
+        self.findings.append(
+            Finding(
+                self.options.path,
+                0,
+                0,
+                rule,
+                message,
+                self.code(original),
+                after,
+                safety,
+                apply,
+                tuple(changes),
+            )
+        )
+        self.reported.append(original)
+        self.uses.append((uses, blocker))
+        return apply
+
+    def placed(self) -> list[Finding]:
+        """The findings, each at the line and column where its node starts (found at once, for
+        all of them: see :mod:`._positions`), with the uses of its value where they are."""
+        wanted = set(self.reported)
+        wanted.update(use.node for uses, _ in self.uses for use in uses)
+        where = starts(self.module, wanted)
+        placed = []
+        for finding, node, (uses, blocker) in zip(self.findings, self.reported, self.uses, strict=True):
+            sites = tuple(UseSite(where[u.node][0], where[u.node][1] + 1, u.kind, u.what) for u in uses)
+            reason = None
+            message = finding.message
+            if blocker is not None:
+                reason = f"at line {where[blocker.node][0]}, {blocker.what}"
+                if finding.safety == "unsafe":
+                    message += f"; not safe: {reason}"
+            placed.append(
+                dataclasses.replace(
+                    finding,
+                    line=where[node][0],
+                    column=where[node][1] + 1,
+                    message=message,
+                    reason=reason,
+                    uses=sites,
+                )
+            )
+        return placed
+
+    @staticmethod
+    def parens(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:
+        if old.lpar and not new.lpar:
+            return new.with_changes(lpar=old.lpar, rpar=old.rpar)
+        return new
+
+    def written(self, conversion: Conversion, quote: str, exprs: Sequence[str] = ()) -> str | None:
+        if conversion.tag is not None:
+            return quote + conversion.tag + quote
+        return render(conversion.config, quote, exprs)
+
+    def convert(self, text: str, hint: str | None = None) -> Conversion:
+        return convert(text, self.options.registry, hint, self.options.prefer_tags)
+
+    def constructor(self, func: cst.BaseExpression, suffix: str) -> str:
+        """The code that names ``Target`` where ``func`` (a helper or ``Target.canon_*``) was."""
+        name = self.code(func)
+        if suffix and name.endswith("." + suffix):
+            return name[: -len(suffix) - 1]
+        if "." in name:
+            return name.rsplit(".", 1)[0] + ".Target"
+        if self.survey.aliases.get("Target", "").rsplit(".", 1)[-1] != "Target":
+            self.need_target_import = True
+        if isinstance(func, cst.Name):  # imported by name: the import may be left unused
+            module, _, name = self.survey.aliases.get(func.value, "").rpartition(".")
+            if module:
+                self.replaced_imports.add((module, name, func.value if func.value != name else None))
+        return "Target"

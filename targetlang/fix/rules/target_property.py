@@ -1,0 +1,65 @@
+"""``target-property``: a read of a ``Target`` property TVM 0.24 removed (``t.arch``,
+``t.model``, ...), rewritten to the TVM 0.27 expression that gives what TVM v0.23's property gave
+(:mod:`.._properties`). Safe where the receiver is known to hold a ``Target`` (a name bound to
+``Target(...)`` or a helper call in its scope, a parameter annotated ``Target``, a call that
+makes one), unsafe where only its name says so."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .._plugins import plugin
+from .._properties import REMOVED_PROPERTIES
+from .._rewriter import Rewriter
+from .._rules import Safety
+from .._survey import Survey
+
+RULE = plugin("target-property")
+
+# Names that are taken for a Target's where nothing else says what they hold.
+_GUESSED_RECEIVERS = frozenset({"target", "tgt", "tvm_target", "target_host", "host"})
+
+
+def _receiver(survey: Survey, node: cst.BaseExpression) -> Safety | None:
+    if isinstance(node, cst.Call):
+        return "safe" if survey.makes_target(node) else None
+    if isinstance(node, cst.Name):
+        for scope in reversed(survey.scopes):
+            status = scope.bindings.get(node.value)
+            if status == "target":
+                return "safe"
+            if status is not None:
+                break
+        return "unsafe" if node.value in _GUESSED_RECEIVERS else None
+    if isinstance(node, cst.Attribute) and node.attr.value in _GUESSED_RECEIVERS:
+        return "unsafe"
+    return None
+
+
+@RULE.survey(cst.Attribute)
+def _found(survey: Survey, node: cst.Attribute) -> None:
+    if node.attr.value not in REMOVED_PROPERTIES:
+        return
+    safety = _receiver(survey, node.value)
+    if safety is not None:
+        survey.note(RULE.rule.id, node, safety)
+
+
+@RULE.rewrite(cst.Attribute)
+def _fixed(rewriter: Rewriter, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+    safety = rewriter.survey.noted(RULE.rule.id, original_node)
+    if safety is None:
+        return updated_node
+    prop = REMOVED_PROPERTIES[original_node.attr.value]
+    receiver = rewriter.code(updated_node.value)
+    if not isinstance(updated_node.value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+        receiver = f"({receiver})"
+    after = prop.replacement.format(t=receiver)
+    if rewriter.fstring_quotes and '"' in rewriter.fstring_quotes:
+        after = after.replace('"', "'")  # inside f"...{...}": no double quote before Python 3.12
+    message = f"Target.{prop.name} was removed in TVM 0.24; {prop.note}".rstrip("; ")
+    if safety == "unsafe":
+        message += " (the receiver is taken for a Target by its name)"
+    if not rewriter.report(original_node, RULE.rule.id, message, after, safety):
+        return updated_node
+    return rewriter.parens(cst.parse_expression(after), updated_node)
