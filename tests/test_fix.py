@@ -644,7 +644,7 @@ def test_every_rule_is_one_module_of_its_own() -> None:
     import pkgutil
 
     import targetlang.fix.rules
-    from targetlang.fix._plugins import rule_module, rewrite_hooks, survey_hooks
+    from targetlang.fix._plugins import rewrite_hooks, rule_module, survey_hooks
 
     modules = {info.name for info in pkgutil.iter_modules(targetlang.fix.rules.__path__)}
     assert modules == {rule_id.replace("-", "_") for rule_id in RULES}
