@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Final
 
 __all__ = [
+    "ATTRIBUTE_READS",
     "DEFAULT",
     "ERA_BOUNDS",
     "ERA_NAMES",
@@ -86,6 +87,9 @@ class Release:
     has_schema: bool  # its kinds and tags ship with targetlang (builtin_registry(str(version)))
     reads_legacy: bool  # it read ``kind -key=val`` strings (v0.24 on read JSON and tags only)
     int_bits: int  # the width of an integer read from a string: a C ``int`` until v0.20, then int64
+    # ``target.<attribute>`` reads the attribute (Target.__getattr__): the 16 properties v0.24
+    # removed read again, without v0.23's defaults (apache/tvm#19581, v0.25 on)
+    reads_attributes: bool = False
 
     def __str__(self) -> str:
         return str(self.version)
@@ -106,6 +110,7 @@ ERA_BOUNDS: Final = MappingProxyType({name: (first, last) for name, first, last 
 FIRST_SCHEMA: Final = Version(0, 7)  # the first release with a kind registry (TVM <= v0.6 had none)
 LAST_LEGACY: Final = Version(0, 23)  # the last release that read legacy strings
 MODERN: Final = Version(0, 27)  # the release whose JSON form migrate writes
+ATTRIBUTE_READS: Final = Version(0, 25)  # Target.__getattr__ again (apache/tvm#19581)
 DEFAULT: Final = Version(0, 22)  # the release parse() reads as when given none
 
 
@@ -120,7 +125,14 @@ def _era_of(version: Version) -> str:
 
 RELEASES: Final = MappingProxyType(
     {
-        str(v): Release(v, _era_of(v), v >= FIRST_SCHEMA, v <= LAST_LEGACY, 64 if v >= Version(0, 21) else 32)
+        str(v): Release(
+            v,
+            _era_of(v),
+            v >= FIRST_SCHEMA,
+            v <= LAST_LEGACY,
+            64 if v >= Version(0, 21) else 32,
+            v >= ATTRIBUTE_READS,
+        )
         for v in (Version(0, minor) for minor in range(1, MODERN.minor + 1))
     }
 )

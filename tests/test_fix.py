@@ -654,3 +654,86 @@ def test_every_rule_is_one_module_of_its_own() -> None:
     # every Python rule plugs in; the text rule reads no Python
     hooked = {hook.__module__ for hooks in [*rewrite_hooks().values(), *survey_hooks().values()] for hook in hooks}
     assert hooked == {rule_module(rule_id) for rule_id in RULES if rule_id != "text-target"}
+
+
+# (id, source, the release the code runs on, fixed?, words of the message)
+TARGET_VERSION_CASES: list[tuple[str, str, str, bool, str]] = [
+    ("0.24: every removed property", "def f(t: Target):\n    return t.max_num_threads\n", "0.24", True, "removed"),
+    ("0.27: both raise where absent", "def f(t: Target):\n    return t.max_num_threads\n", "0.27", False, ""),
+    ("0.25: an absent attribute", "def f(t: Target):\n    return t.mcpu\n", "0.25", True, "AttributeError"),
+    (
+        "0.27: guarded by a conditional expression",
+        'def f(t: Target):\n    return t.arch if hasattr(t, "arch") else ""\n',
+        "0.27",
+        False,
+        "",
+    ),
+    (
+        "0.27: guarded by an if",
+        'def f(t: Target):\n    if hasattr(t, "model") and t.kind.name == "llvm":\n        return t.model\n',
+        "0.27",
+        False,
+        "",
+    ),
+    ("0.27: guarded by and", 'def f(t: Target):\n    return hasattr(t, "mcpu") and t.mcpu\n', "0.27", False, ""),
+    (
+        "0.27: a guard of another receiver",
+        'def f(t: Target, u: Target):\n    return t.arch if hasattr(u, "arch") else ""\n',
+        "0.27",
+        True,
+        "AttributeError",
+    ),
+    (
+        "0.27: a guard of another attribute",
+        'def f(t: Target):\n    return t.arch if hasattr(t, "mcpu") else ""\n',
+        "0.27",
+        True,
+        "AttributeError",
+    ),
+    (
+        "0.27: the else branch is not guarded",
+        'def f(t: Target):\n    return "" if hasattr(t, "arch") else t.arch\n',
+        "0.27",
+        True,
+        "AttributeError",
+    ),
+    (
+        "0.26: a changed type, guarded or not",
+        'def f(t: Target):\n    return t.mattr if hasattr(t, "mattr") else []\n',
+        "0.26",
+        True,
+        "Array, not a list",
+    ),
+    ("0.27: a renamed key", "def f(t: Target):\n    return t.device_name\n", "0.27", True, "'device_name' (vulkan's)"),
+    (
+        "0.27: a computed value",
+        "def f(t: Target):\n    return t.supports_integer_dot_product\n",
+        "0.27",
+        True,
+        "computed it from the arch",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "version", "fixed", "words"),
+    [c[1:] for c in TARGET_VERSION_CASES],
+    ids=[c[0] for c in TARGET_VERSION_CASES],
+)
+def test_target_version(source: str, version: str, fixed: bool, words: str) -> None:
+    result = fix_source(source, path="m.py", target_version=version)
+    if not fixed:
+        assert result.findings == () and result.text == source
+        return
+    [finding] = result.findings
+    assert finding.applied and words in finding.message, finding.message
+    assert ".attrs" in result.text
+
+
+def test_target_version_is_a_modern_release() -> None:
+    from targetlang.fix import TARGET_VERSIONS
+
+    assert TARGET_VERSIONS == ("0.24", "0.25", "0.26", "0.27")
+    assert fix_source("t = Target('cuda')\nt.model\n", path="m.py").findings[0].applied  # default: the newest
+    with pytest.raises(ValueError, match="target_version"):
+        fix_source("x = 1\n", path="m.py", target_version="0.23")

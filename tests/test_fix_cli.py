@@ -318,6 +318,16 @@ USAGE_CASES: list[tuple[str, list[str], str]] = [
         ["--tvm-version", "0.8", "m.py"],
         "argument --tvm-version: fix reads targets as TVM v0.10",
     ),
+    (
+        "a --target-version that read legacy strings",
+        ["--target-version", "0.23", "m.py"],
+        "argument --target-version: invalid choice: '0.23'",
+    ),
+    (
+        "a --target-api without its argument",
+        ["--target-api", "mylib.build", "m.py"],
+        "argument --target-api: --target-api takes QUALNAME:ARG",
+    ),
 ]
 
 
@@ -760,3 +770,10 @@ def test_without_libcst_the_command_says_how_to_install_it(run: Run, monkeypatch
 
     with pytest.raises(ImportError, match=r"pip install 'targetlang\[fix\]'"):
         fix_source(LEGACY, path="m.py")
+
+
+def test_target_version_chooses_what_a_property_read_is_fixed_to(run: Run) -> None:
+    write({"m.py": "def f(t: Target):\n    return t.max_num_threads\n"})
+    assert run("fix", "--check", "m.py") == (0, "", "0 findings in 1 file, 0 fixable; 0 files would change\n")
+    status, out, _ = run("fix", "--check", "--target-version", "0.24", "m.py")
+    assert status == 1 and "m.py:2:12: target-property [safe] Target.max_num_threads was removed in TVM 0.24" in out

@@ -197,9 +197,18 @@ def test_console_example(block: Block, run: Run, tmp_path: Path, monkeypatch: py
 
 def property_table() -> list[str]:
     """The table of removed properties, built from the module the fixes are made from."""
-    rows = ["| property | TVM 0.27 expression (`t` the target) | note |", "|---|---|---|"]
+    rows = [
+        "| property | TVM 0.27 expression (`t` the target) | note | on TVM >= 0.25 (`--target-version`) |",
+        "|---|---|---|---|",
+    ]
     for prop in REMOVED_PROPERTIES.values():
-        rows.append(f"| `{prop.name}` | `{prop.replacement.format(t='t')}` | {prop.note} |")
+        if prop.modern is None:
+            modern = "not fixed: reads what v0.23's property read (AttributeError instead of KeyError where both raise)"
+        elif prop.modern_always:
+            modern = f"always fixed: {prop.modern}"
+        else:
+            modern = f"fixed unless a `hasattr` test guards the read: {prop.modern}"
+        rows.append(f"| `{prop.name}` | `{prop.replacement.format(t='t')}` | {prop.note} | {modern} |")
     return rows
 
 

@@ -135,3 +135,42 @@ def test_recorded_with_the_current_table(row: dict[str, Any]) -> None:
     assert row["replacements"] == {name: prop.replacement for name, prop in REMOVED_PROPERTIES.items()}
     target = _fake(row["kind"], **row["attrs"])
     assert {name: _outcome(prop, target) for name, prop in REMOVED_PROPERTIES.items()} == row["v0.27"]
+
+
+# tests/data/fix-property-reads-tvm-v0.25-v0.27.jsonl was recorded by
+# tests/oracle/record_property_reads.py on apache-tvm 0.25.0.post1, 0.26.0 and 0.27.0.post1: what
+# `target.<name>` reads there (Target.__getattr__ again), beside what v0.23's property gave.
+READS_FILE = Path(__file__).parent / "data" / "fix-property-reads-tvm-v0.25-v0.27.jsonl"
+READS: list[dict[str, Any]] = [json.loads(line) for line in READS_FILE.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_reads_cover_every_property_on_each_modern_release() -> None:
+    assert {row["release"][:4] for row in READS} == {"0.25", "0.26", "0.27"}
+    assert {row["name"] for row in READS} == set(REMOVED_PROPERTIES)
+
+
+@pytest.mark.parametrize("name", list(REMOVED_PROPERTIES))
+def test_what_differs_on_a_modern_release_is_what_the_table_says(name: str) -> None:
+    prop = REMOVED_PROPERTIES[name]
+    rows = [row for row in READS if row["name"] == name]
+    differs = [row for row in rows if row["read"] != row["v0.23"]]
+    if prop.modern is None:  # not fixed: a value where v0.23 gave one, an error where it raised
+        for row in rows:
+            assert row["read"]["ok"] == row["v0.23"]["ok"], row
+        assert differs == [row for row in rows if not row["read"]["ok"]]
+    elif prop.modern_always:  # fixed wherever it is read: it differs on a target that has the value too
+        assert any(row["v0.23"]["ok"] and row["read"] != row["v0.23"] and row["config"].get(_key(name)) for row in rows)
+    else:  # fixed where the attribute may be absent: only there does it differ
+        assert differs
+        for row in differs:
+            assert (row["read"], row["v0.23"]["ok"]) == ({"ok": False, "error_type": "AttributeError"}, True), row
+        for row in rows:
+            if row["read"]["ok"]:
+                assert row["read"] == row["v0.23"], row
+
+
+def _key(name: str) -> str:
+    """The key of a target's config that v0.23's property read."""
+    return {"vtcm_capacity": "vtcm-capacity", "device_name": "device", "supports_integer_dot_product": "kind"}.get(
+        name, name
+    )

@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import PurePath
 
 from .._registry import Registry
+from .._versions import LAST_LEGACY, RELEASES, release
 from ._apis import DEFAULT_TABLE, TARGET_APIS, ApiTable, TargetApi, parse_api
 from ._findings import Finding, FixResult, UseSite
 from ._rules import RULES, Rule, Safety
@@ -29,6 +30,7 @@ __all__ = [
     "PYTHON_SUFFIXES",
     "RULES",
     "TARGET_APIS",
+    "TARGET_VERSIONS",
     "TEXT_SUFFIXES",
     "Finding",
     "FixResult",
@@ -41,6 +43,9 @@ __all__ = [
 ]
 
 PYTHON_SUFFIXES = frozenset({".py", ".pyi"})
+TARGET_VERSIONS = tuple(str(r.version) for r in RELEASES.values() if r.version > LAST_LEGACY)
+"""The TVM releases fixed code may be meant for (``--target-version``): those after the last
+that read legacy strings, the newest last (the default)."""
 TEXT_SUFFIXES = frozenset({".sh", ".bash", ".md", ".rst", ".txt", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini"})
 _DOC_SUFFIXES = frozenset({".md", ".rst"})
 
@@ -66,6 +71,7 @@ def fix_source(
     prefer_tags: bool = False,
     docs: bool = False,
     target_apis: Collection[TargetApi] = (),
+    target_version: str = TARGET_VERSIONS[-1],
 ) -> FixResult:
     """Find the legacy targets in ``text`` and fix what can be fixed.
 
@@ -76,16 +82,29 @@ def fix_source(
     target's own model. The Python code blocks of Markdown and reStructuredText are reported,
     and fixed with ``docs``. ``target_apis`` are APIs of the user's that take a target, beside
     :data:`TARGET_APIS` (:func:`parse_api` reads them as ``--target-api`` does).
+    ``target_version`` is the TVM release the fixed code will run on (one of
+    :data:`TARGET_VERSIONS`): from 0.25 on a ``Target`` reads its attributes again, and a
+    removed property is fixed only where it still behaves otherwise.
     Raises :class:`~targetlang.SourceSyntaxError` for Python that does not parse, and
     ``ImportError`` (saying how to install it) when LibCST is missing.
     """
     selected = _selector(select, ignore)
     table = _table(tuple(target_apis))
+    if target_version not in TARGET_VERSIONS:
+        raise ValueError(f"target_version is one of {', '.join(TARGET_VERSIONS)}, not {target_version!r}")
+    runs_on = release(target_version)
     name = path if path is not None else "<string>"
     suffix = PurePath(path).suffix.lower() if path is not None else ".py"
     if suffix not in TEXT_SUFFIXES:
         fixed, findings = _python_fixer()(
-            text, path=name, registry=registry, unsafe=unsafe, selected=selected, prefer_tags=prefer_tags, table=table
+            text,
+            path=name,
+            registry=registry,
+            unsafe=unsafe,
+            selected=selected,
+            prefer_tags=prefer_tags,
+            table=table,
+            target_version=runs_on,
         )
         return FixResult(text, fixed, tuple(findings))
     from .rules.text_target import fix_text
@@ -104,6 +123,7 @@ def fix_source(
                 prefer_tags=prefer_tags,
                 first_line=line,
                 table=table,
+                target_version=runs_on,
             )
             if docs:
                 return fixed, found

@@ -21,7 +21,7 @@ from .._eras import DEFAULT_ERA
 from .._registry import Registry, builtin_registry
 from .._versions import LAST_LEGACY, MODERN, release
 from ..errors import TargetError
-from . import PYTHON_SUFFIXES, RULES, TEXT_SUFFIXES, Finding, fix_source
+from . import PYTHON_SUFFIXES, RULES, TARGET_VERSIONS, TEXT_SUFFIXES, Finding, fix_source
 from ._apis import TargetApi, parse_api
 
 __all__ = ["add_parser"]
@@ -81,6 +81,7 @@ class _Job:
     prefer_tags: bool
     docs: bool
     target_apis: tuple[TargetApi, ...] = ()
+    target_version: str = TARGET_VERSIONS[-1]
 
 
 @dataclass
@@ -148,6 +149,7 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
             prefer_tags=job.prefer_tags,
             docs=job.docs,
             target_apis=job.target_apis,
+            target_version=job.target_version,
         )
     except TargetError as err:
         outcome.error = str(err).split("\n", 1)[0]
@@ -274,6 +276,7 @@ def _run(args: argparse.Namespace) -> int:
         args.prefer_tags,
         args.docs,
         tuple(args.target_api or ()),
+        args.target_version,
     )
     if args.registry is not None:
         _registry(args.registry)  # a bad registry file fails here, once, before any work
@@ -427,6 +430,15 @@ def add_parser(commands: Any) -> None:
         action="append",
         help="an API of your own that takes a target: its qualified name and the position (from 0), keyword "
         "or both (1=target) of that argument, '*' for every positional one; repeat for more",
+    )
+    parser.add_argument(
+        "--target-version",
+        metavar="VERSION",
+        choices=TARGET_VERSIONS,
+        default=TARGET_VERSIONS[-1],
+        help=f"the TVM release the fixed code will run on ({', '.join(TARGET_VERSIONS)}; default: "
+        f"{TARGET_VERSIONS[-1]}): from 0.25 on a Target reads its attributes again, and a removed "
+        "property is fixed only where it still behaves otherwise",
     )
     parser.set_defaults(run=_run, imports=("targetlang.fix._python",))
 

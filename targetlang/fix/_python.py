@@ -20,6 +20,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from .._registry import Registry
+from .._versions import MODERN, RELEASES, Release
 from ..errors import NestingTooDeepError, SourceSyntaxError, SourceTooLargeError
 from ._apis import DEFAULT_TABLE, ApiTable
 from ._findings import Finding
@@ -43,6 +44,7 @@ def fix_python(
     prefer_tags: bool = False,
     first_line: int = 1,
     table: ApiTable = DEFAULT_TABLE,
+    target_version: Release = RELEASES[str(MODERN)],
 ) -> tuple[str, list[Finding]]:
     """``text`` (Python source) with its legacy targets fixed, and the findings; their line
     numbers count from ``first_line`` (a code block inside a document)."""
@@ -56,6 +58,7 @@ def fix_python(
             prefer_tags=prefer_tags,
             first_line=first_line,
             table=table,
+            target_version=target_version,
         )
         return "\ufeff" + without, found
     if len(text) > MAX_PYTHON_CHARS:
@@ -75,7 +78,7 @@ def fix_python(
         _check_syntax(text, path)
         if not worth_parsing(text, registry):
             return text, []
-        options = Options(path, registry, unsafe, selected, prefer_tags)
+        options = Options(path, registry, unsafe, selected, prefer_tags, target_version)
         fixed, findings = _fixed_python(text, options, table)
         # ruff's fix loop: fix the fixed text again until nothing changes, so that one run reaches
         # the fixed point. A later pass adds the fixes it applied (placed in the text it read).

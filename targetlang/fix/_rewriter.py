@@ -11,6 +11,7 @@ from typing import Any
 import libcst as cst
 
 from .._registry import Registry
+from .._versions import MODERN, RELEASES, Release
 from ._convert import Conversion, convert
 from ._findings import Finding, UseSite
 from ._flow import Flow, Use
@@ -33,6 +34,7 @@ class Options:
     unsafe: bool
     selected: Callable[[str], bool]
     prefer_tags: bool
+    target_version: Release = RELEASES[str(MODERN)]
 
 
 class Rewriter(cst.CSTTransformer):

@@ -2,7 +2,11 @@
 ``t.model``, ...), rewritten to the TVM 0.27 expression that gives what TVM v0.23's property gave
 (:mod:`.._properties`). Safe where the receiver is known to hold a ``Target`` (a name bound to
 ``Target(...)`` or a helper call in its scope, a parameter annotated ``Target``, a call that
-makes one), unsafe where only its name says so."""
+makes one), unsafe where only its name says so.
+
+On TVM 0.25 and later the property reads the attribute again: a read is fixed only where it
+still behaves otherwise than v0.23's property (a renamed key, a changed type, a computed value;
+or an absent attribute, unless a ``hasattr`` test of the same receiver guards the read)."""
 
 from __future__ import annotations
 
@@ -51,15 +55,53 @@ def _fixed(rewriter: Rewriter, original_node: cst.Attribute, updated_node: cst.A
     if safety is None:
         return updated_node
     prop = REMOVED_PROPERTIES[original_node.attr.value]
+    modern = rewriter.options.target_version.reads_attributes
+    if modern and (
+        prop.modern is None
+        or (not prop.modern_always and _guarded(rewriter, original_node, rewriter.code(original_node.value)))
+    ):
+        return updated_node  # on this release it reads what v0.23's property read
     receiver = rewriter.code(updated_node.value)
     if not isinstance(updated_node.value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
         receiver = f"({receiver})"
     after = prop.replacement.format(t=receiver)
     if rewriter.fstring_quotes and '"' in rewriter.fstring_quotes:
         after = after.replace('"', "'")  # inside f"...{...}": no double quote before Python 3.12
-    message = f"Target.{prop.name} was removed in TVM 0.24; {prop.note}".rstrip("; ")
+    if modern:
+        message = f"Target.{prop.name}: {prop.modern}; v0.23's property: {prop.note}"
+    else:
+        message = f"Target.{prop.name} was removed in TVM 0.24; {prop.note}".rstrip("; ")
     if safety == "unsafe":
         message += " (the receiver is taken for a Target by its name)"
     if not rewriter.report(original_node, RULE.rule.id, message, after, safety):
         return updated_node
     return rewriter.parens(cst.parse_expression(after), updated_node)
+
+
+def _guarded(rewriter: Rewriter, node: cst.Attribute, receiver: str) -> bool:
+    """Whether ``node`` (a read of the attribute) is only evaluated after ``hasattr(receiver,
+    "<its name>")`` held: in the body of an ``if``, the true branch of a conditional expression,
+    or after it in an ``and``."""
+    name = node.attr.value
+    child: cst.CSTNode = node
+    parent = rewriter.flow.parent(node)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if isinstance(parent, (cst.If, cst.IfExp)) and child is parent.body:
+            if _tests(rewriter, parent.test, receiver, name):
+                return True
+        if isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and child is parent.right:
+            if _tests(rewriter, parent.left, receiver, name):
+                return True
+        child, parent = parent, rewriter.flow.parent(parent)
+    return False
+
+
+def _tests(rewriter: Rewriter, test: cst.BaseExpression, receiver: str, name: str) -> bool:
+    """``test`` is, or holds in an ``and``, ``hasattr(receiver, "name")``."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _tests(rewriter, test.left, receiver, name) or _tests(rewriter, test.right, receiver, name)
+    if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "hasattr"):
+        return False
+    if len(test.args) != 2 or not isinstance(test.args[1].value, cst.SimpleString):
+        return False
+    return rewriter.code(test.args[0].value) == receiver and test.args[1].value.evaluated_value == name
