@@ -211,7 +211,7 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
 
 @pytest.mark.parametrize(("source", "expected", "rules"), [c[1:] for c in SAFE_CASES], ids=[c[0] for c in SAFE_CASES])
 def test_safe_fix(source: str, expected: str, rules: list[str]) -> None:
-    result = fix_source(source, path="case.py")
+    result = fix_source(source, path="case.py", line_length=200)  # the layout has tests of its own
     assert result.text == expected
     assert [f.rule for f in result.findings] == rules
     assert fix_source(result.text, path="case.py").text == result.text  # a second run changes nothing
@@ -400,10 +400,10 @@ def test_select_and_ignore() -> None:
 def test_prefer_tags_needs_the_same_product() -> None:
     rasp = '"llvm -device=arm_cpu -model=bcm2837 -mtriple=armv7l-linux-gnueabihf -mattr=+neon"'
     text = f"Target({rasp})\n"
-    as_dict = fix_source(text, path="a.py").text
+    as_dict = fix_source(text, path="a.py", line_length=200).text
     assert as_dict.startswith('Target({"kind": "llvm"')
     # the model bcm2837 is not in the name of the tag arm/rasp3b: a config stays a config
-    assert fix_source(text, path="a.py", prefer_tags=True).text == as_dict
+    assert fix_source(text, path="a.py", prefer_tags=True, line_length=200).text == as_dict
 
 
 def test_python_that_does_not_parse() -> None:
@@ -424,13 +424,13 @@ def test_python_that_does_not_parse_is_an_error_even_without_a_target() -> None:
 def test_one_run_reaches_the_fixed_point() -> None:
     # the helper's argument is a removed property: both are fixed in one run
     source = "import tvm\ndef f(target):\n    return tvm.target.arm_cpu(target.model)\n"
-    result = fix_source(source, path="m.py", unsafe=True)
+    result = fix_source(source, path="m.py", unsafe=True, line_length=200)
     assert result.text == (
         "import tvm\ndef f(target):\n    return tvm.target.Target("
         '{"kind": "llvm", "keys": ["arm_cpu", "cpu"], "device": "arm_cpu", '
         '"model": str(target.attrs.get("model", "unknown"))})\n'
     )
-    again = fix_source(result.text, path="m.py", unsafe=True)
+    again = fix_source(result.text, path="m.py", unsafe=True, line_length=200)
     assert again.text == result.text
     assert not any(f.applied for f in again.findings)
 
@@ -737,3 +737,75 @@ def test_target_version_is_a_modern_release() -> None:
     assert fix_source("t = Target('cuda')\nt.model\n", path="m.py").findings[0].applied  # default: the newest
     with pytest.raises(ValueError, match="target_version"):
         fix_source("x = 1\n", path="m.py", target_version="0.23")
+
+
+LONG = 'target = tvm.target.Target("cuda -arch=sm_87 -max_threads_per_block=1024 -libs=cudnn,cublas", host=host)\n'
+
+
+def test_a_long_line_is_split_as_black_splits_it_in_a_file_black_leaves_as_it_is() -> None:
+    import black
+
+    source = (
+        "import tvm\n\n\ndef build(host):\n"
+        "    target = tvm.target.Target(\n"
+        '        "cuda -arch=sm_87 -max_threads_per_block=1024 -libs=cudnn,cublas", host=host\n'
+        "    )\n"
+        "    return target\n"
+    )
+    assert black.format_str(source, mode=black.Mode()) == source  # a format-clean file
+    fixed = fix_source(source, path="m.py", line_length=88)
+    assert fixed.text == (
+        "import tvm\n\n\ndef build(host):\n"
+        "    target = tvm.target.Target(\n"
+        "        {\n"
+        '            "kind": "cuda",\n'
+        '            "arch": "sm_87",\n'
+        '            "max_threads_per_block": 1024,\n'
+        '            "libs": ["cudnn", "cublas"],\n'
+        "        },\n"
+        "        host=host,\n"
+        "    )\n"
+        "    return target\n"
+    )
+    assert black.format_str(fixed.text, mode=black.Mode()) == fixed.text  # and stays so
+
+
+def test_a_long_line_in_a_file_of_its_own_style_splits_the_dict_alone() -> None:
+    source = "class C:\n    def f(self, host):\n        " + LONG
+    assert fix_source(source, path="m.py", line_length=88).text == (
+        "class C:\n    def f(self, host):\n"
+        "        target = tvm.target.Target({\n"
+        '            "kind": "cuda",\n'
+        '            "arch": "sm_87",\n'
+        '            "max_threads_per_block": 1024,\n'
+        '            "libs": ["cudnn", "cublas"],\n'
+        "        }, host=host)\n"
+    )
+
+
+def test_the_line_length_is_the_projects(tmp_path: Path) -> None:
+    source = 'target = tvm.target.Target("cuda -arch=sm_87 -max_threads_per_block=1024 -libs=cudnn")\n'
+    one_line = (
+        'target = tvm.target.Target({"kind": "cuda", "arch": "sm_87", '
+        '"max_threads_per_block": 1024, "libs": ["cudnn"]})\n'
+    )
+
+    def longest(text: str) -> int:
+        return max(map(len, text.splitlines()))
+
+    configs = {
+        "a": "[tool.ruff]\nline-length = 120\n[tool.black]\nline-length = 60\n",
+        "b": "[tool.black]\nline-length = 100\n",
+    }
+    for project, config in configs.items():
+        (tmp_path / project).mkdir()
+        (tmp_path / project / "pyproject.toml").write_text(config)
+    assert fix_source(source, path=str(tmp_path / "a" / "pkg" / "m.py")).text == one_line  # ruff's 120 first
+    assert 80 < longest(fix_source(source, path=str(tmp_path / "b" / "m.py")).text) <= 100
+    assert fix_source(source, path=str(tmp_path / "b" / "m.py"), line_length=200).text == one_line
+    assert longest(fix_source(source, path="<stdin>").text) <= 88  # no project: 88
+
+
+def test_a_short_line_is_left_on_one_line() -> None:
+    fixed = fix_source('t = Target("cuda -arch=sm_80")\n', path="m.py", line_length=46)
+    assert fixed.text == 't = Target({"kind": "cuda", "arch": "sm_80"})\n'

@@ -777,3 +777,19 @@ def test_target_version_chooses_what_a_property_read_is_fixed_to(run: Run) -> No
     assert run("fix", "--check", "m.py") == (0, "", "0 findings in 1 file, 0 fixable; 0 files would change\n")
     status, out, _ = run("fix", "--check", "--target-version", "0.24", "m.py")
     assert status == 1 and "m.py:2:12: target-property [safe] Target.max_num_threads was removed in TVM 0.24" in out
+
+
+def test_the_summary_names_the_options_each_finding_left_needs(run: Run) -> None:
+    doc = '# t\n\n```python\nx = Target("llvm -mcpu=a")\ndef f():\n    e = "llvm -mcpu=b"\n```\n'
+    write({"r.md": doc, "m.py": 'def f():\n    e = "llvm -mcpu=b"\n'})
+    status, out, err = run("fix", "--check", ".")
+    assert err == (
+        "3 findings in 2 files, 0 fixable, 1 more with --docs, 1 more with --unsafe-fixes, "
+        "1 more with --docs --unsafe-fixes; 0 files would change\n"
+    )
+    # the uses of a value in a code block are at the document's lines
+    assert "r.md:6:9: target-string [unsafe] legacy target string; not safe: at line 6, never used" in out
+    status, out, err = run("fix", "--write", "--unsafe-fixes", ".")
+    assert (status, err.splitlines()[-1]) == (1, "3 findings in 2 files, 1 fixed, 2 more with --docs; 1 file changed")
+    status, out, err = run("fix", "--write", "--unsafe-fixes", "--docs", ".")
+    assert (status, err) == (0, "2 findings in 2 files, 2 fixed; 1 file changed\n")

@@ -136,12 +136,14 @@ def test_every_rule_has_a_section() -> None:
 @pytest.mark.parametrize(("before", "after"), PYTHON_PAIRS, ids=[f"{b.section}:{b.line}" for b, _ in PYTHON_PAIRS])
 def test_python_example(before: Block, after: Block) -> None:
     unsafe = after.info[2:] == ("unsafe",)
-    result = fix_source(before.text, path="example.py", unsafe=unsafe)
+    # as for a project of no line length of its own (88)
+    result = fix_source(before.text, path="example.py", unsafe=unsafe, line_length=88)
     assert result.text == after.text, after.where
     assert before.section in [finding.rule for finding in result.findings], before.where
     if unsafe:  # the example shows a fix that needs --unsafe-fixes
-        assert fix_source(before.text, path="example.py").text != after.text, after.where
-    assert fix_source(result.text, path="example.py", unsafe=unsafe).text == result.text  # nothing left to fix
+        assert fix_source(before.text, path="example.py", line_length=88).text != after.text, after.where
+    again = fix_source(result.text, path="example.py", unsafe=unsafe, line_length=88)
+    assert again.text == result.text  # nothing left to fix
 
 
 @pytest.mark.parametrize(("before", "report"), REPORTS, ids=[f"{b.section}:{b.line}" for b, _ in REPORTS])

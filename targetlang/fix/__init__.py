@@ -72,6 +72,7 @@ def fix_source(
     docs: bool = False,
     target_apis: Collection[TargetApi] = (),
     target_version: str = TARGET_VERSIONS[-1],
+    line_length: int | None = None,
 ) -> FixResult:
     """Find the legacy targets in ``text`` and fix what can be fixed.
 
@@ -84,7 +85,10 @@ def fix_source(
     :data:`TARGET_APIS` (:func:`parse_api` reads them as ``--target-api`` does).
     ``target_version`` is the TVM release the fixed code will run on (one of
     :data:`TARGET_VERSIONS`): from 0.25 on a ``Target`` reads its attributes again, and a
-    removed property is fixed only where it still behaves otherwise.
+    removed property is fixed only where it still behaves otherwise. A written target that makes
+    its line longer than ``line_length`` (default: the project's, ``[tool.ruff]`` or
+    ``[tool.black]`` ``line-length`` of the ``pyproject.toml`` above ``path``, else 88) is split
+    over lines, by black where black leaves the file as it is.
     Raises :class:`~targetlang.SourceSyntaxError` for Python that does not parse, and
     ``ImportError`` (saying how to install it) when LibCST is missing.
     """
@@ -105,6 +109,7 @@ def fix_source(
             prefer_tags=prefer_tags,
             table=table,
             target_version=runs_on,
+            line_length=line_length,
         )
         return FixResult(text, fixed, tuple(findings))
     from .rules.text_target import fix_text
@@ -124,11 +129,14 @@ def fix_source(
                 first_line=line,
                 table=table,
                 target_version=runs_on,
+                line_length=line_length,
             )
             if docs:
                 return fixed, found
             # reported, not applied: a document's code is changed only when asked (--docs)
-            return block, [replace(f, applied=False, message=f"{f.message} (--docs fixes it)") for f in found]
+            return block, [
+                replace(f, applied=False, message=f"{f.message} (--docs fixes it)", in_document=True) for f in found
+            ]
 
     fixed, findings = fix_text(text, path=name, registry=registry, selected=selected, fix_block=fix_block)
     return FixResult(text, fixed, tuple(findings))

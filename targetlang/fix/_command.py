@@ -82,6 +82,7 @@ class _Job:
     docs: bool
     target_apis: tuple[TargetApi, ...] = ()
     target_version: str = TARGET_VERSIONS[-1]
+    line_length: int | None = None
 
 
 @dataclass
@@ -150,6 +151,7 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
             docs=job.docs,
             target_apis=job.target_apis,
             target_version=job.target_version,
+            line_length=job.line_length,
         )
     except TargetError as err:
         outcome.error = str(err).split("\n", 1)[0]
@@ -246,10 +248,13 @@ def _rules(value: str) -> tuple[str, ...]:
     return names
 
 
-def _summary(found: list[Finding], changed: int, files: int, write: bool) -> str:
+def _summary(found: list[Finding], changed: int, files: int, write: bool, unsafe_fixes: bool) -> str:
+    """The closing line: what was (or would be) fixed, and what each option left would fix."""
     applied = sum(f.applied for f in found)
-    unsafe = sum(f.safety == "unsafe" and not f.applied for f in found)
-    docs = sum(f.safety == "safe" and not f.applied for f in found)  # only a document's Python, without --docs
+    left = [f for f in found if not f.applied and f.safety != "report-only"]
+    # what each is left for: a document's Python needs --docs, an unsafe fix --unsafe-fixes
+    needs = [(f.in_document, f.safety == "unsafe" and not unsafe_fixes) for f in left]
+    docs, unsafe, both = needs.count((True, False)), needs.count((False, True)), needs.count((True, True))
     by_hand = sum(f.safety == "report-only" for f in found)
     verb = "fixed" if write else "fixable"
     what = "changed" if write else "would change"
@@ -261,6 +266,8 @@ def _summary(found: list[Finding], changed: int, files: int, write: bool) -> str
         parts.append(f"{docs} more with --docs")
     if unsafe:
         parts.append(f"{unsafe} more with --unsafe-fixes")
+    if both:
+        parts.append(f"{both} more with --docs --unsafe-fixes")
     if by_hand:
         parts.append(f"{by_hand} to do by hand")
     return f"{', '.join(parts)}; {changed} file{'s' if changed != 1 else ''} {what}"
@@ -277,6 +284,7 @@ def _run(args: argparse.Namespace) -> int:
         args.docs,
         tuple(args.target_api or ()),
         args.target_version,
+        args.line_length,
     )
     if args.registry is not None:
         _registry(args.registry)  # a bad registry file fails here, once, before any work
@@ -323,7 +331,7 @@ def _run(args: argparse.Namespace) -> int:
         out.write("\n")
     if not args.quiet:
         sys.stdout.flush()  # the diff before the summary, where both go to one terminal
-        print(_summary(found, changed, len(files), args.write), file=sys.stderr)
+        print(_summary(found, changed, len(files), args.write, args.unsafe_fixes), file=sys.stderr)
     left = any(not f.applied for f in found)
     if failed:
         return 1
@@ -369,7 +377,8 @@ def _run_stdin(args: argparse.Namespace, job: _Job) -> int:
             for finding in outcome.findings:
                 if not finding.applied:
                     print(_shown(finding), file=sys.stderr)
-        print(_summary(outcome.findings, int(changed), 1, not (args.check or args.json)), file=sys.stderr)
+        summary = _summary(outcome.findings, int(changed), 1, not (args.check or args.json), args.unsafe_fixes)
+        print(summary, file=sys.stderr)
     if args.check or args.json:  # no text is printed: what would change is as much left to do as the rest
         return 1 if outcome.findings or changed else 0
     return 1 if any(not f.applied for f in outcome.findings) else 0
@@ -440,7 +449,20 @@ def add_parser(commands: Any) -> None:
         f"{TARGET_VERSIONS[-1]}): from 0.25 on a Target reads its attributes again, and a removed "
         "property is fixed only where it still behaves otherwise",
     )
+    parser.add_argument(
+        "--line-length",
+        metavar="N",
+        type=_positive,
+        help="split a written target whose line grows past N characters (default: [tool.ruff] or "
+        "[tool.black] line-length of the nearest pyproject.toml, else 88)",
+    )
     parser.set_defaults(run=_run, imports=("targetlang.fix._python",))
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a line length is a whole number from 1, not {text!r}")
+    return int(text)
 
 
 def _target_api(text: str) -> TargetApi:

@@ -49,6 +49,8 @@ class Finding:
     changes: tuple[str, ...] = ()
     reason: str | None = None
     uses: tuple[UseSite, ...] = ()
+    # found in a code block of a document: applied only with docs=True (--docs)
+    in_document: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The finding as a JSON object (what ``targetlang fix --json`` prints)."""

@@ -11,7 +11,6 @@ other byte of the source. Whether a fix of a value is safe is decided by where t
 from __future__ import annotations
 
 import ast
-import dataclasses
 import io
 import tokenize
 import warnings
@@ -26,6 +25,7 @@ from ._apis import DEFAULT_TABLE, ApiTable
 from ._findings import Finding
 from ._flow import Flow
 from ._imports import imports
+from ._layout import black_formatter, long_lines, project_line_length, split
 from ._prefilter import worth_parsing
 from ._rewriter import Options, Rewriter
 from ._survey import Survey
@@ -45,9 +45,12 @@ def fix_python(
     first_line: int = 1,
     table: ApiTable = DEFAULT_TABLE,
     target_version: Release = RELEASES[str(MODERN)],
+    line_length: int | None = None,
 ) -> tuple[str, list[Finding]]:
     """``text`` (Python source) with its legacy targets fixed, and the findings; their line
-    numbers count from ``first_line`` (a code block inside a document)."""
+    numbers count from ``first_line`` (a code block inside a document). A written target that
+    makes its line longer than ``line_length`` (default: the project's, :mod:`._layout`) is
+    split over lines."""
     if text.startswith("\ufeff"):  # LibCST drops a byte order mark: keep it
         without, found = fix_python(
             text[1:],
@@ -59,6 +62,7 @@ def fix_python(
             first_line=first_line,
             table=table,
             target_version=target_version,
+            line_length=line_length,
         )
         return "\ufeff" + without, found
     if len(text) > MAX_PYTHON_CHARS:
@@ -78,7 +82,8 @@ def fix_python(
         _check_syntax(text, path)
         if not worth_parsing(text, registry):
             return text, []
-        options = Options(path, registry, unsafe, selected, prefer_tags, target_version)
+        length = line_length if line_length is not None else project_line_length(path)
+        options = Options(path, registry, unsafe, selected, prefer_tags, target_version, first_line, length)
         fixed, findings = _fixed_python(text, options, table)
         # ruff's fix loop: fix the fixed text again until nothing changes, so that one run reaches
         # the fixed point. A later pass adds the fixes it applied (placed in the text it read).
@@ -91,8 +96,6 @@ def fix_python(
                 break
             findings += [f for f in later if f.applied]
             current = again
-        if first_line != 1:
-            findings = [dataclasses.replace(f, line=f.line + first_line - 1) for f in findings]
         return current, findings
 
 
@@ -125,12 +128,18 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
     flow = Flow(module, table, survey.name_of)
     rewriter = Rewriter(module, survey, options, flow)
     fixed = module.visit(rewriter)
-    if rewriter.need_target_import or rewriter.replaced_imports:
-        fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports)
     findings = sorted(rewriter.placed(), key=lambda f: (f.line, f.column))
     if not any(f.applied for f in findings):
         return text, findings  # byte for byte: LibCST's printing is not always (a last lone \r)
-    code = fixed.code
+    # a written target that makes its line too long: black's layout for a file black leaves as
+    # it is, else each such dict one entry a line (before the imports change: the nodes are ids)
+    long = long_lines(fixed, rewriter.inserted, options.line_length)
+    black = black_formatter(text, options.line_length) if long else None
+    if long and black is None:
+        fixed = split(fixed, long)
+    if rewriter.need_target_import or rewriter.replaced_imports:
+        fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports)
+    code = fixed.code if black is None else black(fixed.code)
     if text.endswith("\r") and not code.endswith("\r"):
         code += "\r"
     return code, findings

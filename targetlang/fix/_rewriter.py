@@ -15,6 +15,7 @@ from .._versions import MODERN, RELEASES, Release
 from ._convert import Conversion, convert
 from ._findings import Finding, UseSite
 from ._flow import Flow, Use
+from ._layout import DEFAULT_LINE_LENGTH
 from ._literal import render
 from ._plugins import rewrite_hooks
 from ._positions import starts
@@ -35,6 +36,8 @@ class Options:
     selected: Callable[[str], bool]
     prefer_tags: bool
     target_version: Release = RELEASES[str(MODERN)]
+    first_line: int = 1
+    line_length: int = DEFAULT_LINE_LENGTH
 
 
 class Rewriter(cst.CSTTransformer):
@@ -50,6 +53,7 @@ class Rewriter(cst.CSTTransformer):
         self.flow = flow
         self.findings: list[Finding] = []  # placed at line 0 until placed() is called
         self.reported: list[cst.CSTNode] = []  # the node of each finding
+        self.inserted: list[cst.CSTNode] = []  # each node a fix put in the tree
         # the uses of each finding's value, and the one that keeps its fix from being safe
         self.uses: list[tuple[Sequence[Use], Use | None]] = []
         self.need_target_import = False
@@ -71,6 +75,7 @@ class Rewriter(cst.CSTTransformer):
         for hook in rewrite_hooks().get(type(original_node), ()):
             result = hook(self, original_node, updated_node)
             if result is not updated_node:
+                self.inserted.append(result)
                 return result  # one rule fixes a node
         return updated_node
 
@@ -120,7 +125,9 @@ class Rewriter(cst.CSTTransformer):
         all of them: see :mod:`._positions`), with the uses of its value where they are."""
         wanted = set(self.reported)
         wanted.update(use.node for uses, _ in self.uses for use in uses)
-        where = starts(self.module, wanted)
+        found = starts(self.module, wanted)
+        shift = self.options.first_line - 1  # a code block of a document: its lines are the document's
+        where = {node: (line + shift, column) for node, (line, column) in found.items()}
         placed = []
         for finding, node, (uses, blocker) in zip(self.findings, self.reported, self.uses, strict=True):
             sites = tuple(UseSite(where[u.node][0], where[u.node][1] + 1, u.kind, u.what) for u in uses)

@@ -1,0 +1,163 @@
+"""Lines a maintainer accepts as they are: a written target that makes its line longer than the
+project's line length is split over lines, as the project's formatter would.
+
+The line length is the project's (``[tool.ruff] line-length``, else ``[tool.black]
+line-length``, in the nearest ``pyproject.toml`` above the file; 88 without one, the default of
+both). Where a line is too long:
+
+* a file that black leaves as it is (black installed, ``black.format_str`` of the source gives
+  the source) is formatted with black after the fix, so a format-clean file stays so: black's
+  formatting is line by line, and only the lines the fix changed change again;
+* any other file keeps its own style, and each written dict on a long line is split one entry a
+  line, indented four spaces past its line, with a trailing comma (what black and ruff write for
+  a collection that does not fit).
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import libcst as cst
+
+from ._positions import starts
+from ._walk import walk
+
+__all__ = ["DEFAULT_LINE_LENGTH", "black_formatter", "long_lines", "project_line_length", "split"]
+
+DEFAULT_LINE_LENGTH = 88
+
+
+def project_line_length(path: str | None) -> int:
+    """The line length of the project ``path`` belongs to (its nearest ``pyproject.toml``)."""
+    if path is None or path.startswith("<"):
+        return DEFAULT_LINE_LENGTH
+    return _line_length_of(Path(path).resolve().parent)
+
+
+@functools.lru_cache(maxsize=256)
+def _line_length_of(directory: Path) -> int:
+    for folder in (directory, *directory.parents):
+        config = folder / "pyproject.toml"
+        if config.is_file():
+            try:
+                tool = tomllib.loads(config.read_text(encoding="utf-8")).get("tool", {})
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                return DEFAULT_LINE_LENGTH
+            for name in ("ruff", "black"):
+                length = tool.get(name, {}).get("line-length") if isinstance(tool.get(name), dict) else None
+                if isinstance(length, int) and length > 0:
+                    return length
+            return DEFAULT_LINE_LENGTH
+        if (folder / ".git").exists():
+            break
+    return DEFAULT_LINE_LENGTH
+
+
+def long_lines(fixed: cst.Module, written: Sequence[cst.CSTNode], limit: int) -> dict[int, str]:
+    """The dicts of the targets ``written`` into ``fixed`` that stand on a line longer than
+    ``limit``: by id, the indent of that line."""
+    dicts = [found for node in written for found in _outer_dicts(node)]
+    if dicts:  # those a fix further up did not replace again (a helper's argument)
+        present = _Present({id(node) for node in dicts})
+        walk(fixed, present)
+        dicts = [node for node in dicts if id(node) in present.found]
+    if not dicts:
+        return {}
+    where = starts(fixed, dicts)
+    lines = fixed.code.splitlines()
+    long = {}
+    for node in dicts:
+        line = lines[where[node][0] - 1]
+        if len(line) > limit:
+            long[id(node)] = line[: len(line) - len(line.lstrip(" \t"))]
+    return long
+
+
+class _Present(cst.CSTVisitor):
+    def __init__(self, wanted: set[int]) -> None:
+        self.wanted = wanted
+        self.found: set[int] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.wanted:
+            self.found.add(id(node))
+            return False
+        return True
+
+
+def split(fixed: cst.Module, long: dict[int, str]) -> cst.Module:
+    """``fixed`` with each dict of ``long`` one entry a line."""
+    return fixed.visit(_Split(long))
+
+
+def _outer_dicts(node: cst.CSTNode) -> list[cst.Dict]:
+    """The dicts in ``node`` that no other dict holds (a target's; its host's stays inline)."""
+    if isinstance(node, cst.Dict):
+        return [node]
+    if isinstance(node, cst.Call):
+        return [found for arg in node.args for found in _outer_dicts(arg.value)]
+    return []
+
+
+def black_formatter(source: str, limit: int) -> Callable[[str], str] | None:
+    """Black at ``limit``, if it is installed and leaves ``source`` as it is (a format-clean
+    file), else ``None``."""
+    try:
+        import black
+    except ImportError:
+        return None
+    mode = black.Mode(line_length=limit)
+    try:
+        if black.format_str(source, mode=mode) != source:
+            return None
+    except Exception:  # black cannot read it: not a file it formats
+        return None
+
+    def formatted(code: str) -> str:
+        try:
+            return black.format_str(code, mode=mode)
+        except Exception:  # the fix is still right as it is
+            return code
+
+    return formatted
+
+
+class _Split(cst.CSTTransformer):
+    """Each dict named (by id, with the indent of its line) one entry a line."""
+
+    def __init__(self, indents: dict[int, str]) -> None:
+        super().__init__()
+        self.indents = indents
+        self.blocks: list[str] = []  # the indents of the blocks around, outermost first
+        self.default = "    "
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.default = node.default_indent
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.blocks.append(node.indent if node.indent is not None else self.default)
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock) -> cst.BaseSuite:
+        self.blocks.pop()
+        return updated_node
+
+    def leave_Dict(self, original_node: cst.Dict, updated_node: cst.Dict) -> cst.BaseExpression:
+        indent = self.indents.get(id(original_node))
+        if indent is None or not updated_node.elements:
+            return updated_node
+        # LibCST writes the indent of the blocks around before each line inside the brackets
+        block = "".join(self.blocks)
+        own = indent[len(block) :] if indent.startswith(block) else ""
+        code = cst.Module(body=[]).code_for_node
+        inner = own + "    "
+        entries = []
+        for element in updated_node.elements:
+            if isinstance(element, cst.DictElement):
+                entries.append(f"{inner}{code(element.key)}: {code(element.value)},\n")
+            else:
+                entries.append(f"{inner}**{code(element.value)},\n")
+        split = cst.parse_expression("{\n" + "".join(entries) + own + "}")
+        return split.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
