@@ -248,7 +248,7 @@ UNSAFE_CASES: list[tuple[str, str, str]] = [
     (
         "an argument of any call that reads as a target",
         'fp16_to_fp32("llvm -mcpu=skylake-avx512", 15)\n',
-        'fp16_to_fp32({"kind": "llvm", "mcpu": "skylake-avx512"}, 15)\n',
+        'fp16_to_fp32(\'{"kind": "llvm", "mcpu": "skylake-avx512"}\', 15)\n',  # JSON text: still a string
     ),
     (
         "canon_target of a variable",
@@ -259,6 +259,64 @@ UNSAFE_CASES: list[tuple[str, str, str]] = [
         "canon_target_and_host unpacked",
         "    \ntarget, host = Target.canon_target_and_host(target, target_host)\n",
         "    \ntarget = Target(target, host=target_host)\nhost = target.host\n",
+    ),
+    (
+        "an f-string with a run-time value",
+        'Target(f"llvm -mcpu={cpu} -num-cores=4")\n',
+        'Target({"kind": "llvm", "mcpu": cpu, "num-cores": 4})\n',
+    ),
+    (
+        "format with a run-time value inside a value",
+        'Target("cuda -arch=sm_{}".format(sm))\n',
+        'Target({"kind": "cuda", "arch": f"sm_{sm}"})\n',
+    ),
+    (
+        "% with whole run-time values (TVM's testing/utils.py)",
+        'target = Target("llvm -mtriple=%s -mcpu=%s" % (triple, cpu))\n',
+        'target = Target({"kind": "llvm", "mtriple": triple, "mcpu": cpu})\n',
+    ),
+    (
+        "an integer attribute gets the conversion TVM applied",
+        'Target("llvm -num-cores=%d -mattr=%s" % (n, features))\n',
+        'Target({"kind": "llvm", "num-cores": int(n), "mattr": features.split(",")})\n',
+    ),
+    (
+        "an integer already converted is not converted again",
+        'Target(f"llvm -num-cores={int(n)}")\n',
+        'Target({"kind": "llvm", "num-cores": int(n)})\n',
+    ),
+    (
+        "a value appended with + and a space",
+        'Target("llvm -mtriple " + triple)\n',
+        'Target({"kind": "llvm", "mtriple": triple})\n',
+    ),
+    (
+        "options appended to a target a variable holds",
+        "import tvm\nt = tvm.target.Target(target + ' -libs=thrust')\n",
+        "import tvm\nt = tvm.target.Target({**tvm.target.Target(target).export(), 'libs': ['thrust']})\n",
+    ),
+    (
+        "a kind a variable holds, options of run-time values",
+        "from tvm.target import Target\nt = Target(f'{kind} -mcpu={cpu}')\n",
+        "from tvm.target import Target\nt = Target({**Target(kind).export(), 'mcpu': cpu})\n",
+    ),
+    (
+        "a template of a kind, a literal and a run-time value",
+        "import tvm\ntvm.build(mod, target='%s -device=%s -model=%s' % (kind, 'arm_cpu', model))\n",
+        "import tvm\ntvm.build(mod, target={**tvm.target.Target(kind).export(), "
+        "'device': 'arm_cpu', 'model': model})\n",
+    ),
+    (
+        "options appended in place",
+        "import tvm\ndef f(target):\n    target += ' -libs=thrust'\n    return target\n",
+        "import tvm\ndef f(target):\n"
+        "    target = {**tvm.target.Target(target).export(), 'libs': ['thrust']}\n    return target\n",
+    ),
+    (
+        "a string read as text: JSON text (TVM's runtime/module.py)",
+        'def f(triple):\n    s = "llvm -mtriple " + triple\n    _ffi_api.Pack(s)\n',
+        'import json\n\ndef f(triple):\n    s = json.dumps({"kind": "llvm", "mtriple": triple})\n'
+        "    _ffi_api.Pack(s)\n",
     ),
     (
         "helper with a non-literal argument",
@@ -274,7 +332,8 @@ def test_unsafe_fix(source: str, expected: str) -> None:
     assert safe.text == source
     assert [f.safety for f in safe.findings] == ["unsafe"]
     assert not safe.findings[0].applied
-    fixed = fix_source(source, path="case.py", unsafe=True)
+    assert "\ue000" not in safe.findings[0].message  # no placeholder shows
+    fixed = fix_source(source, path="case.py", unsafe=True, line_length=200)
     assert fixed.text == expected
     assert fixed.findings[0].applied
 
@@ -290,20 +349,20 @@ REPORT_CASES: list[tuple[str, str, str, tuple[str, ...], str, str | None]] = [
         None,
     ),
     (
-        "f-string with a variable",
-        'Target(f"llvm -mcpu={cpu} -num-cores=4")\n',
+        "a run-time value of a bool attribute",
+        'Target(f"vulkan -supports_float16={fp16}")\n',
         "dynamic-target",
         (),
-        "non-literal",
-        '{"kind": "llvm", "mcpu": cpu, "num-cores": 4}',
+        "a boolean known only at run time (-supports_float16): write the dict by hand",
+        None,
     ),
     (
-        "format with a variable inside a value",
-        'Target("cuda -arch=sm_{}".format(sm))\n',
+        "options appended to no kind's target",
+        "Target(target + ' --verbose')\n",
         "dynamic-target",
         (),
-        "non-literal",
-        '{"kind": "cuda", "arch": f"sm_{sm}"}',
+        "the options are no kind's",
+        None,
     ),
     (
         "an unknown kind where a target must stand",

@@ -151,6 +151,15 @@ TARGET_APIS: tuple[TargetApi, ...] = (
 )
 """The TVM APIs that read an argument as a target (a string, a dict or a ``Target``)."""
 
+CONVENTIONAL_ALIASES: dict[str, str] = {
+    "ms": "tvm.meta_schedule",
+    "T": "tvm.script.tir",
+    "I": "tvm.script.ir",
+    "R": "tvm.script.relax",
+}
+"""The names TVM's own docs and tests import modules as (``from tvm import meta_schedule as
+ms``): an unresolved call of ``ms.tune_tir`` is taken for ``tvm.meta_schedule.tune_tir``."""
+
 REJECTION_CONTEXTS: frozenset[str] = frozenset(
     {"pytest.raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "failUnlessRaises"}
 )
@@ -205,6 +214,11 @@ class ApiTable:
         found = index.get(name)
         if found is not None or resolved:
             return found
+        head, dot, rest = name.partition(".")
+        if dot and head in CONVENTIONAL_ALIASES:  # ms.tune_tir in a snippet that imports nothing
+            found = index.get(f"{CONVENTIONAL_ALIASES[head]}.{rest}")
+            if found is not None:
+                return found
         name = name.lstrip(".")
         if "." not in name and name != "Target":
             return None

@@ -43,16 +43,20 @@ def stringish(node: cst.BaseExpression) -> bool:
 
 
 def quote_of(node: cst.BaseExpression) -> str:
-    """The quote character of the (first) string literal of ``node``."""
+    """The quote character of the (first) string literal of ``node``, ``"`` if it has none."""
+    return _quote(node) or '"'
+
+
+def _quote(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString):
         return node.quote[0]
     if isinstance(node, cst.FormattedString):
         return node.end[0]
     if isinstance(node, (cst.ConcatenatedString, cst.BinaryOperation)):
-        return quote_of(node.left)
+        return _quote(node.left) or _quote(node.right)
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        return quote_of(node.func.value)
-    return '"'
+        return _quote(node.func.value)
+    return None
 
 
 def compose(node: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> tuple[str, list[str]] | None:

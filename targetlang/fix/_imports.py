@@ -110,12 +110,16 @@ def _told_works() -> bool:
     return isinstance(getattr(RemoveImportsVisitor(CodemodContext()), "_unused_imports", None), dict)
 
 
-def imports(module: cst.Module, add_target: bool, unused: set[_Request]) -> cst.Module:
-    """``module`` with ``from tvm.target import Target`` added (``add_target``) and the imports
-    ``unused`` names, ``(module, name, alias)``, removed where nothing else uses them."""
+def imports(module: cst.Module, add_target: bool, unused: set[_Request], add_json: bool = False) -> cst.Module:
+    """``module`` with ``from tvm.target import Target`` added (``add_target``), ``import json``
+    added (``add_json``), and the imports ``unused`` names, ``(module, name, alias)``, removed
+    where nothing else uses them."""
     context = CodemodContext()
     if add_target:
         AddImportsVisitor.add_needed_import(context, "tvm.target", "Target")
+    if add_json:
+        AddImportsVisitor.add_needed_import(context, "json")
+    if add_target or add_json:
         module = AddImportsVisitor(context).transform_module(module)
     if not unused:
         return module

@@ -12,10 +12,16 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["PLACEHOLDER", "placeholder", "render"]
+__all__ = ["PLACEHOLDER", "Code", "placeholder", "render"]
 
 # Private-use characters: no real target text holds them, and TVM's reader keeps them as text.
 PLACEHOLDER = re.compile("\ue000([0-9]+)\ue001")
+
+
+class Code(str):
+    """A value written as this Python code, as it is (``int(n)``, ``mattr.split(",")``)."""
+
+    __slots__ = ()
 
 
 def placeholder(index: int) -> str:
@@ -63,6 +69,8 @@ def _text(value: str, quote: str, exprs: Sequence[str]) -> str | None:
 def render(value: Any, quote: str = '"', exprs: Sequence[str] = ()) -> str | None:
     """``value`` as a Python expression on one line, strings in ``quote``; ``None`` when a
     placeholder cannot be written (an expression that an f-string cannot hold)."""
+    if isinstance(value, Code):
+        return str(value)
     if isinstance(value, bool) or value is None:
         return repr(value)
     if isinstance(value, (int, float)):

@@ -137,8 +137,8 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
     black = black_formatter(text, options.line_length) if long else None
     if long and black is None:
         fixed = split(fixed, long)
-    if rewriter.need_target_import or rewriter.replaced_imports:
-        fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports)
+    if rewriter.need_target_import or rewriter.replaced_imports or rewriter.need_json:
+        fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports, rewriter.need_json)
     code = fixed.code if black is None else black(fixed.code)
     if text.endswith("\r") and not code.endswith("\r"):
         code += "\r"

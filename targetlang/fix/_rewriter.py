@@ -54,6 +54,7 @@ class Rewriter(cst.CSTTransformer):
         self.findings: list[Finding] = []  # placed at line 0 until placed() is called
         self.reported: list[cst.CSTNode] = []  # the node of each finding
         self.inserted: list[cst.CSTNode] = []  # each node a fix put in the tree
+        self.need_json = False  # a fix wrote json.dumps(...)
         # the uses of each finding's value, and the one that keeps its fix from being safe
         self.uses: list[tuple[Sequence[Use], Use | None]] = []
         self.need_target_import = False
@@ -162,6 +163,18 @@ class Rewriter(cst.CSTTransformer):
 
     def convert(self, text: str, hint: str | None = None) -> Conversion:
         return convert(text, self.options.registry, hint, self.options.prefer_tags)
+
+    def target_name(self) -> str:
+        """The code that names ``tvm.target.Target`` in this module (imported if it must be)."""
+        aliases = self.survey.aliases
+        for local, full in aliases.items():
+            if full in ("tvm.target.Target", "tvm.target.target.Target"):
+                return local
+        for local, full in aliases.items():
+            if full == "tvm":
+                return f"{local}.target.Target"
+        self.need_target_import = True
+        return "Target"
 
     def constructor(self, func: cst.BaseExpression, suffix: str) -> str:
         """The code that names ``Target`` where ``func`` (a helper or ``Target.canon_*``) was."""

@@ -3,18 +3,20 @@ judged, for the rules that find target text (``target-string`` and ``dynamic-tar
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import libcst as cst
 
 from ._compose import compose, quote_of
-from ._convert import known_kind, options_of
+from ._convert import known_kind, options_of, reading_registry
 from ._flow import unsafe_use
-from ._literal import PLACEHOLDER
+from ._literal import PLACEHOLDER, render
 from ._rewriter import Rewriter
 from ._rules import Safety
+from ._runtime import shown, typed, written_values
 
-__all__ = ["built_target", "target_text"]
+__all__ = ["built_target", "merge", "merged", "target_text"]
 
 
 def target_text(
@@ -27,19 +29,31 @@ def target_text(
 ) -> cst.BaseExpression:
     """``original``, whose text is ``text`` (with a placeholder for each of ``exprs``, the code
     of its run-time parts), fixed as ``rule`` if it is a legacy target; its safety is the flow's
-    (:mod:`._flow`): safe only when every use of the value is a target position."""
+    (:mod:`._flow`): safe only when every use of the value is a target position, and at best
+    unsafe when a part is known only at run time."""
     context = rewriter.survey.contexts[id(original)]
     words = options_of(text)
-    if words is None or PLACEHOLDER.search(words[0]):
+    if words is None:
+        return updated
+    if PLACEHOLDER.search(words[0]):
+        if context.strict and PLACEHOLDER.fullmatch(words[0]):
+            return merged(rewriter, original, updated, words[0], words[1], exprs, rule)
         return updated
     if not known_kind(words[0], rewriter.options.registry) and not context.strict:
         return updated
-    conversion = rewriter.convert(text)
+    kept = typed(text, exprs, rewriter.options.registry) if exprs else None
+    conversion = rewriter.convert(kept.text if kept is not None else text)
     if conversion.config is None and not context.strict and conversion.changes == ():
         return updated  # a string that merely starts like a target: only where one must stand is it one
-    written = rewriter.written(conversion, quote_of(original), exprs) if conversion.config is not None else None
+    quote = quote_of(original)
+    written = None
+    if conversion.tag is not None and not exprs:
+        written = quote + conversion.tag + quote
+    elif conversion.config is not None and (kept is None or kept.problem is None):
+        config = written_values(conversion.config, kept, exprs, quote) if kept is not None else conversion.config
+        written = render(config, quote, exprs)
     safety: Safety = conversion.safety if written is not None else "report-only"
-    message = conversion.message
+    message = shown(conversion.message, exprs)
     uses = rewriter.flow.uses(original)
     blocker = unsafe_use(uses, original)
     if blocker is not None and blocker.kind == "rejection":
@@ -48,14 +62,81 @@ def target_text(
         safety, written = "report-only", None
     elif blocker is not None and safety == "safe":
         safety = "unsafe"
-    if exprs:
-        safety = "report-only"  # what the expressions hold at run time is unknown here
     if exprs and written is not None:
-        message += "; built from non-literal parts: write the dict instead"
+        # right for every value TVM's reader took as it is: what a run-time value holds is unknown here
+        safety = "unsafe" if safety == "safe" else safety
+        message += "; built from values known only at run time: each is written where it stood"
+    elif exprs and kept is not None and kept.problem is not None:
+        message += f"; {kept.problem}: write the dict by hand"
+    as_text = written is not None and conversion.tag is None and blocker is not None and blocker.kind in _AS_TEXT
+    if as_text:
+        # read as text somewhere: JSON text, which TVM >= 0.24 reads as a target, stays a string
+        assert conversion.config is not None
+        written = f"json.dumps({written})" if exprs else repr(json.dumps(conversion.config))
+        message += "; written as JSON text, a string TVM >= 0.24 reads as a target"
     if not rewriter.report(original, rule, message, written, safety, conversion.rule_ids, uses, blocker):
         return updated
     assert written is not None
+    rewriter.need_json |= as_text and bool(exprs)
     return rewriter.parens(cst.parse_expression(written), updated)
+
+
+# The uses that read a value as text: where one is, a fix writes a string of JSON, not a dict.
+_AS_TEXT = frozenset({"string", "call"})
+
+
+def merged(
+    rewriter: Rewriter,
+    original: cst.BaseExpression,
+    updated: cst.BaseExpression,
+    first: str,
+    options: list[str],
+    exprs: Sequence[str],
+    rule: str,
+) -> cst.BaseExpression:
+    """A target known only at run time with options appended (``target + " -libs=thrust"``,
+    ``f"{kind} -mcpu={cpu}"``) where a target stands: its export with the options merged over
+    it, ``{**Target(target).export(), "libs": ["thrust"]}``, an unsafe fix."""
+    target = exprs[int(PLACEHOLDER.fullmatch(first)[1])]  # type: ignore[index]
+    written, message = merge(rewriter, target, options, exprs, quote_of(original))
+    uses = rewriter.flow.uses(original)
+    blocker = unsafe_use(uses, original)
+    if blocker is not None and blocker.kind == "rejection":
+        return updated
+    if not rewriter.report(original, rule, message, written, "unsafe" if written else "report-only", (), uses, blocker):
+        return updated
+    assert written is not None
+    return rewriter.parens(cst.parse_expression(written), updated)
+
+
+def merge(
+    rewriter: Rewriter, target: str, options: Sequence[str], exprs: Sequence[str], quote: str
+) -> tuple[str | None, str]:
+    """The dict that merges ``options`` (legacy options, with placeholders for ``exprs``) over
+    the export of the target ``target`` (code), and the message; ``None`` for a dict when the
+    options are no kind's (they are read as those of the first kind that has them all)."""
+    registry = reading_registry(rewriter.options.registry)
+    keys = [word.lstrip("-").split("=", 1)[0] for word in options if word.startswith("-")]
+    fits = (k for k in _MERGE_KINDS if k in registry.kinds and all(key in registry.kinds[k].attrs for key in keys))
+    kind = next(fits, None)
+    message = "a legacy target known only at run time, with options appended"
+    if kind is None or any(PLACEHOLDER.search(key) for key in keys):
+        return None, message + "; the options are no kind's: write the dict by hand"
+    kept = typed(" ".join([kind, *options]), exprs, rewriter.options.registry)
+    conversion = rewriter.convert(kept.text)
+    if conversion.config is None or kept.problem is not None:
+        return None, message + f"; {kept.problem or shown(conversion.message, exprs)}"
+    config = written_values(conversion.config, kept, exprs, quote)
+    entries = render({k: v for k, v in config.items() if k != "kind"}, quote, exprs)
+    if entries is None:
+        return None, message
+    constructor = rewriter.target_name()
+    written = f"{{**{constructor}({target}).export(), {entries[1:-1]}}}"
+    return written, message + f": merge them over its export (read as options of a {kind!r} target)"
+
+
+# The kinds whose options an appended option is read as, in turn: the first that has them all.
+_MERGE_KINDS = ("llvm", "cuda", "rocm", "opencl", "vulkan", "metal", "nvptx", "hexagon", "c", "webgpu")
 
 
 def built_target(

@@ -88,7 +88,8 @@ def _canon(rewriter: Rewriter, original: cst.Call, updated: cst.Call) -> cst.Bas
         return updated
     safety: Safety = "safe" if literal else "unsafe"
     message = f"{name}(x) is Target(x)" + ("" if literal else " unless x is None (canon_target returned None)")
-    new = updated.with_changes(func=cst.parse_expression(constructor), args=[args[0].with_changes(comma=None)])
+    only = args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    new = updated.with_changes(func=cst.parse_expression(constructor), args=[only])
     if not rewriter.report(original, RULE.rule.id, message, rewriter.code(new), safety):
         return updated
     return new
