@@ -141,7 +141,7 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
         "from tvm.target import cuda\n\nt = cuda(arch='sm_80')\nf = cuda\n",
         'from tvm.target import Target, cuda\n\nt = Target({"kind": "cuda", "arch": "sm_80", "model": "unknown"})\n'
         "f = cuda\n",
-        ["target-helper"],
+        ["target-helper", "target-helper"],  # (the import: cuda is used as a value, reported)
     ),
     (
         "a helper name as an attribute or a keyword does not keep its import",
@@ -158,7 +158,7 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
         "def f(x: 'List[rocm]') -> None:\n"
         '    return [Target({"kind": "cuda", "model": "unknown"}), Target({"kind": "rocm", "model": "unknown"}), '
         'Target({"kind": "opencl", "device": "mali", "model": "unknown"}), Target(\'mali\')]\n',
-        ["target-helper", "target-helper", "target-helper"],
+        ["target-helper"] * 4,  # (rocm, named in an annotation: the import is reported)
     ),
     (
         "a helper import in a branch, among others in parentheses",
@@ -868,3 +868,54 @@ def test_the_line_length_is_the_projects(tmp_path: Path) -> None:
 def test_a_short_line_is_left_on_one_line() -> None:
     fixed = fix_source('t = Target("cuda -arch=sm_80")\n', path="m.py", line_length=46)
     assert fixed.text == 't = Target({"kind": "cuda", "arch": "sm_80"})\n'
+
+
+# (id, source, the findings' rules and safeties, the text with --unsafe-fixes or None: unchanged)
+MISSED_CASES: list[tuple[str, str, list[tuple[str, str]], str | None]] = [
+    (
+        "imported helpers never called",
+        "from tvm.target import Target, vta, hexagon\nt = Target('cuda')\n",
+        [("target-helper", "safe"), ("target-helper", "safe")],
+        "from tvm.target import Target\nt = Target('cuda')\n",
+    ),
+    (
+        "a helper handed to functools.partial",
+        "import functools\nimport tvm\nmake = functools.partial(tvm.target.arm_cpu, 'rasp4b')\n",
+        [("target-helper", "report-only")],
+        None,
+    ),
+    (
+        "a dict of helpers imported by name",
+        "from tvm.target import cuda, rocm\nMAKERS = {'cuda': cuda, 'rocm': rocm}\n",
+        [("target-helper", "report-only"), ("target-helper", "report-only")],
+        None,
+    ),
+    (
+        "a with-as name holds a Target",
+        "import tvm\nwith tvm.target.Target('cuda') as tt:\n    n = tt.mattr\n",
+        [("target-property", "safe")],
+        "import tvm\nwith tvm.target.Target('cuda') as tt:\n    n = list(tt.attrs.get(\"mattr\", []))\n",
+    ),
+    (
+        "a hasattr guard of a renamed key",
+        'def f(t: Target):\n    return t.device_name if hasattr(t, "device_name") else ""\n',
+        [("target-property", "safe"), ("target-property", "unsafe")],
+        'def f(t: Target):\n    return str(t.attrs.get("device", "")) if ("device" in t.attrs) else ""\n',
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "found", "fixed"), [c[1:] for c in MISSED_CASES], ids=[c[0] for c in MISSED_CASES])
+def test_what_was_missed(source: str, found: list[tuple[str, str]], fixed: str | None) -> None:
+    result = fix_source(source, path="m.py", unsafe=True, line_length=200)
+    assert [(f.rule, f.safety) for f in result.findings] == found
+    assert result.text == (source if fixed is None else fixed)
+    assert fix_source(result.text, path="m.py", unsafe=True, line_length=200).text == result.text
+
+
+def test_a_hasattr_guard_on_0_24_tests_the_attribute() -> None:
+    source = 'def f(t: Target):\n    return t.arch if hasattr(t, "arch") else ""\n'
+    result = fix_source(source, path="m.py", unsafe=True, target_version="0.24")
+    assert result.text == 'def f(t: Target):\n    return str(t.attrs.get("arch", "")) if ("arch" in t.attrs) else ""\n'
+    assert "on TVM 0.24 it is never true" in result.findings[1].message
+    assert fix_source(source, path="m.py", unsafe=True).text == source  # 0.25 on: the guard works

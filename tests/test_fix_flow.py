@@ -121,7 +121,26 @@ CASES: list[tuple[str, str, str, str | None]] = [
         "returned",
         "def default_target():\n    return 'rocm -mcpu=gfx90a'\n",
         "unsafe",
-        "at line 2, returned from the function",
+        "at line 1, returned from default_target(), which other modules may import",
+    ),
+    (
+        "returned by a function whose calls reach target positions",
+        "import tvm\ndef _default():\n    return 'rocm -mcpu=gfx90a'\n"
+        "def build(mod):\n    return tvm.compile(mod, _default())\n",
+        "safe",
+        None,
+    ),
+    (
+        "returned by a function whose result is printed",
+        "def _default():\n    return 'rocm -mcpu=gfx90a'\nprint(_default())\n",
+        "unsafe",
+        "at line 3, passed to print()",
+    ),
+    (
+        "returned by a method",
+        "class C:\n    def target(self):\n        return 'rocm -mcpu=gfx90a'\n",
+        "unsafe",
+        "at line 3, returned from the function",
     ),
     (
         "a module export",

@@ -197,8 +197,10 @@ class Flow:
             self._follow(container, found, depth + 1, seen, items=True)
         elif isinstance(parent, cst.For) and node is parent.iter and items:
             self._bound(parent.target, found, depth, seen, items=False, exported=False)
-        elif isinstance(parent, (cst.Return, cst.Yield)):
-            found.append(Use("return", node, "returned from the function"))
+        elif isinstance(parent, cst.Return):
+            self._returned(node, found, depth, seen)
+        elif isinstance(parent, cst.Yield):
+            found.append(Use("return", node, "yielded from the function"))
         elif isinstance(parent, cst.FormattedStringExpression):
             found.append(Use("string", node, "formatted into an f-string"))
         elif isinstance(parent, cst.BinaryOperation):
@@ -218,6 +220,40 @@ class Flow:
         else:
             what = "an element of a list" if items else f"used in {type(parent).__name__}"
             found.append(Use("other", node, what))
+
+    def _returned(self, node: cst.CSTNode, found: list[Use], depth: int, seen: set[int]) -> None:
+        """A value a function returns: the uses of each call of the function in the module
+        (the function's name is followed as a name is; a method's calls are not)."""
+        function = self.parent(node)
+        while function is not None and not isinstance(function, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            function = self.parent(function)
+        if not isinstance(function, cst.FunctionDef) or self._method(function):
+            found.append(Use("return", node, "returned from the function"))
+            return
+        name = function.name
+        scope = self._scope(name)
+        if scope is None:
+            found.append(Use("return", node, f"returned from {name.value}()"))
+            return
+        if isinstance(scope, GlobalScope) and not name.value.startswith("_"):
+            found.append(Use("export", name, f"returned from {name.value}(), which other modules may import"))
+        calls = 0
+        for access in self._accesses(scope, name):
+            call = self.parent(access)
+            if isinstance(call, cst.Call) and call.func is access and id(call) not in seen:
+                seen.add(id(call))
+                calls += 1
+                self._follow(call, found, depth + 1, seen, items=False)
+            elif not isinstance(call, cst.Call) or call.func is not access:
+                found.append(Use("other", access, f"{name.value} passed as a value"))
+        if calls == 0:
+            found.append(Use("return", node, f"returned from {name.value}(), called nowhere in the module"))
+
+    def _method(self, function: cst.FunctionDef) -> bool:
+        outer = self.parent(function)
+        while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+            outer = self.parent(outer)
+        return isinstance(outer, cst.ClassDef)
 
     def _compared(self, parent: cst.CSTNode) -> str:
         operator = parent.operator if isinstance(parent, cst.ComparisonTarget) else None
@@ -335,12 +371,24 @@ class Flow:
             seen.add(id(access))
             self._follow(access, found, depth + 1, seen, items)
 
+    def accesses_of(self, statement: cst.CSTNode, name: str) -> list[cst.CSTNode] | None:
+        """The accesses of ``name`` that an import ``statement`` binds, or ``None`` when the
+        scopes cannot say."""
+        scope = self._scope(statement)
+        if scope is None:
+            return None
+        found: list[cst.CSTNode] = []
+        for assignment in scope.assignments[name]:
+            if getattr(assignment, "node", None) is statement:
+                found.extend(access.node for access in assignment.references)
+        return found
+
     @staticmethod
     def _accesses(scope: Scope, target: cst.CSTNode) -> Iterator[cst.CSTNode]:
         name = target.value if isinstance(target, cst.Name) else ""
         for assignment in scope.assignments[name]:
             node = getattr(assignment, "node", None)
-            if node is target or (isinstance(node, cst.Param) and node.name is target):
+            if node is target or (isinstance(node, (cst.Param, cst.FunctionDef)) and node.name is target):
                 for access in assignment.references:
                     yield access.node
 

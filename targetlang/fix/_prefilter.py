@@ -59,6 +59,9 @@ def _prefilter(registry: Registry | None) -> tuple[re.Pattern[str], re.Pattern[s
                 r"""["'][^"'\n]*\\[xuUN0-7]""",
                 r"""["']\.join\(\s*[\[(]""",
                 rf"""\b(?:{helpers})\s*\(|canon_""",
+                # a helper imported or named without a call (removed: the import fails)
+                rf"""\btarget\.(?:{helpers}|vta|micro)\b""",
+                rf"""\bfrom\s+tvm\.target(?:\.target)?\s+import\b[^;]{{0,300}}?\b(?:{helpers}|vta|micro)\b""",
             )
         )
     )

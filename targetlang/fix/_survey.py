@@ -208,8 +208,8 @@ class Survey(cst.CSTVisitor):
         self._bind_target(node.target, False)
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
-        if node.asname is not None:
-            self._bind_target(node.asname.name, False)
+        if node.asname is not None:  # with Target(...) as t: t holds a Target
+            self._bind_target(node.asname.name, self.makes_target(node.item))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._bind_target(node.target, False)

@@ -16,7 +16,7 @@ from .._literal import placeholder
 from .._plugins import plugin
 from .._rewriter import Rewriter
 from .._rules import Safety
-from .._survey import Survey
+from .._survey import HELPER_MODULES, Survey, dotted
 
 RULE = plugin("target-helper")
 
@@ -80,3 +80,82 @@ def _helper(rewriter: Rewriter, original: cst.Call, updated: cst.Call) -> cst.Ba
         return updated
     assert after is not None
     return rewriter.parens(cst.parse_expression(after), updated)
+
+
+# The names tvm.target had that TVM 0.24 has not: the helpers, create(), and vta() and micro(),
+# which went before (v0.19): importing any of them fails.
+_REMOVED = frozenset({"create", "vta", "micro"})
+_CALLED = RULE.rule.id + "/called"
+
+
+def _removed(survey: Survey) -> frozenset[str]:
+    return survey.helper_names | _REMOVED
+
+
+@RULE.survey(cst.Call)
+def _called(survey: Survey, node: cst.Call) -> None:
+    # (before the visit of its function: a helper named there is called, not used as a value)
+    if isinstance(node.func, cst.Attribute):
+        survey.notes.setdefault(_CALLED, {})[id(node.func)] = True
+
+
+@RULE.survey(cst.Attribute)
+def _as_value(survey: Survey, node: cst.Attribute) -> None:
+    """``tvm.target.arm_cpu`` not called: handed to ``functools.partial``, kept in a dict."""
+    module, _, name = (survey.qualified(node) or "").rpartition(".")
+    if module in HELPER_MODULES and name in _removed(survey) and id(node) not in survey.notes.get(_CALLED, {}):
+        survey.note(RULE.rule.id, node, "value")
+
+
+@RULE.rewrite(cst.Attribute)
+def _value(rewriter: Rewriter, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+    if rewriter.survey.noted(RULE.rule.id, original) == "value":
+        rewriter.report(original, RULE.rule.id, _VALUE.format(name=original.attr.value), None, "report-only")
+    return updated
+
+
+_VALUE = (
+    "{name}, a helper TVM 0.24 removed, used as a value (not called): build each target it would have "
+    "built with Target(...) (targetlang.helpers.{name}(...) builds the same target, and "
+    "targetlang.migrate() gives its dict)"
+)
+
+
+@RULE.survey(cst.ImportFrom)
+def _imported(survey: Survey, node: cst.ImportFrom) -> None:
+    if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+        return
+    if dotted(node.module) in HELPER_MODULES and any(alias.evaluated_name in _removed(survey) for alias in node.names):
+        survey.note(RULE.rule.id, node, "import")
+
+
+@RULE.rewrite(cst.ImportFrom)
+def _import(rewriter: Rewriter, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+    """An imported helper that is never called: the import fails on TVM 0.24 and later. Not
+    used at all, it is removed (safe); used as a value, it is reported."""
+    if rewriter.survey.noted(RULE.rule.id, original) != "import":
+        return updated
+    assert not isinstance(original.names, cst.ImportStar)
+    module = dotted(original.module) if original.module is not None else ""
+    for alias in original.names:
+        name = alias.evaluated_name
+        if name not in _removed(rewriter.survey):
+            continue
+        local = alias.evaluated_alias or name
+        uses = rewriter.flow.accesses_of(original, local)
+        if uses is None:
+            continue
+        called = [use for use in uses if _called_helper(rewriter, use)]
+        values = [use for use in uses if use not in called]
+        if values:
+            rewriter.report(alias, RULE.rule.id, _VALUE.format(name=name), None, "report-only")
+        elif not called:
+            message = f"{name} is imported, never called: TVM 0.24 has no {name} (ImportError); the import is removed"
+            if rewriter.report(alias, RULE.rule.id, message, "", "safe"):
+                rewriter.replaced_imports.add((module or "", name, alias.evaluated_alias))
+    return updated
+
+
+def _called_helper(rewriter: Rewriter, use: cst.CSTNode) -> bool:
+    call = rewriter.flow.parent(use)
+    return isinstance(call, cst.Call) and call.func is use and rewriter.survey.helper(call) is not None

@@ -105,3 +105,47 @@ def _tests(rewriter: Rewriter, test: cst.BaseExpression, receiver: str, name: st
     if len(test.args) != 2 or not isinstance(test.args[1].value, cst.SimpleString):
         return False
     return rewriter.code(test.args[0].value) == receiver and test.args[1].value.evaluated_value == name
+
+
+# The attribute each property read, where it is not the property's own name; and the property
+# whose value v0.23 computed (no attribute says whether it is there).
+_KEYS = {"device_name": "device", "vtcm_capacity": "vtcm-capacity"}
+_COMPUTED = frozenset({"supports_integer_dot_product"})
+
+
+@RULE.survey(cst.Call)
+def _tested(survey: Survey, node: cst.Call) -> None:
+    """``hasattr(target, "device_name")``: a test of a removed property."""
+    if not (isinstance(node.func, cst.Name) and node.func.value == "hasattr" and len(node.args) == 2):
+        return
+    name = node.args[1].value
+    prop = name.evaluated_value if isinstance(name, cst.SimpleString) else None
+    if isinstance(prop, str) and prop in REMOVED_PROPERTIES and _receiver(survey, node.args[0].value) is not None:
+        survey.note(RULE.rule.id, node, prop)
+
+
+@RULE.rewrite(cst.Call)
+def _test(rewriter: Rewriter, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    """On 0.24 ``hasattr(t, "arch")`` is always False (v0.23's always True): test the attribute
+    the property read. From 0.25 it tests the attribute again, but for a renamed key."""
+    name = rewriter.survey.noted(RULE.rule.id, original)
+    if not isinstance(name, str):
+        return updated
+    prop = REMOVED_PROPERTIES[name]
+    if rewriter.options.target_version.reads_attributes and not (prop.modern_always and prop.modern):
+        return updated  # it tests whether the target has the attribute, as a guard means to
+    if rewriter.options.target_version.reads_attributes and name not in _KEYS and name not in _COMPUTED:
+        return updated  # (a changed type: the test still says whether the attribute is there)
+    receiver = rewriter.code(updated.args[0].value)
+    was = f"hasattr(t, {name!r}) was always true on v0.23 (the property was always there)"
+    now = prop.modern if rewriter.options.target_version.reads_attributes else "on TVM 0.24 it is never true"
+    if name in _COMPUTED:
+        message = f"{was}; {now}: test what the code needs instead"
+        rewriter.report(original, RULE.rule.id, message, None, "report-only")
+        return updated
+    key = _KEYS.get(name, name)
+    after = f"({key!r} in {receiver}.attrs)".replace("'", '"')
+    message = f"{was}; {now}: test the attribute it read, {key!r} (true where v0.23's property read a value)"
+    if not rewriter.report(original, RULE.rule.id, message, after, "unsafe"):
+        return updated
+    return rewriter.parens(cst.parse_expression(after), updated)
