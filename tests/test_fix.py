@@ -158,7 +158,7 @@ SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
         "def f(x: 'List[rocm]') -> None:\n"
         '    return [Target({"kind": "cuda", "model": "unknown"}), Target({"kind": "rocm", "model": "unknown"}), '
         'Target({"kind": "opencl", "device": "mali", "model": "unknown"}), Target(\'mali\')]\n',
-        ["target-helper"] * 4,  # (rocm, named in an annotation: the import is reported)
+        ["target-helper"] * 5,  # (cuda in __all__, rocm in an annotation: each import is reported)
     ),
     (
         "a helper import in a branch, among others in parentheses",
@@ -320,8 +320,8 @@ UNSAFE_CASES: list[tuple[str, str, str]] = [
     ),
     (
         "helper with a non-literal argument",
-        "t = tvm.target.arm_cpu(model)\n",
-        't = tvm.target.Target({"kind": "llvm", "keys": ["arm_cpu", "cpu"], "device": "arm_cpu", "model": model})\n',
+        "t = tvm.target.cuda(model, arch='sm_80')\n",
+        't = tvm.target.Target({"kind": "cuda", "arch": "sm_80", "model": model})\n',
     ),
 ]
 
@@ -354,6 +354,14 @@ REPORT_CASES: list[tuple[str, str, str, tuple[str, ...], str, str | None]] = [
         "dynamic-target",
         (),
         "a boolean known only at run time (-supports_float16): write the dict by hand",
+        None,
+    ),
+    (
+        "a run-time value a helper looks up in its table of models",
+        "t = tvm.target.arm_cpu(model=args.model)\n",
+        "target-helper",
+        (),
+        "depends on the value of args.model (its table of known values sets more options)",
         None,
     ),
     (
@@ -482,11 +490,10 @@ def test_python_that_does_not_parse_is_an_error_even_without_a_target() -> None:
 
 def test_one_run_reaches_the_fixed_point() -> None:
     # the helper's argument is a removed property: both are fixed in one run
-    source = "import tvm\ndef f(target):\n    return tvm.target.arm_cpu(target.model)\n"
+    source = "import tvm\ndef f(target):\n    return tvm.target.cuda(target.model)\n"
     result = fix_source(source, path="m.py", unsafe=True, line_length=200)
     assert result.text == (
-        "import tvm\ndef f(target):\n    return tvm.target.Target("
-        '{"kind": "llvm", "keys": ["arm_cpu", "cpu"], "device": "arm_cpu", '
+        'import tvm\ndef f(target):\n    return tvm.target.Target({"kind": "cuda", '
         '"model": str(target.attrs.get("model", "unknown"))})\n'
     )
     again = fix_source(result.text, path="m.py", unsafe=True, line_length=200)

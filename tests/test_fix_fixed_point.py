@@ -48,7 +48,7 @@ def test_a_second_run_has_nothing_to_apply(path: Path, unsafe: bool) -> None:
 
 # Statements where a fix holds another: each is fixed whole in one run.
 _NESTED = [
-    "board = tvm.target.arm_cpu(target.model)",
+    "board = tvm.target.cuda(target.model)",
     "gpu = tvm.target.cuda(model=tvm.target.Target('cuda').model, arch=target.arch)",
     "t = tvm.target.Target.canon_target(tvm.target.cuda(arch='sm_80'))",
     "n = tvm.target.cuda(arch='sm_80').max_num_threads",

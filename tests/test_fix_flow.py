@@ -143,6 +143,18 @@ CASES: list[tuple[str, str, str, str | None]] = [
         "at line 3, returned from the function",
     ),
     (
+        "options appended in place later",
+        "import tvm\ndef f(mod):\n    t = 'llvm -mcpu=skylake'\n    t += ' -libs=cblas'\n    tvm.compile(mod, t)\n",
+        "unsafe",
+        "at line 4, changed in place with +=",
+    ),
+    (
+        "a module-level name read as text too",
+        "import tvm\nTARGET = 'llvm -mcpu=a'\ndev = tvm.device(TARGET)\n",
+        "unsafe",
+        "at line 3, passed to tvm.device()",
+    ),
+    (
         "a module export",
         "TARGET = 'llvm -mcpu=skylake'\ntvm.compile(mod, TARGET)\n",
         "unsafe",
@@ -400,3 +412,9 @@ def test_a_reassigned_name_is_followed_from_each_binding() -> None:
     findings = fix_source(source, path="case.py").findings
     assert [f.safety for f in findings] == ["unsafe", "unsafe"]
     assert _finding("def f(mod):\n    t = 'llvm -mcpu=a'\n    tvm.compile(mod, t)\n").safety == "safe"
+
+
+def test_a_value_read_as_text_is_written_as_json_text() -> None:
+    source = "import tvm\nTARGET = 'llvm -mcpu=a'\ndev = tvm.device(TARGET)\nlib = tvm.compile(mod, TARGET)\n"
+    fixed = fix_source(source, path="m.py", unsafe=True).text
+    assert fixed == source.replace("'llvm -mcpu=a'", "'{\"kind\": \"llvm\", \"mcpu\": \"a\"}'")

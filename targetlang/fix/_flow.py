@@ -15,6 +15,7 @@ ask none.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -25,7 +26,7 @@ from libcst.metadata import GlobalScope, MetadataWrapper, Scope, ScopeProvider
 from ._apis import REJECTION_CONTEXTS, ApiTable, TargetApi
 from ._walk import walk
 
-__all__ = ["Flow", "Use", "UseKind", "unsafe_use"]
+__all__ = ["TEXT_USES", "Flow", "Use", "UseKind", "unsafe_use"]
 
 UseKind = Literal["target", "rejection", "string", "call", "export", "return", "other"]
 """``target``: a target position of a known API; ``rejection``: inside a test that expects an
@@ -370,18 +371,49 @@ class Flow:
                 continue
             seen.add(id(access))
             self._follow(access, found, depth + 1, seen, items)
+        for assignment in scope.assignments[target.value]:  # t += "...": a binding that reads t
+            bound = getattr(assignment, "node", None)
+            statement = self.parent(bound) if isinstance(bound, cst.CSTNode) else None
+            if isinstance(statement, cst.AugAssign) and statement.target is bound and id(bound) not in seen:
+                seen.add(id(bound))
+                operator = self.module.code_for_node(statement.operator).strip()
+                found.append(Use("string", bound, f"changed in place with {operator}"))
 
-    def accesses_of(self, statement: cst.CSTNode, name: str) -> list[cst.CSTNode] | None:
-        """The accesses of ``name`` that an import ``statement`` binds, or ``None`` when the
-        scopes cannot say."""
-        scope = self._scope(statement)
+    def literal_values(self, name: cst.Name) -> list[object] | None:
+        """Every value the name ``name`` (an access) may hold, when each binding that reaches it
+        gives literals: an assignment of a literal, a parameter given by a
+        ``pytest.mark.parametrize`` list of literals; ``None`` when one does not."""
+        scope = self._scope(name)
         if scope is None:
             return None
-        found: list[cst.CSTNode] = []
-        for assignment in scope.assignments[name]:
-            if getattr(assignment, "node", None) is statement:
-                found.extend(access.node for access in assignment.references)
-        return found
+        values: list[object] = []
+        for access in scope.accesses[name.value]:
+            if access.node is not name:
+                continue
+            if not access.referents:
+                return None
+            for assignment in access.referents:
+                found = self._bound_values(getattr(assignment, "node", None))
+                if found is None:
+                    return None
+                values.extend(found)
+        return values or None
+
+    def _bound_values(self, node: object) -> list[object] | None:
+        if isinstance(node, cst.Name):
+            statement = self.parent(node)
+            if isinstance(statement, cst.AssignTarget):
+                statement = self.parent(statement)
+            if isinstance(statement, (cst.Assign, cst.AnnAssign)) and statement.value is not None:
+                value = _literal(statement.value)
+                return None if value is _NOT_LITERAL else [value]
+            return None
+        if isinstance(node, cst.Param):
+            function = self.parent(self.parent(node) or node)
+            while function is not None and not isinstance(function, cst.FunctionDef):
+                function = self.parent(function)
+            return None if function is None else _parametrized(function, node.name.value)
+        return None
 
     @staticmethod
     def _accesses(scope: Scope, target: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -402,4 +434,43 @@ def unsafe_use(uses: list[Use], value: cst.CSTNode) -> Use | None:
             return use
     if not uses:
         return Use("other", value, "never used where a target goes")
-    return next((use for use in uses if use.kind != "target"), None)
+    # a use that reads it as text first: it decides the form of the fix (JSON text)
+    text = next((use for use in uses if use.kind in TEXT_USES), None)
+    return text or next((use for use in uses if use.kind != "target"), None)
+
+
+TEXT_USES = frozenset({"string", "call"})
+"""The uses that read a value as text: where one is, a fix writes a string of JSON, not a dict."""
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(node: cst.BaseExpression) -> object:
+    try:
+        return ast.literal_eval(cst.Module(body=[]).code_for_node(node))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+
+
+def _parametrized(function: cst.FunctionDef, name: str) -> list[object] | None:
+    """The values ``@pytest.mark.parametrize`` lists for the parameter ``name``, or ``None``."""
+    for decorator in function.decorators:
+        call = decorator.decorator
+        if not (isinstance(call, cst.Call) and (_dotted(call.func) or "").endswith("mark.parametrize")):
+            continue
+        positional = [arg.value for arg in call.args if arg.keyword is None]
+        if len(positional) < 2:
+            continue
+        names, rows = _literal(positional[0]), _literal(positional[1])
+        if isinstance(names, str):
+            names = [part.strip() for part in names.split(",")]
+        if not isinstance(names, (list, tuple)) or name not in names or not isinstance(rows, (list, tuple)):
+            continue
+        index = list(names).index(name)
+        if len(names) == 1:
+            return [row[0] if isinstance(row, (list, tuple)) and len(row) == 1 else row for row in rows]
+        if all(isinstance(row, (list, tuple)) and len(row) == len(names) for row in rows):
+            return [row[index] for row in rows]
+        return None
+    return None

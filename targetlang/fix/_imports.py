@@ -21,13 +21,13 @@ from libcst.helpers import get_full_name_for_node
 
 from ._walk import walk
 
-__all__ = ["imports"]
+__all__ = ["IDENTIFIER", "NameUses", "imports"]
 
 _Request = tuple[str, str, str | None]  # an import to remove: (module, name, alias)
 _Found = dict[cst.ImportAlias, tuple[cst.ImportFrom, _Request]]  # its alias, statement and request
 
 
-class _Uses(cst.CSTVisitor):
+class NameUses(cst.CSTVisitor):
     """In one walk of a module: the names it uses, as names (not those of imports, attributes
     (``x.cuda``) or keyword arguments, which no import binds) and in the strings that name things,
     string annotations and ``__all__``; and the aliases of its ``from MODULE import NAME [as
@@ -47,7 +47,7 @@ class _Uses(cst.CSTVisitor):
                 self.names.add(node.value)
         elif isinstance(node, cst.SimpleString):
             if self._naming:
-                self.names.update(_IDENTIFIER.findall(node.value))
+                self.names.update(IDENTIFIER.findall(node.value))
         elif isinstance(node, cst.Attribute):
             self._not_names.add(id(node.attr))
         elif isinstance(node, cst.Arg) and node.keyword is not None:
@@ -61,6 +61,14 @@ class _Uses(cst.CSTVisitor):
     def on_leave(self, original_node: cst.CSTNode) -> None:
         if self._naming and self._naming[-1] is original_node:
             self._naming.pop()
+
+    def not_a_name(self, node: cst.Name) -> bool:
+        """``node`` is no name a module binds: an attribute's (``x.cuda``) or a keyword's."""
+        return id(node) in self._not_names
+
+    def naming(self) -> bool:
+        """The visit is inside an annotation or an ``__all__`` assignment."""
+        return bool(self._naming)
 
     def _import_from(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
@@ -78,7 +86,7 @@ class _Uses(cst.CSTVisitor):
         }
 
 
-_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
 
 def _exports(node: cst.CSTNode) -> bool:
@@ -125,7 +133,7 @@ def imports(module: cst.Module, add_target: bool, unused: set[_Request], add_jso
         return module
     if not _told_works():
         return RemoveImportsVisitor(context, sorted(unused, key=str)).transform_module(module)
-    uses = _Uses(unused)
+    uses = NameUses(unused)
     walk(module, uses)
     found = uses.unused_aliases()
     if not found:

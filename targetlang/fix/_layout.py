@@ -56,24 +56,27 @@ def _line_length_of(directory: Path) -> int:
     return DEFAULT_LINE_LENGTH
 
 
-def long_lines(fixed: cst.Module, written: Sequence[cst.CSTNode], limit: int) -> dict[int, str]:
-    """The dicts of the targets ``written`` into ``fixed`` that stand on a line longer than
-    ``limit``: by id, the indent of that line."""
-    dicts = [found for node in written for found in _outer_dicts(node)]
-    if dicts:  # those a fix further up did not replace again (a helper's argument)
-        present = _Present({id(node) for node in dicts})
-        walk(fixed, present)
-        dicts = [node for node in dicts if id(node) in present.found]
-    if not dicts:
-        return {}
-    where = starts(fixed, dicts)
+def long_lines(fixed: cst.Module, written: Sequence[cst.CSTNode], limit: int) -> tuple[bool, dict[int, str]]:
+    """Whether a node ``written`` into ``fixed`` stands on a line longer than ``limit``, and
+    the dicts of targets that do: by id, the indent of that line."""
+    nodes = [node for node in written if isinstance(node, cst.CSTNode)]
+    dicts = [found for node in nodes for found in _outer_dicts(node)]
+    present = _Present({id(node) for node in [*nodes, *dicts]})
+    walk(fixed, present)  # (not those a fix further up replaced again: a helper's argument)
+    nodes = [node for node in nodes if id(node) in present.found]
+    dicts = [node for node in dicts if id(node) in present.found]
+    if not nodes:
+        return False, {}
+    where = starts(fixed, [*nodes, *dicts])
     lines = fixed.code.splitlines()
+    if not any(len(lines[where[node][0] - 1]) > limit for node in nodes):
+        return False, {}
     long = {}
     for node in dicts:
         line = lines[where[node][0] - 1]
         if len(line) > limit:
             long[id(node)] = line[: len(line) - len(line.lstrip(" \t"))]
-    return long
+    return True, long
 
 
 class _Present(cst.CSTVisitor):

@@ -84,14 +84,16 @@ def fix_python(
             return text, []
         length = line_length if line_length is not None else project_line_length(path)
         options = Options(path, registry, unsafe, selected, prefer_tags, target_version, first_line, length)
-        fixed, findings = _fixed_python(text, options, table)
+        fixed, findings, written = _fixed_python(text, options, table)
         # ruff's fix loop: fix the fixed text again until nothing changes, so that one run reaches
         # the fixed point. A later pass adds the fixes it applied (placed in the text it read).
+        # Only what a pass wrote can hold anything new (the rest was read, and fixed or not, in
+        # the pass before), so the loop goes on only while what was written may hold a target.
         current = fixed
         for _ in range(_MAX_PASSES - 1):
-            if current == text or not any(f.applied for f in findings):
+            if current == text or not any(f.applied for f in findings) or not worth_parsing(written, registry):
                 break
-            again, later = _fixed_python(current, options, table)
+            again, later, written = _fixed_python(current, options, table)
             if again == current:
                 break
             findings += [f for f in later if f.applied]
@@ -113,8 +115,8 @@ def _check_syntax(text: str, path: str) -> None:
         raise _python_error(text, path, 1, 0, str(err)) from None
 
 
-def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, list[Finding]]:
-    """One pass: the text with the fixes applied, and the findings."""
+def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, list[Finding], str]:
+    """One pass: the text with the fixes applied, the findings, and the code the fixes wrote."""
     path = options.path
     try:
         module = cst.parse_module(text)
@@ -123,26 +125,28 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
     survey = Survey(table)
     walk(module, survey)
     if not survey.work():
-        return text, []
+        return text, [], ""
     # The survey's node ids name the nodes the rewriter meets: the same tree, not a copy.
     flow = Flow(module, table, survey.name_of)
     rewriter = Rewriter(module, survey, options, flow)
     fixed = module.visit(rewriter)
     findings = sorted(rewriter.placed(), key=lambda f: (f.line, f.column))
     if not any(f.applied for f in findings):
-        return text, findings  # byte for byte: LibCST's printing is not always (a last lone \r)
+        return text, findings, ""  # byte for byte: LibCST's printing is not always (a last lone \r)
     # a written target that makes its line too long: black's layout for a file black leaves as
     # it is, else each such dict one entry a line (before the imports change: the nodes are ids)
-    long = long_lines(fixed, rewriter.inserted, options.line_length)
-    black = black_formatter(text, options.line_length) if long else None
-    if long and black is None:
-        fixed = split(fixed, long)
+    too_long, dicts = long_lines(fixed, rewriter.inserted, options.line_length)
+    black = black_formatter(text, options.line_length) if too_long else None
+    if dicts and black is None:
+        fixed = split(fixed, dicts)
     if rewriter.need_target_import or rewriter.replaced_imports or rewriter.need_json:
         fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports, rewriter.need_json)
     code = fixed.code if black is None else black(fixed.code)
     if text.endswith("\r") and not code.endswith("\r"):
         code += "\r"
-    return code, findings
+    lines = set(rewriter.rewritten)
+    written = "\n".join([*lines, *(fixed.code_for_node(n) for n in rewriter.inserted if isinstance(n, cst.CSTNode))])
+    return code, findings, written
 
 
 # LibCST's tree takes about 450 bytes of memory and 27 µs per character of source: past this a

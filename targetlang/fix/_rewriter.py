@@ -54,6 +54,8 @@ class Rewriter(cst.CSTTransformer):
         self.findings: list[Finding] = []  # placed at line 0 until placed() is called
         self.reported: list[cst.CSTNode] = []  # the node of each finding
         self.inserted: list[cst.CSTNode] = []  # each node a fix put in the tree
+        self.rewritten: list[str] = []  # the code of each line a fix changed, as it now reads
+        self._open_lines: list[int] = []  # for each line the visit is inside: len(inserted) then
         self.need_json = False  # a fix wrote json.dumps(...)
         # the uses of each finding's value, and the one that keeps its fix from being safe
         self.uses: list[tuple[Sequence[Use], Use | None]] = []
@@ -66,6 +68,8 @@ class Rewriter(cst.CSTTransformer):
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.BaseStatement) and id(node) not in self.survey.kept:
             return False  # nothing in it to change (its leave hooks still see it, unchanged)
+        if isinstance(node, cst.SimpleStatementLine):
+            self._open_lines.append(len(self.inserted))
         if isinstance(node, cst.FormattedString):
             self.fstring_quotes.append(node.end[0])
         return True
@@ -73,6 +77,9 @@ class Rewriter(cst.CSTTransformer):
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
         if isinstance(original_node, cst.FormattedString):
             self.fstring_quotes.pop()
+        if isinstance(original_node, cst.SimpleStatementLine) and id(original_node) in self.survey.kept:
+            if len(self.inserted) > self._open_lines.pop():  # a fix inside: the line as it now reads
+                self.rewritten.append(self.code(updated_node))
         for hook in rewrite_hooks().get(type(original_node), ()):
             result = hook(self, original_node, updated_node)
             if result is not updated_node:

@@ -21,11 +21,11 @@ from .._registry import Registry
 from ._convert import reading_registry
 from ._literal import PLACEHOLDER, Code
 
-__all__ = ["Typed", "shown", "typed", "written_values"]
+__all__ = ["SENTINEL", "Typed", "shown", "typed", "written_values"]
 
 # Integers no real target holds and every release reads (below 2**31): each stands for one
 # placeholder of an integer attribute while the text is read.
-_SENTINEL = 2_000_000_000
+SENTINEL = 2_000_000_000
 _OPTION = re.compile(r"(-{1,2})([^=\s]+)(?:=(.*))?\Z", re.S)
 
 
@@ -68,7 +68,7 @@ def typed(text: str, exprs: Sequence[str], registry: Registry | None) -> Typed:
         whole = PLACEHOLDER.fullmatch(value or "")
         if value is not None and PLACEHOLDER.search(value):
             if type_name == "int" and whole:
-                sentinel = _SENTINEL + len(integers)
+                sentinel = SENTINEL + len(integers)
                 integers[sentinel] = int(whole[1])
                 value = str(sentinel)
             elif type_name == "array" and whole:

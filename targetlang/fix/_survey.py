@@ -179,7 +179,9 @@ class Survey(cst.CSTVisitor):
             return False
         name = self.qualified(value.func) or ""
         last = name.rsplit(".", 1)[-1]
-        return last == "Target" or name.endswith("Target.current") or self.helper(value) is not None
+        # (canon_target(x) gave x's Target, or None for None, which no property read survived)
+        makers = ("Target.current", "Target.canon_target")
+        return last == "Target" or name.endswith(makers) or self.helper(value) is not None
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.scopes.append(_Scope(function=node.name.value))

@@ -3,6 +3,7 @@ judged, for the rules that find target text (``target-string`` and ``dynamic-tar
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 
@@ -10,11 +11,12 @@ import libcst as cst
 
 from ._compose import compose, quote_of
 from ._convert import known_kind, options_of, reading_registry
-from ._flow import unsafe_use
+from ._flow import TEXT_USES, unsafe_use
 from ._literal import PLACEHOLDER, render
 from ._rewriter import Rewriter
 from ._rules import Safety
 from ._runtime import shown, typed, written_values
+from ._walk import walk
 
 __all__ = ["built_target", "merge", "merged", "target_text"]
 
@@ -42,6 +44,10 @@ def target_text(
     if not known_kind(words[0], rewriter.options.registry) and not context.strict:
         return updated
     kept = typed(text, exprs, rewriter.options.registry) if exprs else None
+    if kept is not None and kept.arrays:
+        # an array of one run-time value each time (a parametrize list of "+sve", "+neon"): [value]
+        singles = {i for i in kept.arrays if _values_have_no_comma(rewriter, original, exprs[i])}
+        kept = dataclasses.replace(kept, arrays=kept.arrays - singles)
     conversion = rewriter.convert(kept.text if kept is not None else text)
     if conversion.config is None and not context.strict and conversion.changes == ():
         return updated  # a string that merely starts like a target: only where one must stand is it one
@@ -68,7 +74,7 @@ def target_text(
         message += "; built from values known only at run time: each is written where it stood"
     elif exprs and kept is not None and kept.problem is not None:
         message += f"; {kept.problem}: write the dict by hand"
-    as_text = written is not None and conversion.tag is None and blocker is not None and blocker.kind in _AS_TEXT
+    as_text = written is not None and conversion.tag is None and blocker is not None and blocker.kind in TEXT_USES
     if as_text:
         # read as text somewhere: JSON text, which TVM >= 0.24 reads as a target, stays a string
         assert conversion.config is not None
@@ -79,10 +85,6 @@ def target_text(
     assert written is not None
     rewriter.need_json |= as_text and bool(exprs)
     return rewriter.parens(cst.parse_expression(written), updated)
-
-
-# The uses that read a value as text: where one is, a fix writes a string of JSON, not a dict.
-_AS_TEXT = frozenset({"string", "call"})
 
 
 def merged(
@@ -98,7 +100,9 @@ def merged(
     ``f"{kind} -mcpu={cpu}"``) where a target stands: its export with the options merged over
     it, ``{**Target(target).export(), "libs": ["thrust"]}``, an unsafe fix."""
     target = exprs[int(PLACEHOLDER.fullmatch(first)[1])]  # type: ignore[index]
-    written, message = merge(rewriter, target, options, exprs, quote_of(original))
+    written, message = merge(
+        rewriter, target, options, exprs, quote_of(original), _kinds_only(rewriter, original, target)
+    )
     uses = rewriter.flow.uses(original)
     blocker = unsafe_use(uses, original)
     if blocker is not None and blocker.kind == "rejection":
@@ -109,12 +113,52 @@ def merged(
     return rewriter.parens(cst.parse_expression(written), updated)
 
 
+def _values(rewriter: Rewriter, original: cst.CSTNode, code: str) -> list[object] | None:
+    """Every value the name ``code`` in ``original`` may hold, by the literals of each binding
+    that reaches it (an assignment, a ``parametrize`` list), or ``None``."""
+    if not code.isidentifier():
+        return None
+    finder = _NameFinder(code)
+    walk(original, finder)
+    return None if finder.found is None else rewriter.flow.literal_values(finder.found)
+
+
+def _values_have_no_comma(rewriter: Rewriter, original: cst.CSTNode, code: str) -> bool:
+    values = _values(rewriter, original, code)
+    return values is not None and all(isinstance(v, str) and "," not in v for v in values)
+
+
+def _kinds_only(rewriter: Rewriter, original: cst.CSTNode, code: str) -> bool:
+    """Whether the name ``code`` in ``original`` holds only bare kind names (``"opencl"``), by
+    every binding that reaches it (a literal, a ``parametrize`` list)."""
+    values = _values(rewriter, original, code)
+    registry = rewriter.options.registry
+    return values is not None and all(isinstance(v, str) and known_kind(v, registry) for v in values)
+
+
+class _NameFinder(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.found: cst.Name | None = None
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Name) and node.value == self.name and self.found is None:
+            self.found = node
+        return self.found is None
+
+
 def merge(
-    rewriter: Rewriter, target: str, options: Sequence[str], exprs: Sequence[str], quote: str
+    rewriter: Rewriter,
+    target: str,
+    options: Sequence[str],
+    exprs: Sequence[str],
+    quote: str,
+    kinds_only: bool = False,
 ) -> tuple[str | None, str]:
     """The dict that merges ``options`` (legacy options, with placeholders for ``exprs``) over
     the export of the target ``target`` (code), and the message; ``None`` for a dict when the
-    options are no kind's (they are read as those of the first kind that has them all)."""
+    options are no kind's (they are read as those of the first kind that has them all). Where
+    ``target`` is known to hold only bare kind names, it is the dict's kind instead."""
     registry = reading_registry(rewriter.options.registry)
     keys = [word.lstrip("-").split("=", 1)[0] for word in options if word.startswith("-")]
     fits = (k for k in _MERGE_KINDS if k in registry.kinds and all(key in registry.kinds[k].attrs for key in keys))
@@ -130,6 +174,9 @@ def merge(
     entries = render({k: v for k, v in config.items() if k != "kind"}, quote, exprs)
     if entries is None:
         return None, message
+    if kinds_only:
+        kind_key = render("kind", quote)
+        return f"{{{kind_key}: {target}, {entries[1:-1]}}}", message + ": it holds a kind name, written as the kind"
     constructor = rewriter.target_name()
     written = f"{{**{constructor}({target}).export(), {entries[1:-1]}}}"
     return written, message + f": merge them over its export (read as options of a {kind!r} target)"
