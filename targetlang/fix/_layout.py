@@ -56,9 +56,15 @@ def _line_length_of(directory: Path) -> int:
     return DEFAULT_LINE_LENGTH
 
 
-def long_lines(fixed: cst.Module, written: Sequence[cst.CSTNode], limit: int) -> tuple[bool, dict[int, str]]:
-    """Whether a node ``written`` into ``fixed`` stands on a line longer than ``limit``, and
-    the dicts of targets that do: by id, the indent of that line."""
+def long_lines(
+    source: str, code: str, fixed: cst.Module, written: Sequence[cst.CSTNode], limit: int
+) -> tuple[bool, dict[int, str]]:
+    """Whether a node ``written`` into ``fixed`` (``source`` fixed, whose code is ``code``)
+    stands on a line longer than ``limit``, and the dicts of targets that do: by id, the indent
+    of that line."""
+    before = {line for line in source.splitlines() if len(line) > limit}
+    if all(line in before for line in code.splitlines() if len(line) > limit):
+        return False, {}  # no line the fixes wrote is too long: most files, at the cost of a split
     nodes = [node for node in written if isinstance(node, cst.CSTNode)]
     dicts = [found for node in nodes for found in _outer_dicts(node)]
     present = _Present({id(node) for node in [*nodes, *dicts]})
@@ -68,7 +74,7 @@ def long_lines(fixed: cst.Module, written: Sequence[cst.CSTNode], limit: int) ->
     if not nodes:
         return False, {}
     where = starts(fixed, [*nodes, *dicts])
-    lines = fixed.code.splitlines()
+    lines = code.splitlines()
     if not any(len(lines[where[node][0] - 1]) > limit for node in nodes):
         return False, {}
     long = {}

@@ -68,7 +68,6 @@ def fix_python(
     if len(text) > MAX_PYTHON_CHARS:
         message = f"{path}: {len(text)} characters of Python is more than targetlang fix rewrites ({MAX_PYTHON_CHARS})"
         raise SourceTooLargeError(message, text, MAX_PYTHON_CHARS, len(text))
-    _check_nesting(text, path)
     # Reading the user's source makes Python warn of what is in it (an invalid escape: a
     # SyntaxWarning from 3.12 on, printed on the user's screen, a DeprecationWarning before), in
     # Python's own parser, in ast.literal_eval and in LibCST's evaluated_value: those are
@@ -82,6 +81,7 @@ def fix_python(
         _check_syntax(text, path)
         if not worth_parsing(text, registry):
             return text, []
+        _check_nesting(text, path)  # LibCST's limits are lower than Python's
         length = line_length if line_length is not None else project_line_length(path)
         options = Options(path, registry, unsafe, selected, prefer_tags, target_version, first_line, length)
         fixed, findings, written = _fixed_python(text, options, table)
@@ -107,11 +107,16 @@ _MAX_PASSES = 10
 
 
 def _check_syntax(text: str, path: str) -> None:
+    """Raise :class:`SourceSyntaxError` where Python cannot parse ``text``, and
+    :class:`NestingTooDeepError` where it is nested too deeply to be read."""
     try:
         ast.parse(text)
     except SyntaxError as err:
+        if "too many nested" in (err.msg or ""):
+            _check_nesting(text, path)
         raise _python_error(text, path, err.lineno or 1, (err.offset or 1) - 1, err.msg) from None
     except (ValueError, MemoryError, RecursionError) as err:
+        _check_nesting(text, path)
         raise _python_error(text, path, 1, 0, str(err)) from None
 
 
@@ -135,13 +140,19 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
         return text, findings, ""  # byte for byte: LibCST's printing is not always (a last lone \r)
     # a written target that makes its line too long: black's layout for a file black leaves as
     # it is, else each such dict one entry a line (before the imports change: the nodes are ids)
-    too_long, dicts = long_lines(fixed, rewriter.inserted, options.line_length)
+    code = fixed.code
+    too_long, dicts = long_lines(text, code, fixed, rewriter.inserted, options.line_length)
     black = black_formatter(text, options.line_length) if too_long else None
-    if dicts and black is None:
+    split_dicts = bool(dicts) and black is None
+    if split_dicts:
         fixed = split(fixed, dicts)
-    if rewriter.need_target_import or rewriter.replaced_imports or rewriter.need_json:
+    new_imports = rewriter.need_target_import or bool(rewriter.replaced_imports) or rewriter.need_json
+    if new_imports:
         fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports, rewriter.need_json)
-    code = fixed.code if black is None else black(fixed.code)
+    if split_dicts or new_imports:
+        code = fixed.code
+    if black is not None:
+        code = black(code)
     if text.endswith("\r") and not code.endswith("\r"):
         code += "\r"
     lines = set(rewriter.rewritten)
