@@ -24,6 +24,7 @@ import libcst as cst
 from libcst.metadata import GlobalScope, MetadataWrapper, Scope, ScopeProvider
 
 from ._apis import REJECTION_CONTEXTS, ApiTable, TargetApi
+from ._survey import dotted
 from ._walk import walk
 
 __all__ = ["TEXT_USES", "Flow", "Use", "UseKind", "unsafe_use"]
@@ -61,15 +62,6 @@ class _Parents(cst.CSTVisitor):
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         self.stack.pop()
-
-
-def _dotted(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        head = _dotted(node.value)
-        return None if head is None else f"{head}.{node.attr.value}"
-    return None
 
 
 class Flow:
@@ -146,8 +138,8 @@ class Flow:
 
     def _rejects(self, call: cst.Call) -> bool:
         name = self.qualified(call.func)
-        dotted = name[0] if name is not None else (_dotted(call.func) or "")
-        return dotted in REJECTION_CONTEXTS or dotted.rsplit(".", 1)[-1] in REJECTION_CONTEXTS - {"pytest.raises"}
+        called = name[0] if name is not None else (dotted(call.func) or "")
+        return called in REJECTION_CONTEXTS or called.rsplit(".", 1)[-1] in REJECTION_CONTEXTS - {"pytest.raises"}
 
     def expects_rejection(self, node: cst.CSTNode) -> bool:
         """Whether ``node`` is inside a ``with pytest.raises(...)`` (or ``assertRaises``) block,
@@ -457,7 +449,7 @@ def _parametrized(function: cst.FunctionDef, name: str) -> list[object] | None:
     """The values ``@pytest.mark.parametrize`` lists for the parameter ``name``, or ``None``."""
     for decorator in function.decorators:
         call = decorator.decorator
-        if not (isinstance(call, cst.Call) and (_dotted(call.func) or "").endswith("mark.parametrize")):
+        if not (isinstance(call, cst.Call) and (dotted(call.func) or "").endswith("mark.parametrize")):
             continue
         positional = [arg.value for arg in call.args if arg.keyword is None]
         if len(positional) < 2:
