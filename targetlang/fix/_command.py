@@ -38,10 +38,13 @@ examples:
   $ echo 'Target("llvm -mcpu=skylake")' | targetlang fix -
   Target({{"kind": "llvm", "mcpu": "skylake"}})
 
-Safe fixes keep the meaning exactly; unsafe ones are right when a guess holds (a value that
-reads as a target where nothing says it is one, a receiver named 'target', a helper argument
-known only at run time), and are applied with --unsafe-fixes only. Report-only findings
-(shell scripts, documents, targets TVM 0.27 cannot express) are listed with a suggestion.
+Safe fixes keep the meaning exactly: a string becomes a dict only where every use of its
+value is a target position of a TVM API (the table in docs/fix.md; add your own with
+--target-api). Unsafe ones are right when a guess holds (a value also formatted, compared or
+passed to another function, a receiver named 'target', a value known only at run time), each
+saying which use and where, and are applied with --unsafe-fixes only. Report-only findings
+(shell scripts, documents, tests that expect TVM to reject a string, targets TVM 0.27 cannot
+express) are listed with a suggestion where there is one.
 
 Exit status: 0 nothing to change or left to do; 1 something would change or is left (after
 --write: something is left); 2 usage error or LibCST missing (pip install 'targetlang[fix]').

@@ -29,7 +29,11 @@ class Rule:
 RULES: dict[str, Rule] = {
     rule.id: rule
     for rule in (
-        Rule("target-string", "safe", "a legacy target string in a target position, rewritten to a dict literal"),
+        Rule(
+            "target-string",
+            "safe",
+            "a legacy target string, rewritten to a dict literal (safe where every use of it is a target position)",
+        ),
         Rule(
             "target-helper",
             "safe",
@@ -41,7 +45,11 @@ RULES: dict[str, Rule] = {
             "safe",
             "a Target property TVM 0.24 removed (t.arch, t.model, ...), rewritten to what it read",
         ),
-        Rule("dynamic-target", "safe", "a legacy target built by an f-string, %, + or .format()"),
+        Rule(
+            "dynamic-target",
+            "safe",
+            "a legacy target built by an f-string, %, + or .format(), or options appended to one (target += ...)",
+        ),
         Rule("text-target", "report-only", "a legacy target in a shell script, document or configuration file"),
     )
 }
