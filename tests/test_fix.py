@@ -904,6 +904,41 @@ MISSED_CASES: list[tuple[str, str, list[tuple[str, str]], str | None]] = [
         "import tvm\nwith tvm.target.Target('cuda') as tt:\n    n = list(tt.attrs.get(\"mattr\", []))\n",
     ),
     (
+        "a helper import that tells which TVM runs is left alone",
+        "try:\n    from tvm.target import cuda  # noqa: F401\n    LEGACY = True\nexcept ImportError:\n    LEGACY = False\n",
+        [("target-helper", "report-only")],
+        None,
+    ),
+    (
+        "a name a comprehension binds again is no Target",
+        "from tvm.target import Target\nt = Target('llvm')\nnames = [t.model for t in cars]\n",
+        [],
+        None,
+    ),
+    (
+        "a class of the module's own named Target",
+        "class Target:\n    def __init__(self, s):\n        self.parts = s.split()\n\nt = Target('llvm -mcpu=skylake')\n",
+        [("target-string", "unsafe")],
+        "class Target:\n    def __init__(self, s):\n        self.parts = s.split()\n\n"
+        "t = Target('{\"kind\": \"llvm\", \"mcpu\": \"skylake\"}')\n",
+    ),
+    (
+        "branches of a conditional expression",
+        "import tvm\ndef f(mod, fast):\n    t = 'llvm -mcpu=skylake' if fast else 'llvm -mcpu=x86-64'\n"
+        "    return tvm.compile(mod, t)\n",
+        [("target-string", "safe"), ("target-string", "safe")],
+        "import tvm\ndef f(mod, fast):\n    t = {'kind': 'llvm', 'mcpu': 'skylake'} if fast else "
+        "{'kind': 'llvm', 'mcpu': 'x86-64'}\n    return tvm.compile(mod, t)\n",
+    ),
+    (
+        "an assignment expression and a lambda's default",
+        "import tvm\ndef g(mod):\n    tvm.compile(mod, (t := 'llvm -mcpu=a'))\n    return t.split()\n"
+        "h = lambda t='cuda -arch=sm_80': tvm.target.Target(t)\n",
+        [("target-string", "unsafe"), ("target-string", "safe")],
+        "import tvm\ndef g(mod):\n    tvm.compile(mod, (t := '{\"kind\": \"llvm\", \"mcpu\": \"a\"}'))\n"
+        "    return t.split()\nh = lambda t={'kind': 'cuda', 'arch': 'sm_80'}: tvm.target.Target(t)\n",
+    ),
+    (
         "a hasattr guard of a renamed key",
         'def f(t: Target):\n    return t.device_name if hasattr(t, "device_name") else ""\n',
         [("target-property", "safe"), ("target-property", "unsafe")],

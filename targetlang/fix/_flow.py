@@ -205,9 +205,13 @@ class Flow:
         elif isinstance(parent, cst.Subscript) and node is parent.value:
             found.append(Use("string", node, "indexed"))
         elif isinstance(parent, cst.DictElement):
-            found.append(Use("other", node, "a value in a dict"))
+            found.append(Use("other", node, "a value in a dict" if node is parent.value else "a key of a dict"))
         elif isinstance(parent, cst.Expr):
             return  # a statement of its own: computed and dropped
+        elif isinstance(parent, cst.IfExp) and node is not parent.test:
+            self._follow(parent, found, depth + 1, seen, items)  # a branch: the value of the whole
+        elif isinstance(parent, cst.BooleanOperation):
+            self._follow(parent, found, depth + 1, seen, items)  # x or "llvm ...": may be its value
         elif isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.BooleanOperation, cst.UnaryOperation)):
             found.append(Use("string", node, "tested for truth"))
         else:
@@ -370,6 +374,18 @@ class Flow:
                 seen.add(id(bound))
                 operator = self.module.code_for_node(statement.operator).strip()
                 found.append(Use("string", bound, f"changed in place with {operator}"))
+
+    def bindings(self, name: cst.Name) -> list[object] | None:
+        """The nodes of every binding that may give the access ``name`` its value (an assigned
+        name, a parameter, a ``def`` or an import), or ``None`` when the scopes cannot say."""
+        scope = self._scope(name)
+        if scope is None:
+            return None
+        found: list[object] = []
+        for access in scope.accesses[name.value]:
+            if access.node is name:
+                found.extend(getattr(assignment, "node", None) for assignment in access.referents)
+        return found or None
 
     def literal_values(self, name: cst.Name) -> list[object] | None:
         """Every value the name ``name`` (an access) may hold, when each binding that reaches it

@@ -74,6 +74,7 @@ class Survey(cst.CSTVisitor):
         self.contexts: dict[int, Context] = {}
         self.notes: dict[str, dict[int, Any]] = {}
         self.operands: set[int] = set()  # tuples right of a % template
+        self.defined: set[str] = set()  # the names the module defines at its top level
         self.scopes: list[_Scope] = [_Scope()]
         self.helper_names = helper_names()
         self.open: list[cst.CSTNode] = []  # the statements the visit is inside
@@ -121,6 +122,14 @@ class Survey(cst.CSTVisitor):
         resolved = self.name_of(node)
         return None if resolved is None else resolved[0]
 
+    def visit_Module(self, node: cst.Module) -> None:
+        """The classes and functions the module defines itself: a call of one is the module's
+        own, never an API of TVM's that its name alone might look like (an assignment may be
+        an alias of TVM's own, ``Target = tvm.target.Target``)."""
+        for statement in node.body:
+            if isinstance(statement, (cst.ClassDef, cst.FunctionDef)):
+                self.defined.add(statement.name.value)
+
     def name_of(self, node: cst.BaseExpression) -> tuple[str, bool] | None:
         """The dotted name ``node`` stands for, by the module's imports, and whether an import
         named its first word."""
@@ -130,7 +139,7 @@ class Survey(cst.CSTVisitor):
         head, _, rest = name.partition(".")
         full = self.aliases.get(head)
         if full is None:
-            return name, False
+            return name, head in self.defined  # (a name of its own: resolved, to no API)
         return (f"{full}.{rest}" if rest else full), True
 
     def visit_Import(self, node: cst.Import) -> None:
@@ -202,6 +211,8 @@ class Survey(cst.CSTVisitor):
         self.scopes.append(_Scope(function=self.scopes[-1].function))
         for param in node.params.params:
             self._bind(param.name.value, False)
+            if param.default is not None:
+                self._mark(param.default, _LOOSE)
 
     def leave_Lambda(self, original_node: cst.Lambda) -> None:
         self.scopes.pop()
@@ -218,6 +229,11 @@ class Survey(cst.CSTVisitor):
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         self._bind_target(node.target, self.makes_target(node.value))
+        self._mark(node.value, _LOOSE)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:  # each branch may be the value
+        self._mark(node.body, _LOOSE)
+        self._mark(node.orelse, _LOOSE)
 
     # -- where targets stand
 

@@ -190,6 +190,7 @@ def _import(rewriter: Rewriter, original: cst.ImportFrom, updated: cst.ImportFro
     assert not isinstance(original.names, cst.ImportStar)
     module = dotted(original.module) if original.module is not None else ""
     removed = _removed(rewriter.survey)
+    guarded = _tries_import(rewriter, original)
     aliases = [alias for alias in original.names if alias.evaluated_name in removed]
     mentions = _Mentions({alias.evaluated_alias or alias.evaluated_name for alias in aliases}, rewriter.survey)
     walk(rewriter.module, mentions)
@@ -197,11 +198,37 @@ def _import(rewriter: Rewriter, original: cst.ImportFrom, updated: cst.ImportFro
         name, local = alias.evaluated_name, alias.evaluated_alias or alias.evaluated_name
         if mentions.named[local] > mentions.calls[local]:
             rewriter.report(alias, RULE.rule.id, _VALUE.format(name=name), None, "report-only")
+        elif not mentions.named[local] and guarded:
+            message = (
+                f"{name} is imported in a try that catches its ImportError: the import tells which TVM runs "
+                "(TVM 0.24 has none); left as it is"
+            )
+            rewriter.report(alias, RULE.rule.id, message, None, "report-only")
         elif not mentions.named[local]:
             message = f"{name} is imported, never called: TVM 0.24 has no {name} (ImportError); the import is removed"
             if rewriter.report(alias, RULE.rule.id, message, "", "safe"):
                 rewriter.replaced_imports.add((module or "", name, alias.evaluated_alias))
     return updated
+
+
+_CATCHES_IMPORT = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _tries_import(rewriter: Rewriter, statement: cst.CSTNode) -> bool:
+    """Whether ``statement`` is in the body of a ``try`` whose handlers catch an ImportError."""
+    child, parent = statement, rewriter.flow.parent(statement)
+    while parent is not None:
+        if isinstance(parent, cst.Try) and child is parent.body and any(map(_catches_import, parent.handlers)):
+            return True
+        child, parent = parent, rewriter.flow.parent(parent)
+    return False
+
+
+def _catches_import(handler: cst.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True  # a bare except
+    caught = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return any((dotted(name) or "").rsplit(".", 1)[-1] in _CATCHES_IMPORT for name in caught)
 
 
 class _Mentions(NameUses):

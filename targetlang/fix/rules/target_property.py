@@ -54,6 +54,12 @@ def _fixed(rewriter: Rewriter, original_node: cst.Attribute, updated_node: cst.A
     safety = rewriter.survey.noted(RULE.rule.id, original_node)
     if safety is None:
         return updated_node
+    bound = original_node.value
+    if safety == "safe" and isinstance(bound, cst.Name) and not _holds_target(rewriter, bound):
+        # another binding reaches the read (a comprehension's, an except's): the name decides
+        safety = "unsafe" if bound.value in _GUESSED_RECEIVERS else None
+        if safety is None:
+            return updated_node
     prop = REMOVED_PROPERTIES[original_node.attr.value]
     modern = rewriter.options.target_version.reads_attributes
     if modern and (
@@ -76,6 +82,38 @@ def _fixed(rewriter: Rewriter, original_node: cst.Attribute, updated_node: cst.A
     if not rewriter.report(original_node, RULE.rule.id, message, after, safety):
         return updated_node
     return rewriter.parens(cst.parse_expression(after), updated_node)
+
+
+def _holds_target(rewriter: Rewriter, name: cst.Name) -> bool:
+    """Whether every binding LibCST's scope analysis finds for ``name`` gives it a ``Target``:
+    an assignment or ``with ... as`` of a call that makes one, a parameter annotated ``Target``."""
+    bindings = rewriter.flow.bindings(name)
+    if bindings is None:
+        return False
+    survey = rewriter.survey
+    for bound in bindings:
+        parent = rewriter.flow.parent(bound) if isinstance(bound, cst.CSTNode) else None
+        if isinstance(bound, cst.Param):
+            annotation = bound.annotation.annotation if bound.annotation is not None else None
+            named = survey.qualified(annotation) if annotation is not None else None
+            if isinstance(annotation, cst.SimpleString) and isinstance(annotation.evaluated_value, str):
+                named = annotation.evaluated_value
+            if named is None or named.rsplit(".", 1)[-1] != "Target":
+                return False
+        elif isinstance(parent, cst.AssignTarget):
+            statement = rewriter.flow.parent(parent)
+            if not (isinstance(statement, cst.Assign) and survey.makes_target(statement.value)):
+                return False
+        elif isinstance(parent, (cst.AnnAssign, cst.NamedExpr)):
+            if parent.value is None or not survey.makes_target(parent.value):
+                return False
+        elif isinstance(parent, cst.AsName):
+            item = rewriter.flow.parent(parent)
+            if not (isinstance(item, cst.WithItem) and survey.makes_target(item.item)):
+                return False
+        else:
+            return False
+    return True
 
 
 def _guarded(rewriter: Rewriter, node: cst.Attribute, receiver: str) -> bool:
