@@ -905,7 +905,8 @@ MISSED_CASES: list[tuple[str, str, list[tuple[str, str]], str | None]] = [
     ),
     (
         "a helper import that tells which TVM runs is left alone",
-        "try:\n    from tvm.target import cuda  # noqa: F401\n    LEGACY = True\nexcept ImportError:\n    LEGACY = False\n",
+        "try:\n    from tvm.target import cuda  # noqa: F401\n    LEGACY = True\n"
+        "except ImportError:\n    LEGACY = False\n",
         [("target-helper", "report-only")],
         None,
     ),
@@ -917,7 +918,8 @@ MISSED_CASES: list[tuple[str, str, list[tuple[str, str]], str | None]] = [
     ),
     (
         "a class of the module's own named Target",
-        "class Target:\n    def __init__(self, s):\n        self.parts = s.split()\n\nt = Target('llvm -mcpu=skylake')\n",
+        "class Target:\n    def __init__(self, s):\n        self.parts = s.split()\n\n"
+        "t = Target('llvm -mcpu=skylake')\n",
         [("target-string", "unsafe")],
         "class Target:\n    def __init__(self, s):\n        self.parts = s.split()\n\n"
         "t = Target('{\"kind\": \"llvm\", \"mcpu\": \"skylake\"}')\n",
