@@ -963,3 +963,32 @@ def test_a_hasattr_guard_on_0_24_tests_the_attribute() -> None:
     assert result.text == 'def f(t: Target):\n    return str(t.attrs.get("arch", "")) if ("arch" in t.attrs) else ""\n'
     assert "on TVM 0.24 it is never true" in result.findings[1].message
     assert fix_source(source, path="m.py", unsafe=True).text == source  # 0.25 on: the guard works
+
+
+def test_a_line_a_property_fix_made_too_long_is_laid_out_alone() -> None:
+    source = (
+        "import os\nclass C:\n    def f(self, target, logdir, key):\n"
+        "        return os.path.join(logdir, 'x', target.model, key, target.mcpu, 'some-more-text-here')\n"
+    )
+    fixed = fix_source(source, path="m.py", unsafe=True, line_length=88).text
+    assert fixed == (
+        "import os\nclass C:\n    def f(self, target, logdir, key):\n"
+        "        return os.path.join(\n"
+        "            logdir,\n"
+        "            'x',\n"
+        '            str(target.attrs.get("model", "unknown")),\n'
+        "            key,\n"
+        '            str(target.attrs.get("mcpu", "")),\n'
+        "            'some-more-text-here',\n"
+        "        )\n"
+    )
+
+
+def test_canon_target_of_a_long_string_is_split() -> None:
+    source = (
+        "from tvm.target import Target\ndef f(x):\n"
+        '    t = Target.canon_target("llvm -mcpu=skylake-avx512 -mtriple=x86_64-linux-gnu")\n'
+    )
+    fixed = fix_source(source, path="m.py", line_length=88).text
+    assert max(map(len, fixed.splitlines())) <= 88
+    assert '    t = Target({\n        "kind": "llvm",\n' in fixed

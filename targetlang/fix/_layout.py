@@ -10,7 +10,8 @@ both). Where a line is too long:
   formatting is line by line, and only the lines the fix changed change again;
 * any other file keeps its own style, and each written dict on a long line is split one entry a
   line, indented four spaces past its line, with a trailing comma (what black and ruff write for
-  a collection that does not fit).
+  a collection that does not fit); a line any other fix made too long (a property's
+  replacement) is laid out by black alone, its quotes kept.
 """
 
 from __future__ import annotations
@@ -78,28 +79,41 @@ def long_lines(
     if not any(len(lines[where[node][0] - 1]) > limit for node in nodes):
         return False, {}
     long = {}
-    for node in dicts:
+    for node in [*dicts, *(node for node in nodes if not _outer_dicts(node))]:
         line = lines[where[node][0] - 1]
         if len(line) > limit:
-            long[id(node)] = line[: len(line) - len(line.lstrip(" \t"))]
+            indent = line[: len(line) - len(line.lstrip(" \t"))]
+            # a dict is split itself; any other fix, the line that holds it (by black)
+            statement = present.found.get(id(node)) if not isinstance(node, cst.Dict) else node
+            if statement is not None:
+                long[id(statement)] = indent
     return True, long
 
 
 class _Present(cst.CSTVisitor):
+    """Which of the nodes ``wanted`` the tree holds, each with the line that holds it."""
+
     def __init__(self, wanted: set[int]) -> None:
         self.wanted = wanted
-        self.found: set[int] = set()
+        self.found: dict[int, cst.CSTNode | None] = {}
+        self.lines: list[cst.CSTNode] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.SimpleStatementLine):
+            self.lines.append(node)
         if id(node) in self.wanted:
-            self.found.add(id(node))
-            return False
+            self.found[id(node)] = self.lines[-1] if self.lines else None
         return True
 
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, cst.SimpleStatementLine):
+            self.lines.pop()
 
-def split(fixed: cst.Module, long: dict[int, str]) -> cst.Module:
-    """``fixed`` with each dict of ``long`` one entry a line."""
-    return fixed.visit(_Split(long))
+
+def split(fixed: cst.Module, long: dict[int, str], limit: int) -> cst.Module:
+    """``fixed`` with each dict of ``long`` one entry a line, and each line of it laid out by
+    black (if black is installed), quotes as they are."""
+    return fixed.visit(_Split(long, limit))
 
 
 def _outer_dicts(node: cst.CSTNode) -> list[cst.Dict]:
@@ -137,9 +151,10 @@ def black_formatter(source: str, limit: int) -> Callable[[str], str] | None:
 class _Split(cst.CSTTransformer):
     """Each dict named (by id, with the indent of its line) one entry a line."""
 
-    def __init__(self, indents: dict[int, str]) -> None:
+    def __init__(self, indents: dict[int, str], limit: int) -> None:
         super().__init__()
         self.indents = indents
+        self.limit = limit
         self.blocks: list[str] = []  # the indents of the blocks around, outermost first
         self.default = "    "
 
@@ -152,6 +167,24 @@ class _Split(cst.CSTTransformer):
     def leave_IndentedBlock(self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock) -> cst.BaseSuite:
         self.blocks.pop()
         return updated_node
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.BaseStatement:
+        indent = self.indents.get(id(original_node))
+        if indent is None:
+            return updated_node
+        try:
+            import black
+        except ImportError:
+            return updated_node
+        alone = cst.Module(body=[updated_node.with_changes(leading_lines=[])]).code
+        mode = black.Mode(line_length=max(self.limit - len(indent), 20), string_normalization=False)
+        try:
+            laid = cst.parse_statement(black.format_str(alone, mode=mode))
+        except Exception:  # black or LibCST cannot read it: the line stays as the fix wrote it
+            return updated_node
+        return laid.with_changes(leading_lines=updated_node.leading_lines)
 
     def leave_Dict(self, original_node: cst.Dict, updated_node: cst.Dict) -> cst.BaseExpression:
         indent = self.indents.get(id(original_node))

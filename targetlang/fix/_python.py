@@ -145,7 +145,7 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
     black = black_formatter(text, options.line_length) if too_long else None
     split_dicts = bool(dicts) and black is None
     if split_dicts:
-        fixed = split(fixed, dicts)
+        fixed = split(fixed, dicts, options.line_length)
     new_imports = rewriter.need_target_import or bool(rewriter.replaced_imports) or rewriter.need_json
     if new_imports:
         fixed = imports(fixed, rewriter.need_target_import, rewriter.replaced_imports, rewriter.need_json)
