@@ -324,7 +324,9 @@ def test_a_users_target_api() -> None:
     assert not fix_source(by_keyword, path="m.py", target_apis=[parse_api("mylib.compile_for:1")]).findings[0].applied
 
 
-@pytest.mark.parametrize("text", ["mylib.f", ":1", "mylib.f:", "mylib.f:-1", "my-lib.f:1", "mylib.f:a b"])
+@pytest.mark.parametrize(
+    "text", ["mylib.f", ":1", "mylib.f:", "mylib.f:-1", "my-lib.f:1", "mylib.f:a b", "mylib.f:x=y=z", "mylib.f:a=b"]
+)
 def test_a_bad_target_api(text: str) -> None:
     with pytest.raises(ValueError, match="--target-api"):
         parse_api(text)

@@ -176,7 +176,10 @@ def parse_api(text: str) -> TargetApi:
         raise ValueError(f"--target-api takes QUALNAME:ARG (mypkg.compile:target, mypkg.compile:1), not {text!r}")
     positions: list[int] = []
     keywords: list[str] = []
-    for part in argument.split("="):
+    parts = argument.split("=")
+    if len(parts) > 2:
+        raise ValueError(f"--target-api: {argument!r} names more than a position and a keyword (1=target)")
+    for part in parts:
         if part == "*":
             positions.append(EVERY_POSITIONAL)
         elif part.isdigit():
@@ -185,6 +188,8 @@ def parse_api(text: str) -> TargetApi:
             keywords.append(part)
         else:
             raise ValueError(f"--target-api: {part!r} is neither a position (0, 1, ...) nor a keyword")
+    if len(positions) > 1 or len(keywords) > 1:
+        raise ValueError(f"--target-api: {argument!r} is one position and one keyword at most (1=target)")
     return TargetApi(name, tuple(positions), tuple(keywords), "user")
 
 
