@@ -870,6 +870,7 @@ def test_the_line_length_is_the_projects(tmp_path: Path) -> None:
     assert 80 < longest(fix_source(source, path=str(tmp_path / "b" / "m.py")).text) <= 100
     assert fix_source(source, path=str(tmp_path / "b" / "m.py"), line_length=200).text == one_line
     assert longest(fix_source(source, path="<stdin>").text) <= 88  # no project: 88
+    assert fix_source(source, path="<stdin>", line_length=0).text == one_line  # 0: no limit
 
 
 def test_a_short_line_is_left_on_one_line() -> None:

@@ -88,7 +88,8 @@ def fix_source(
     removed property is fixed only where it still behaves otherwise. A written target that makes
     its line longer than ``line_length`` (default: the project's, ``[tool.ruff]`` or
     ``[tool.black]`` ``line-length`` of the ``pyproject.toml`` above ``path``, else 88) is split
-    over lines, by black where black leaves the file as it is.
+    over lines, by black where black leaves the file as it is; ``0`` leaves the lines as the
+    fixes wrote them (what ``--check`` and ``--json`` do, which show no text).
     Raises :class:`~targetlang.SourceSyntaxError` for Python that does not parse, and
     ``ImportError`` (saying how to install it) when LibCST is missing.
     """

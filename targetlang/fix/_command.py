@@ -287,7 +287,8 @@ def _run(args: argparse.Namespace) -> int:
         args.docs,
         tuple(args.target_api or ()),
         args.target_version,
-        args.line_length,
+        # the layout of long lines shows only in a text: none is shown with --check or --json
+        0 if (args.check or args.json) and not args.write else args.line_length,
     )
     if args.registry is not None:
         _registry(args.registry)  # a bad registry file fails here, once, before any work

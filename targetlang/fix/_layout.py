@@ -63,6 +63,8 @@ def long_lines(
     """Whether a node ``written`` into ``fixed`` (``source`` fixed, whose code is ``code``)
     stands on a line longer than ``limit``, and the dicts of targets that do: by id, the indent
     of that line."""
+    if limit <= 0:
+        return False, {}  # no limit: the lines as the fixes wrote them
     before = {line for line in source.splitlines() if len(line) > limit}
     if all(line in before for line in code.splitlines() if len(line) > limit):
         return False, {}  # no line the fixes wrote is too long: most files, at the cost of a split
