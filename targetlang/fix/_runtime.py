@@ -41,8 +41,8 @@ class Typed:
     problem: str | None = None
 
 
-def typed(text: str, exprs: Sequence[str], registry: Registry | None) -> Typed:
-    """``text`` (a legacy target with placeholders for ``exprs``) made ready to read."""
+def typed(text: str, registry: Registry | None) -> Typed:
+    """``text`` (a legacy target with placeholders for run-time values) made ready to read."""
     words = text.split()
     kind = reading_registry(registry).kinds.get(words[0]) if words else None
     integers: dict[int, int] = {}

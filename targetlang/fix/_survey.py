@@ -37,7 +37,6 @@ def dotted(node: cst.BaseExpression) -> str | None:
 @dataclass
 class _Scope:
     bindings: dict[str, str] = field(default_factory=dict)  # name -> "target" or "other"
-    function: str = ""
 
 
 @dataclass(frozen=True)
@@ -193,7 +192,7 @@ class Survey(cst.CSTVisitor):
         return last == "Target" or name.endswith(makers) or self.helper(value) is not None
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.scopes.append(_Scope(function=node.name.value))
+        self.scopes.append(_Scope())
         for param in [*node.params.params, *node.params.kwonly_params, *node.params.posonly_params]:
             annotation = param.annotation.annotation if param.annotation is not None else None
             named = self.qualified(annotation) if annotation is not None else None
@@ -208,7 +207,7 @@ class Survey(cst.CSTVisitor):
         self.scopes.pop()
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
-        self.scopes.append(_Scope(function=self.scopes[-1].function))
+        self.scopes.append(_Scope())
         for param in node.params.params:
             self._bind(param.name.value, False)
             if param.default is not None:

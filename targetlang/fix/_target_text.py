@@ -43,7 +43,7 @@ def target_text(
         return updated
     if not known_kind(words[0], rewriter.options.registry) and not context.strict:
         return updated
-    kept = typed(text, exprs, rewriter.options.registry) if exprs else None
+    kept = typed(text, rewriter.options.registry) if exprs else None
     if kept is not None and kept.arrays:
         # an array of one run-time value each time (a parametrize list of "+sve", "+neon"): [value]
         singles = {i for i in kept.arrays if _values_have_no_comma(rewriter, original, exprs[i])}
@@ -166,7 +166,7 @@ def merge(
     message = "a legacy target known only at run time, with options appended"
     if kind is None or any(PLACEHOLDER.search(key) for key in keys):
         return None, message + "; the options are no kind's: write the dict by hand"
-    kept = typed(" ".join([kind, *options]), exprs, rewriter.options.registry)
+    kept = typed(" ".join([kind, *options]), rewriter.options.registry)
     conversion = rewriter.convert(kept.text)
     if conversion.config is None or kept.problem is not None:
         return None, message + f"; {kept.problem or shown(conversion.message, exprs)}"
