@@ -51,23 +51,22 @@ class Plugin:
 
     def survey(self, *kinds: type[cst.CSTNode]) -> Callable[[_Hook], _Hook]:
         """Register a survey hook for nodes of ``kinds``."""
-
-        def register(hook: _Hook) -> _Hook:
-            for kind in kinds:
-                self.surveys.setdefault(kind, []).append(hook)
-            return hook
-
-        return register
+        return _registrar(self.surveys, kinds)
 
     def rewrite(self, *kinds: type[cst.CSTNode]) -> Callable[[_Hook], _Hook]:
         """Register a rewrite hook for nodes of ``kinds``."""
+        return _registrar(self.rewrites, kinds)
 
-        def register(hook: _Hook) -> _Hook:
-            for kind in kinds:
-                self.rewrites.setdefault(kind, []).append(hook)
-            return hook
 
-        return register
+def _registrar(
+    table: dict[type[cst.CSTNode], list[Any]], kinds: tuple[type[cst.CSTNode], ...]
+) -> Callable[[_Hook], _Hook]:
+    def register(hook: _Hook) -> _Hook:
+        for kind in kinds:
+            table.setdefault(kind, []).append(hook)
+        return hook
+
+    return register
 
 
 _PLUGINS: dict[str, Plugin] = {}
@@ -96,18 +95,18 @@ def _plugins() -> tuple[Plugin, ...]:
 @functools.cache
 def survey_hooks() -> dict[type[cst.CSTNode], tuple[SurveyHook, ...]]:
     """Every rule's survey hooks, by node class, in the order of :data:`._rules.RULES`."""
-    hooks: dict[type[cst.CSTNode], list[SurveyHook]] = {}
-    for each in _plugins():
-        for kind, found in each.surveys.items():
-            hooks.setdefault(kind, []).extend(found)
-    return {kind: tuple(found) for kind, found in hooks.items()}
+    return _merged([each.surveys for each in _plugins()])
 
 
 @functools.cache
 def rewrite_hooks() -> dict[type[cst.CSTNode], tuple[RewriteHook, ...]]:
     """Every rule's rewrite hooks, by node class, in the order of :data:`._rules.RULES`."""
-    hooks: dict[type[cst.CSTNode], list[RewriteHook]] = {}
-    for each in _plugins():
-        for kind, found in each.rewrites.items():
+    return _merged([each.rewrites for each in _plugins()])
+
+
+def _merged(tables: list[dict[type[cst.CSTNode], list[Any]]]) -> dict[type[cst.CSTNode], tuple[Any, ...]]:
+    hooks: dict[type[cst.CSTNode], list[Any]] = {}
+    for table in tables:
+        for kind, found in table.items():
             hooks.setdefault(kind, []).extend(found)
     return {kind: tuple(found) for kind, found in hooks.items()}

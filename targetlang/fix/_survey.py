@@ -72,6 +72,8 @@ class Survey(cst.CSTVisitor):
         self.aliases: dict[str, str] = {}
         self.contexts: dict[int, Context] = {}
         self.notes: dict[str, dict[int, Any]] = {}
+        # a rule's own bookkeeping, by a name of the rule's: no finding, so no work for the rewriter
+        self.marks: dict[str, set[int]] = {}
         self.operands: set[int] = set()  # tuples right of a % template
         self.defined: set[str] = set()  # the names the module defines at its top level
         self.scopes: list[_Scope] = [_Scope()]

@@ -5,6 +5,7 @@ built (:mod:`targetlang.helpers` computes it as TVM v0.23 did). A call of a help
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections import Counter
 from typing import Any
@@ -141,21 +142,26 @@ _CALLED = RULE.rule.id + "/called"
 
 
 def _removed(survey: Survey) -> frozenset[str]:
-    return survey.helper_names | _REMOVED
+    return _removed_names(survey.helper_names)
+
+
+@functools.cache
+def _removed_names(helpers: frozenset[str]) -> frozenset[str]:
+    return helpers | _REMOVED  # (asked at every call and attribute of a module: made once)
 
 
 @RULE.survey(cst.Call)
 def _called(survey: Survey, node: cst.Call) -> None:
     # (before the visit of its function: a helper named there is called, not used as a value)
-    if isinstance(node.func, cst.Attribute):
-        survey.notes.setdefault(_CALLED, {})[id(node.func)] = True
+    if isinstance(node.func, cst.Attribute) and node.func.attr.value in _removed(survey):
+        survey.marks.setdefault(_CALLED, set()).add(id(node.func))
 
 
 @RULE.survey(cst.Attribute)
 def _as_value(survey: Survey, node: cst.Attribute) -> None:
     """``tvm.target.arm_cpu`` not called: handed to ``functools.partial``, kept in a dict."""
     module, _, name = (survey.qualified(node) or "").rpartition(".")
-    if module in HELPER_MODULES and name in _removed(survey) and id(node) not in survey.notes.get(_CALLED, {}):
+    if module in HELPER_MODULES and name in _removed(survey) and id(node) not in survey.marks.get(_CALLED, ()):
         survey.note(RULE.rule.id, node, "value")
 
 
