@@ -19,21 +19,7 @@ from targetlang.logs.output import AtomicFile
 
 from . import attacks
 
-# A few trials each: the whole file takes well under a minute on two cores. The harness itself
-# (python -m tests.attacks) runs hundreds; docs/reliability.md has its figures.
-TRIALS = {
-    "race": 3,
-    "append": 3,
-    "sigkill": 3,
-    "sigterm": 3,
-    "sighup": 2,
-    "steps": 5,
-    "full-disk": 4,
-    "symlink": 4,
-    "fifo": 3,
-    "umask": 3,
-    "deep-registry": 4,
-}
+TRIALS = attacks.SUITE_TRIALS
 
 
 def test_every_attack_is_tried() -> None:

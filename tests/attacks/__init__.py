@@ -1,4 +1,5 @@
-"""Attacks on the rewriting of files by ``targetlang logs migrate -o OUT`` and ``--in-place``.
+"""Attacks on the rewriting of files by ``targetlang logs migrate -o OUT`` and ``--in-place``,
+and (in this package's modules) on the other tools.
 
 Each attack runs ``trials`` trials with real processes (``python -m targetlang logs migrate ...``,
 or the CLI's ``main`` in a child process that first sets a limit, a patch or a signal) against a
@@ -37,11 +38,11 @@ from typing import Any
 
 import targetlang
 
-__all__ = ["ATTACKS", "Outcome", "main"]
+__all__ = ["ATTACKS", "SUITE_TRIALS", "Outcome", "main", "run_attack"]
 
 # The targetlang under attack is the one this process imports: children get it first on their path.
 ROOT = Path(targetlang.__file__).resolve().parent.parent
-LOGS = Path(__file__).resolve().parent / "data" / "corpus" / "logs" / "autotvm"
+LOGS = Path(__file__).resolve().parent.parent / "data" / "corpus" / "logs" / "autotvm"
 SAMPLE = LOGS / "tophub_arm_cpu_v0.01.log"  # 314 records, each of which migration changes
 SMALL = LOGS / "tophub_llvm_v0.04.log"  # 37 records
 # The log the signals are sent to: 16 copies of SAMPLE (3.2 MB), so that the rewriting takes about as
@@ -1085,6 +1086,39 @@ ATTACKS: dict[str, Callable[[int, int], Outcome]] = {
     "umask": umask,
     "deep-registry": deep_registry,
 }
+# The trials each attack gets in the test suite (tests/test_attacks.py): a few, so that the whole
+# file takes well under a minute on two cores. The harness itself runs hundreds.
+SUITE_TRIALS: dict[str, int] = {
+    "race": 3,
+    "append": 3,
+    "sigkill": 3,
+    "sigterm": 3,
+    "sighup": 2,
+    "steps": 5,
+    "full-disk": 4,
+    "symlink": 4,
+    "fifo": 3,
+    "umask": 3,
+    "deep-registry": 4,
+}
+
+
+def _gather() -> None:
+    """Add the attacks of each module of this package: a module holds the attacks on one thing
+    (``fix``'s rewriting, the limits of what is read, ...) with its own ``ATTACKS`` and
+    ``SUITE_TRIALS``, built on the helpers above."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        ATTACKS.update(module.ATTACKS)
+        SUITE_TRIALS.update(module.SUITE_TRIALS)
+
+
+_gather()
 
 
 def run_attack(name: str, trials: int, seed: int = 0) -> Outcome:
@@ -1137,7 +1171,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     violated = sum(len(outcome.violations) for outcome in outcomes)
     print(f"{sum(o.trials for o in outcomes)} trials, {violated} violations")
     return 1 if violated else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
