@@ -15,9 +15,11 @@ import io
 import tokenize
 import warnings
 from collections.abc import Callable
+from typing import TypeVar
 
 import libcst as cst
 
+from .._diagnostics import on_large_stack
 from .._registry import Registry
 from .._versions import MODERN, RELEASES, Release
 from ..errors import NestingTooDeepError, SourceSyntaxError, SourceTooLargeError
@@ -32,6 +34,8 @@ from ._survey import Survey
 from ._walk import walk
 
 __all__ = ["MAX_PYTHON_CHARS", "fix_python"]
+
+_R = TypeVar("_R")
 
 
 def fix_python(
@@ -81,24 +85,60 @@ def fix_python(
         _check_syntax(text, path)
         if not worth_parsing(text, registry):
             return text, []
-        _check_nesting(text, path)  # LibCST's limits are lower than Python's
         length = line_length if line_length is not None else project_line_length(path)
         options = Options(path, registry, unsafe, selected, prefer_tags, target_version, first_line, length)
-        fixed, findings, written = _fixed_python(text, options, table)
-        # ruff's fix loop: fix the fixed text again until nothing changes, so that one run reaches
-        # the fixed point. A later pass adds the fixes it applied (placed in the text it read).
-        # Only what a pass wrote can hold anything new (the rest was read, and fixed or not, in
-        # the pass before), so the loop goes on only while what was written may hold a target.
-        current = fixed
-        for _ in range(_MAX_PASSES - 1):
-            if current == text or not any(f.applied for f in findings) or not worth_parsing(written, registry):
-                break
-            again, later, written = _fixed_python(current, options, table)
-            if again == current:
-                break
-            findings += [f for f in later if f.applied]
-            current = again
-        return current, findings
+        # LibCST parses and visits recursively, and its limits are lower than Python's: source
+        # nested deeper than this thread's stack takes is fixed on a large stack, and deeper than
+        # that one takes is refused (its native parser would crash, not raise)
+        cost, deepest = _nesting_cost(text, path, _MAX_LARGE_STACK_COST)
+        if cost <= _MAX_NESTING_COST:
+            try:
+                return _fixed_point(text, options, table)
+            except RecursionError:  # a shape the cost underrates: again, on the large stack
+                pass
+        return _on_large_stack(text, path, deepest, lambda: _fixed_point(text, options, table))
+
+
+def _fixed_point(text: str, options: Options, table: ApiTable) -> tuple[str, list[Finding]]:
+    """``text`` fixed until nothing changes (ruff's fix loop), and the findings."""
+    registry = options.registry
+    fixed, findings, written = _fixed_python(text, options, table)
+    # A later pass adds the fixes it applied (placed in the text it read). Only what a pass wrote
+    # can hold anything new (the rest was read, and fixed or not, in the pass before), so the loop
+    # goes on only while what was written may hold a target.
+    current = fixed
+    for _ in range(_MAX_PASSES - 1):
+        if current == text or not any(f.applied for f in findings) or not worth_parsing(written, registry):
+            break
+        again, later, written = _fixed_python(current, options, table)
+        if again == current:
+            break
+        findings += [f for f in later if f.applied]
+        current = again
+    return current, findings
+
+
+def _on_large_stack(text: str, path: str, deepest: int, call: Callable[[], _R]) -> _R:
+    """``call()`` in a thread with a large stack (:func:`targetlang._diagnostics.on_large_stack`),
+    a :class:`NestingTooDeepError` at ``deepest`` (an offset) if even that stack does not hold it."""
+    too_deep = _too_deep(text, path, deepest)
+
+    def guarded() -> _R:
+        try:
+            return call()
+        except RecursionError:
+            raise too_deep from None
+        except SourceSyntaxError as err:
+            # Python read it (every file is checked first): LibCST's parser, which gives up on
+            # long chains (about 4,000 strings side by side) with a syntax error at the start
+            raise too_deep from err
+
+    try:
+        return on_large_stack(guarded)
+    except NestingTooDeepError as err:
+        if err is too_deep:
+            raise
+        raise too_deep from None  # no large stack to be had here
 
 
 # How many times a text is fixed at most before the fixes stop being applied (ruff's limit is 100;
@@ -113,11 +153,11 @@ def _check_syntax(text: str, path: str) -> None:
         ast.parse(text)
     except SyntaxError as err:
         if "too many nested" in (err.msg or ""):
-            _check_nesting(text, path)
+            _nesting_cost(text, path, _MAX_NESTING_COST)
         raise _python_error(text, path, err.lineno or 1, (err.offset or 1) - 1, err.msg) from None
     except (ValueError, MemoryError, RecursionError) as err:
-        _check_nesting(text, path)
-        raise _python_error(text, path, 1, 0, str(err)) from None
+        _nesting_cost(text, path, _MAX_NESTING_COST)
+        raise _python_error(text, path, 1, 0, str(err) or type(err).__name__) from None
 
 
 def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, list[Finding], str]:
@@ -164,39 +204,87 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
 # file would take half a gigabyte. TVM's largest Python file has 170,000 characters.
 MAX_PYTHON_CHARS = 1 << 20
 
-# LibCST parses and visits recursively: a tree this deep would exhaust Python's stack (a
-# RecursionError, or a crash of the native parser). The cost counts, per open bracket, a few
-# frames, and per link of a chain on one level (a + b + ..., a.b.c..., "a" "b" ...) about one.
+# The cost of a nesting counts, per open bracket, a few frames, and per link of a chain on one
+# level (a + b + ..., a and b and ..., not not ..., a if b else ..., lambda: lambda: ..., a.b.c...,
+# "a" "b" ..., elif ...) about one: LibCST nests each link in the one before. On a thread's usual
+# stack LibCST takes a cost of 250; on the large stack (512 MB) 60,000 links of a chain were fixed.
 _MAX_NESTING_COST = 250
+_MAX_LARGE_STACK_COST = 20_000
 _BRACKET_COST = 5
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
 _RESETS = frozenset({",", ":", "=", ";", ":=", "->"})
+_KEYWORD_LINKS = frozenset({"and", "or", "not", "if", "else", "lambda", "in", "is", "await"})
+_STATEMENT_START = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.NL})
 
 
-def _check_nesting(text: str, path: str) -> None:
-    """Raise :class:`NestingTooDeepError` for source nested deeper than LibCST can take."""
+def _nesting_cost(text: str, path: str, limit: int) -> tuple[int, int]:
+    """The deepest nesting cost of ``text`` and the offset of the token that reaches it; a
+    :class:`NestingTooDeepError` at the first token past ``limit``. Linear: one pass over the
+    tokens, a running sum."""
     chains = [0]
+    lambdas = [0]  # per bracket level, the lambdas whose colon is still to come: it ends no chain
+    total = 0  # sum(chains) + the elif chains', kept as it changes
+    elifs = [0]  # per indentation level, the elif links of the if statement under way
+    deepest, where = 0, (1, 0)
+    previous = tokenize.NEWLINE
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.OP and token.string in _OPEN:
+            kind, string = token.type, token.string
+            if kind == tokenize.INDENT:
+                elifs.append(0)
+            elif kind == tokenize.DEDENT:
+                if len(elifs) > 1:
+                    total -= elifs.pop()
+            elif kind == tokenize.NAME and previous in _STATEMENT_START:
+                if string == "elif":
+                    elifs[-1] += 1
+                    total += 1
+                elif string != "else":
+                    total -= elifs[-1]
+                    elifs[-1] = 0
+            if kind == tokenize.OP and string in _OPEN:
                 chains.append(0)
-            elif token.type == tokenize.OP and token.string in _CLOSE:
+                lambdas.append(0)
+            elif kind == tokenize.OP and string in _CLOSE:
                 if len(chains) > 1:
-                    chains.pop()
-            elif token.type == tokenize.NEWLINE or (token.type == tokenize.OP and token.string in _RESETS):
+                    total -= chains.pop()
+                    lambdas.pop()
+            elif kind == tokenize.OP and string == ":" and lambdas[-1]:
+                lambdas[-1] -= 1
+            elif kind == tokenize.NEWLINE or (kind == tokenize.OP and string in _RESETS):
+                total -= chains[-1]
                 chains[-1] = 0
-            elif token.type in (tokenize.OP, tokenize.STRING):
+            elif kind in (tokenize.OP, tokenize.STRING) or (kind == tokenize.NAME and string in _KEYWORD_LINKS):
                 chains[-1] += 1
-            else:
-                continue
-            cost = _BRACKET_COST * (len(chains) - 1) + sum(chains)
-            if cost > _MAX_NESTING_COST:
-                lines = text.splitlines(keepends=True)
-                offset = sum(len(line) for line in lines[: token.start[0] - 1]) + token.start[1]
-                message = f"{path}: Python nested too deeply for targetlang fix (brackets and chains of operators)"
-                raise NestingTooDeepError(message, text, offset, offset + len(token.string))
+                total += 1
+                if string == "lambda":
+                    lambdas[-1] += 1
+            if kind not in (tokenize.COMMENT, tokenize.NL):
+                previous = kind
+            cost = _BRACKET_COST * (len(chains) - 1) + total
+            if cost > deepest:
+                deepest, where = cost, token.start
+                if cost > limit:
+                    raise _too_deep(text, path, _offset(text, *where), len(string))
     except (tokenize.TokenError, SyntaxError):
-        return  # not Python: the parser says where
+        pass  # not Python: the parser says where
+    return deepest, _offset(text, *where)
+
+
+def _too_deep(text: str, path: str, offset: int, width: int = 0) -> NestingTooDeepError:
+    message = f"{path}: Python nested too deeply for targetlang fix (brackets and chains of operators)"
+    return NestingTooDeepError(message, text, offset, offset + width)
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """The offset of ``column`` of ``line`` (from 1) in ``text``."""
+    start = 0
+    for _ in range(line - 1):
+        found = text.find("\n", start)
+        if found < 0:
+            break
+        start = found + 1
+    return min(len(text), start + column)
 
 
 def _python_error(text: str, path: str, line: int, column: int, message: str) -> SourceSyntaxError:
