@@ -80,6 +80,13 @@ def _survivors(sid: int, grace: float = GRACE) -> list[int]:
     return alive
 
 
+def _default_stops() -> None:
+    """For the child, the stops' default actions whatever the harness inherited: run in the
+    background by a shell, it has Ctrl-C ignored, and so would the child, which Python leaves so."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def _start(argv: list[str], cwd: Path, err: Path) -> subprocess.Popen[bytes]:
     with open(err, "wb") as errors:
         return subprocess.Popen(
@@ -90,6 +97,7 @@ def _start(argv: list[str], cwd: Path, err: Path) -> subprocess.Popen[bytes]:
             stderr=errors,
             env=_env(),
             start_new_session=True,
+            preexec_fn=_default_stops,
         )
 
 
