@@ -573,7 +573,7 @@ class _Diff:
 def _migrate(args: argparse.Namespace) -> int:
     from .logs.jobs import MigrateJob, MigratePart, Source, drive, fresh, migrate_chunk
     from .logs.migration import MigrateSummary
-    from .logs.output import AtomicFile
+    from .logs.output import AtomicFile, ChangedMeanwhileError
     from .logs.report import Digest
 
     try:
@@ -615,8 +615,12 @@ def _migrate(args: argparse.Namespace) -> int:
                 sink = write_stdout
             elif destination is not None:
                 backup = destination + ".bak" if args.in_place and not args.no_backup else None
-                atomic = stack.enter_context(AtomicFile(destination, backup))
+                # in place: the bytes read must be the bytes replaced (see AtomicFile)
+                atomic = stack.enter_context(AtomicFile(destination, backup, check_bytes=args.in_place))
                 sink = atomic.write
+            if args.in_place and atomic is not None and source.identity != atomic.identity:
+                # the name was given another file (a link swapped in) between the two opens
+                raise ChangedMeanwhileError(errno.EAGAIN, "it changed while it was opened; left as it is", path)
             source = stack.enter_context(Source.open(path))
 
             def emit(

@@ -4,7 +4,6 @@ right after any of its system calls leaves no temporary file and no lock behind.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,8 +56,25 @@ def test_the_harness_runs_from_the_command_line(tmp_path: Path) -> None:
 # followed by KeyboardInterrupt: as a signal that arrives during a system call is handled as
 # soon as the call returns.
 _CALLS = {
-    os: ["stat", "open", "close", "fsync", "link", "replace", "unlink", "chmod", "chown", "fdopen", "scandir"],
-    shutil: ["copymode", "copyfileobj", "copystat"],
+    os: [
+        "stat",
+        "open",
+        "close",
+        "fsync",
+        "link",
+        "replace",
+        "unlink",
+        "fchmod",
+        "fchown",
+        "fstat",
+        "pread",
+        "utime",
+        "listxattr",
+        "getxattr",
+        "setxattr",
+        "fdopen",
+        "scandir",
+    ],
 }
 
 

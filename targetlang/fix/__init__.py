@@ -22,6 +22,7 @@ from pathlib import PurePath
 
 from .._registry import Registry
 from .._versions import LAST_LEGACY, RELEASES, release
+from ..errors import SourceSyntaxError
 from ._apis import DEFAULT_TABLE, TARGET_APIS, ApiTable, TargetApi, parse_api
 from ._findings import Finding, FixResult, UseSite
 from ._rules import RULES, Rule, Safety
@@ -48,6 +49,7 @@ TARGET_VERSIONS = tuple(str(r.version) for r in RELEASES.values() if r.version >
 that read legacy strings, the newest last (the default)."""
 TEXT_SUFFIXES = frozenset({".sh", ".bash", ".md", ".rst", ".txt", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini"})
 _DOC_SUFFIXES = frozenset({".md", ".rst"})
+_NOTEBOOK_SUFFIXES = frozenset({".ipynb"})
 
 _INSTALL_HINT = "targetlang fix rewrites Python with LibCST: pip install 'targetlang[fix]'"
 
@@ -100,6 +102,10 @@ def fix_source(
     runs_on = release(target_version)
     name = path if path is not None else "<string>"
     suffix = PurePath(path).suffix.lower() if path is not None else ".py"
+    if suffix in _NOTEBOOK_SUFFIXES:
+        # JSON that Python would parse as a dict: read as Python, its targets in metadata and
+        # cells would be rewritten into Python's dicts, and the notebook no JSON any more
+        raise SourceSyntaxError(f"{name}: a Jupyter notebook, which fix does not read yet; left alone", text, 0, 0)
     if suffix not in TEXT_SUFFIXES:
         fixed, findings = _python_fixer()(
             text,

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import errno
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -95,7 +97,7 @@ class _Outcome:
     text: str = ""
     findings: list[Finding] = field(default_factory=list)
     error: str | None = None
-    stamp: tuple[int, int, int] | None = None
+    digest: bytes | None = None  # of the bytes read: the file is written only if they are still there
 
 
 _REGISTRIES: dict[tuple[str | None, str | None], Registry | None] = {}
@@ -115,22 +117,56 @@ def _registry(path: str | None, tvm_version: str | None = None) -> Registry | No
     return _REGISTRIES[key]
 
 
-def _stamp(path: str) -> tuple[int, int, int]:
-    info = os.stat(path)
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
+# The most fix reads of one file: Python's own bound (MAX_PYTHON_CHARS) is lower; a document or a
+# script past this is no source a person keeps (and /dev/zero under a .py name is no file at all).
+MAX_FILE_BYTES = 32 << 20
+# Opened without blocking (a FIFO put at the name would wait for a writer forever) and never as
+# the controlling terminal: what is opened is read only once fstat says it is a regular file.
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _special(mode: int) -> str | None:
+    """What a file of ``mode`` is, if it is no regular file (or directory)."""
+    for test, what in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return what
+    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else "no regular file"
+
+
+def _read(path: str) -> bytes:
+    """The bytes of the regular file at ``path``; ``OSError`` for anything else, or past
+    :data:`MAX_FILE_BYTES`, before a byte is read."""
+    fd = os.open(path, _READ)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        what = _special(info.st_mode)
+        if what is not None:
+            raise OSError(errno.EINVAL, f"{what}, not a file fix reads")
+        if info.st_size > MAX_FILE_BYTES:
+            raise OSError(errno.EFBIG, f"{info.st_size} bytes, more than fix reads ({MAX_FILE_BYTES})")
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:  # it grew while it was read
+        raise OSError(errno.EFBIG, f"more than {MAX_FILE_BYTES} bytes, more than fix reads")
+    return data
 
 
 def _fix_file(path: str, job: _Job) -> _Outcome:
     """One file, in whichever process: read, fix, return (the writing is the parent's)."""
     outcome = _Outcome(path)
+    from ..logs.output import digest
+
     try:
-        outcome.stamp = _stamp(path)
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = _read(path)
     except OSError as err:
         outcome.error = f"cannot read {path}: {err.strerror or err}"
         return outcome
     try:
+    outcome.digest = digest(data)
         outcome.source = data.decode("utf-8")
     except UnicodeDecodeError as err:
         outcome.error = f"{path} is not UTF-8 text ({err.reason} at byte {err.start}); left alone"
@@ -171,9 +207,10 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
     return outcome
 
 
-def _walk(paths: Sequence[str]) -> Iterator[str]:
-    """The files to look at: each file given, and below each directory given the files with a
-    suffix fix reads, in sorted order; symbolic links met on the way are not followed."""
+def _walk(paths: Sequence[str], notes: list[str]) -> Iterator[str]:
+    """The files to look at: each file given, and below each directory given the regular files
+    with a suffix fix reads, in sorted order; symbolic links met on the way are not followed,
+    and a FIFO, a device or a socket is skipped with a note in ``notes``."""
     suffixes = PYTHON_SUFFIXES | TEXT_SUFFIXES
     for given in paths:
         if not os.path.isdir(given):
@@ -184,7 +221,16 @@ def _walk(paths: Sequence[str]) -> Iterator[str]:
             dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not os.path.islink(os.path.join(root, d)))
             for name in sorted(files):
                 full = os.path.relpath(os.path.join(root, name)) if here else os.path.join(root, name)
-                if os.path.splitext(name)[1].lower() in suffixes and not os.path.islink(full):
+                if os.path.splitext(name)[1].lower() not in suffixes:
+                    continue
+                try:
+                    mode = os.lstat(full).st_mode
+                except OSError:
+                    continue  # gone since the directory was listed
+                what = None if stat.S_ISLNK(mode) else _special(mode)
+                if what is not None:
+                    notes.append(f"note: skipped {full}: {what}, not a file fix reads")
+                elif stat.S_ISREG(mode):
                     yield full
 
 
@@ -230,19 +276,20 @@ def _diff(outcome: _Outcome) -> str:
 
 
 def _write(outcome: _Outcome) -> str | None:
-    """Replace the file atomically; an error message if it cannot be, or changed meanwhile."""
-    from ..logs.output import AtomicFile
+    """Replace the file atomically, if it still holds the bytes that were fixed; an error message
+    if it cannot be, or changed meanwhile (see :class:`~targetlang.logs.output.AtomicFile`)."""
+    from ..logs.output import AtomicFile, ChangedMeanwhileError
 
     try:
-        if outcome.stamp is not None and _stamp(outcome.path) != outcome.stamp:
-            return f"{outcome.path} changed while it was being fixed; not written (run again)"
-        with AtomicFile(outcome.path) as out:
+        with AtomicFile(outcome.path, expected=outcome.digest) as out:
             out.write(outcome.text.encode("utf-8"))
     except OSError as err:
         return f"cannot write {outcome.path}: {err.strerror or err}"
     return None
 
 
+    except ChangedMeanwhileError:
+        return f"{outcome.path} changed while it was being fixed; not written (run again)"
 def _rules(value: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in value.split(",") if name.strip())
     unknown = [name for name in names if name not in RULES]
@@ -306,7 +353,16 @@ def _run(args: argparse.Namespace) -> int:
     if missing:
         print(f"error: no such file or directory: {missing[0]}", file=sys.stderr)
         return 2
-    files = list(_walk(args.paths))
+    refused = [(path, what) for path in args.paths if (what := _special(os.stat(path).st_mode)) is not None]
+    if refused:  # named, so meant: said at once, before any work (reading a FIFO would wait for ever)
+        path, what = refused[0]
+        print(f"error: {path} is {what}, not a file fix reads", file=sys.stderr)
+        return 2
+    notes: list[str] = []
+    files = list(_walk(args.paths, notes))
+    if not (args.quiet or args.json):
+        for note in notes:
+            print(note, file=sys.stderr)
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     found: list[Finding] = []
     changed = failed = 0

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import re
 import secrets
-import shutil
 import stat
 from collections.abc import Iterator
 from types import TracebackType
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
-__all__ = ["AtomicFile", "ChangedMeanwhileError", "clean_up_unfinished"]
+__all__ = ["AtomicFile", "ChangedMeanwhileError", "clean_up_unfinished", "digest"]
 
 
 class ChangedMeanwhileError(OSError):
@@ -27,14 +27,9 @@ class ChangedMeanwhileError(OSError):
     was, and what the run wrote is dropped."""
 
 
-def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
-
-
-def _fresh(path: str) -> str:
-    """A name beside ``path`` that no one can guess, ``.NAME.<16 hex digits>.tmp``."""
-    directory, name = os.path.split(os.path.abspath(path))
-    return os.path.join(directory, f".{name}.{secrets.token_hex(8)}.tmp")
+def _identity(info: os.stat_result) -> tuple[int, int, int, int, int]:
+    # the change time too: a writer can set the modification time back, not the change time
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 # The files of this process begun and not yet committed or removed. A signal handler that raises
@@ -53,7 +48,33 @@ def clean_up_unfinished() -> None:
 
 
 # A new file of our own: never an existing one, never through a symbolic link.
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+_CREATE = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_BINARY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+# The file to be replaced, opened once: never through a symbolic link put at its name, never
+# blocking on a FIFO put there, never taking a terminal as ours.
+_EXISTING = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_BINARY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_DIRECTORY = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+# Where the system takes a directory's descriptor in place of its name (not Windows): every step
+# after the first open is then relative to the directory opened once.
+_AT = {os.open, os.rename, os.stat, os.unlink, os.link} <= os.supports_dir_fd  # os.replace is rename(2) too
+
+
+def digest(data: bytes | memoryview) -> bytes:
+    """The digest :class:`AtomicFile` compares the bytes of a file by (``expected``)."""
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 class AtomicFile:
@@ -62,19 +83,46 @@ class AtomicFile:
     ``backup`` (a path) keeps the file that is replaced under that name: the old file itself
     becomes the backup (a hard link, or a copy where links are not possible), so the data is
     never out of a named file. Call :meth:`discard` inside the block to leave ``path`` untouched
-    (nothing to change). The new file gets the old one's permission bits.
+    (nothing to change).
+
+    The file to replace is opened once, without following a symbolic link at its name (a link
+    the caller names is followed once, when the object is made), and every later decision is
+    taken from that descriptor and from its directory, opened once: a link put at the name
+    afterwards is never written through. Just before the rename, under the lock, the name must
+    still be that file, unchanged (size, modification and change times), and its bytes those the
+    caller read: ``expected`` (their :func:`digest`), or with ``check_bytes`` those there when the
+    block began. Otherwise :class:`ChangedMeanwhileError`, and the file stays as it is.
+
+    The new file gets the old one's owner and group (where the process may give them), then its
+    mode, set-user-ID and set-group-ID bits included, and its extended attributes (ACLs among
+    them) where the file system takes them. Hard links to the old file keep the old text, as with
+    ``sed -i``: a rename is what makes the replacement atomic.
     """
 
-    def __init__(self, path: str, backup: str | None = None) -> None:
+    def __init__(
+        self, path: str, backup: str | None = None, *, expected: bytes | None = None, check_bytes: bool = False
+    ) -> None:
         self.given = path
-        # Write through a symbolic link to the file it names, as an editor saving the file would.
+        # Write through a symbolic link the caller names to the file it names, as an editor
+        # saving the file would: resolved once, here.
         self.path = os.path.realpath(path)
         self.backup = backup
-        self._temp: str | None = None
+        self._directory, self._name = os.path.split(self.path)
+        self._temp: str | None = None  # the temporary file's name, in the directory
         self._handle: BinaryIO | None = None
         self._discarded = False
         self._before: os.stat_result | None = None  # the destination as it was when the work began
-        self._lock: int | None = None
+        self._expected = expected
+        self._check_bytes = check_bytes
+        self._dir: int | None = None  # the directory's descriptor
+        self._file: int | None = None  # the destination's descriptor: read-only, and the lock
+        self._locked = False
+
+    @property
+    def identity(self) -> tuple[int, int] | None:
+        """``(device, inode)`` of the file to be replaced, as opened (``None``: a new file)."""
+        before = self._before
+        return None if before is None else (before.st_dev, before.st_ino)
 
     def __enter__(self) -> AtomicFile:
         # Every step, the return of the naming context included, inside one handler: a signal
@@ -88,25 +136,51 @@ class AtomicFile:
             raise
         return self
 
+    def _at(self) -> dict[str, Any]:
+        return {"dir_fd": self._dir} if self._dir is not None else {}
+
+    def _where(self, name: str) -> str:
+        """``name`` as a path: the name itself, relative to the directory's descriptor, or
+        joined to the directory where descriptors are not taken."""
+        return name if self._dir is not None else os.path.join(self._directory, name)
+
     def _open(self) -> None:
         try:
-            before = os.stat(self.path)
+            first = os.stat(self.given)
         except FileNotFoundError:
-            before = None
-        if before is not None and not stat.S_ISREG(before.st_mode):
-            self._handle = open(self.path, "wb")
+            first = None
+        if first is not None and not stat.S_ISREG(first.st_mode):
+            # a pipe, a device, a terminal (-o /dev/stdout): written directly, as given
+            self._handle = open(self.given, "wb")
             return
-        if before is not None:
-            self._take_lock()
-            self._before = before
-            self._remove_stale()
+        if _AT:
+            self._dir = os.open(self._directory or ".", _DIRECTORY)
+        before = None
+        if first is not None:
+            # Kept before it is locked: an interrupt at any step after the open lets it go.
+            try:
+                self._file = os.open(self._where(self._name), _EXISTING, **self._at())
+            except OSError as err:
+                if err.errno == errno.ELOOP:  # a link put at the name since it was resolved
+                    raise self._changed("it became a symbolic link while it was opened") from None
+                if err.errno != errno.ENOENT:
+                    raise
+            if self._file is not None:
+                before = os.fstat(self._file)
+                if not stat.S_ISREG(before.st_mode):  # swapped for a FIFO or a device since
+                    raise self._changed("it is no regular file now")
+                self._take_lock()
+                self._before = before
+                if self._check_bytes:
+                    self._expected = self._digest_held()
+                self._remove_stale()
         # Named before it is made: an interrupt at any step after that removes it.
-        self._temp = _fresh(self.path)
+        self._temp = _fresh_name(self._name)
         _UNFINISHED.add(self)
         try:
             # A new file gets open()'s 0o666 less the umask from the kernel; one that replaces a
             # file is 0600 until it has that file's mode.
-            fd = os.open(self._temp, _CREATE, 0o600 if before is not None else 0o666)
+            fd = os.open(self._where(self._temp), _CREATE, 0o600 if before is not None else 0o666, **self._at())
         except FileExistsError:
             self._temp = None  # someone else's file: not ours to remove
             raise
@@ -130,9 +204,14 @@ class AtomicFile:
     def _named(self, err: OSError) -> OSError:
         """``err`` naming the path the user gave: the temporary file's name, or none at all (a
         failed write), would not tell them which file could not be written."""
+        if isinstance(err, ChangedMeanwhileError):
+            return err
         if self.backup is not None and self.backup in (err.filename, err.filename2):
             return err  # the backup's own name says which file failed
         return OSError(err.errno, err.strerror, self.given)
+
+    def _changed(self, why: str) -> ChangedMeanwhileError:
+        return ChangedMeanwhileError(errno.EAGAIN, f"{why}; left as it is", self.given)
 
     def discard(self) -> None:
         """Leave the destination as it is when the block ends."""
@@ -151,14 +230,13 @@ class AtomicFile:
                 with self._naming():
                     self._handle.flush()
                     os.fsync(self._handle.fileno())
-                    self._handle.close()
-                    self._commit(self._temp)
+                    self._commit(self._temp, self._handle)
         finally:
             self._clean_up()
 
     def _clean_up(self) -> None:
         """Close and remove the temporary file (gone already once it is renamed) and let go of
-        the lock, each step even if the one before it is interrupted."""
+        the lock and the descriptors, each step even if the one before it is interrupted."""
         try:
             if self._handle is not None and not self._handle.closed:
                 with contextlib.suppress(OSError):  # a full disk fails the close too: still unlink
@@ -167,44 +245,81 @@ class AtomicFile:
             try:
                 if self._temp is not None:
                     with contextlib.suppress(FileNotFoundError):
-                        os.unlink(self._temp)
+                        os.unlink(self._where(self._temp), **self._at())
             finally:
-                self._release_lock()
-                _UNFINISHED.discard(self)
+                try:
+                    self._release_lock()
+                finally:
+                    directory, self._dir = self._dir, None  # forgotten first: never closed twice
+                    if directory is not None:
+                        os.close(directory)
+                    _UNFINISHED.discard(self)
 
-    def _commit(self, temp: str) -> None:
-        try:
-            now = os.stat(self.path)
-        except FileNotFoundError:
-            now = None
-        if self._before is not None and (now is None or _identity(now) != _identity(self._before)):
-            raise ChangedMeanwhileError(
-                errno.EAGAIN, "it changed while it was rewritten (another writer?); left as it is", self.given
-            )
-        if now is not None:
-            shutil.copymode(self.path, temp)
-            with contextlib.suppress(OSError):  # keep the owner where we may, as sed -i does
-                os.chown(temp, now.st_uid, now.st_gid)
-            if self.backup is not None:
-                self._keep(self.backup)
-        os.replace(temp, self.path)
+    def _commit(self, temp: str, handle: BinaryIO) -> None:
+        held = self._file
+        if held is not None:
+            self._check_unchanged(held)
+            now = os.fstat(held)
+            _copy_metadata(held, now, handle.fileno())
+        handle.close()
+        if held is not None and self.backup is not None:
+            self._keep(self.backup, held)
+        if self._dir is not None:
+            os.replace(temp, self._name, src_dir_fd=self._dir, dst_dir_fd=self._dir)
+        else:
+            os.replace(self._where(temp), self.path)
+        self._temp = None  # renamed: nothing of ours left to remove
         self._release_lock()
 
-    def _keep(self, backup: str) -> None:
+    def _check_unchanged(self, held: int) -> None:
+        """Raise :class:`ChangedMeanwhileError` unless the name still names the file opened, as it
+        was: a writer that appended, or rewrote it in place (same length, its time set back),
+        or a link or another file put at the name."""
+        assert self._before is not None
+        try:
+            named = os.stat(self._where(self._name), follow_symlinks=False, **self._at())
+        except FileNotFoundError:
+            raise self._changed("it was removed while it was rewritten") from None
+        now = os.fstat(held)
+        if (named.st_dev, named.st_ino) != (now.st_dev, now.st_ino):
+            raise self._changed("another file took its name while it was rewritten")
+        if _identity(now) != _identity(self._before):
+            raise self._changed("it changed while it was rewritten (another writer?)")
+        if self._expected is not None and self._digest_held() != self._expected:
+            raise self._changed("its bytes changed since they were read (another writer?)")
+
+    def _digest_held(self) -> bytes:
+        """The digest of the bytes of the file opened, read through its descriptor."""
+        assert self._file is not None
+        hasher = hashlib.blake2b(digest_size=16)
+        offset = 0
+        while chunk := os.pread(self._file, 1 << 20, offset):
+            hasher.update(chunk)
+            offset += len(chunk)
+        return hasher.digest()
+
+    def _keep(self, backup: str, held: int) -> None:
         """The old file under the name ``backup``, made under a fresh name of our own and renamed
         over ``backup``: a rename replaces whatever sits there (a symbolic link too) without
         following it, so nothing outside the directory can be written through it."""
-        fresh = _fresh(backup)
+        directory, name = os.path.split(os.path.abspath(backup))
+        fresh = os.path.join(directory, _fresh_name(name))
         try:
             try:
-                os.link(self.path, fresh)  # fails if the name exists: it is never followed
-            except FileExistsError:
+                # fails if the name exists: it is never followed; and a link at the name of the
+                # file (put there since the check) is linked as itself, and then refused below
+                if self._dir is not None:
+                    os.link(self._name, fresh, src_dir_fd=self._dir, follow_symlinks=False)
+                else:
+                    os.link(self.path, fresh, follow_symlinks=False)
+                linked = os.stat(fresh, follow_symlinks=False)
+                now = os.fstat(held)
+                if (linked.st_dev, linked.st_ino) != (now.st_dev, now.st_ino):
+                    raise self._changed("another file took its name while it was rewritten")
+            except (FileExistsError, ChangedMeanwhileError):
                 raise
             except OSError:  # no hard links here (another file system, FAT, ...): copy instead
-                fd = os.open(fresh, _CREATE, 0o600)
-                with os.fdopen(fd, "wb") as out, open(self.path, "rb") as old:
-                    shutil.copyfileobj(old, out)
-                shutil.copystat(self.path, fresh)
+                self._copy(held, fresh)
             os.replace(fresh, backup)
         except BaseException as err:
             # Whatever stops it (a full disk, an interrupt after any step), our file goes; a
@@ -214,23 +329,39 @@ class AtomicFile:
                     os.unlink(fresh)
             raise
 
+    @staticmethod
+    def _copy(held: int, fresh: str) -> None:
+        """A copy of the file opened (its bytes, read through the descriptor), at ``fresh``, with
+        its owner, mode, attributes and times."""
+        fd = os.open(fresh, _CREATE, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            offset = 0
+            while chunk := os.pread(held, 1 << 20, offset):
+                out.write(chunk)
+                offset += len(chunk)
+            out.flush()
+            info = os.fstat(held)
+            _copy_metadata(held, info, out.fileno())
+            os.utime(out.fileno(), ns=(info.st_atime_ns, info.st_mtime_ns))
+
     def _remove_stale(self) -> None:
         """Remove the temporary files an earlier run killed midway left beside the destination
         (SIGKILL gives no chance to clean up): only names of our own making, only files of this
         user, and only once the lock says no other run is writing them."""
-        if self._lock is None:
+        if not self._locked:
             return
-        directory = os.path.dirname(self.path) or "."
-        names = [re.escape(os.path.basename(self.path))]
+        names = [re.escape(self._name)]
         if self.backup is not None:
             names.append(re.escape(os.path.basename(self.backup)))
         ours = re.compile(rf"\.(?:{'|'.join(names)})\.(?:[a-z0-9_]{{8}}|[0-9a-f]{{16}})\.tmp")
         with contextlib.suppress(OSError):
-            for entry in os.scandir(directory):
-                if ours.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
-                    if entry.stat(follow_symlinks=False).st_uid == os.getuid():
-                        with contextlib.suppress(OSError):
-                            os.unlink(entry.path)
+            listing = os.scandir(self._dir if self._dir is not None else (self._directory or "."))
+            with listing as entries:
+                for entry in entries:
+                    if ours.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                        if entry.stat(follow_symlinks=False).st_uid == os.getuid():
+                            with contextlib.suppress(OSError):
+                                os.unlink(self._where(entry.name), **self._at())
 
     def _take_lock(self) -> None:
         """An advisory lock on the destination: a second run rewriting it at once stops."""
@@ -238,17 +369,40 @@ class AtomicFile:
             import fcntl
         except ImportError:  # no flock (Windows): the check of the file before the rename remains
             return
-        # Kept before it is locked: an interrupt at any step after the open lets it go.
-        self._lock = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW)
+        assert self._file is not None
         try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            self._release_lock()
-            raise ChangedMeanwhileError(
-                errno.EAGAIN, "another run is rewriting it; left as it is", self.given
-            ) from None
+            raise self._changed("another run is rewriting it") from None
+        self._locked = True
 
     def _release_lock(self) -> None:
-        fd, self._lock = self._lock, None  # forgotten first: an interrupt must not close it twice
+        fd, self._file = self._file, None  # forgotten first: an interrupt must not close it twice
+        self._locked = False
         if fd is not None:
             os.close(fd)
+
+
+def _fresh_name(name: str) -> str:
+    """A name beside ``name`` that no one can guess, ``.NAME.<16 hex digits>.tmp``."""
+    return f".{name}.{secrets.token_hex(8)}.tmp"
+
+
+def _copy_metadata(source: int, info: os.stat_result, target: int) -> None:
+    """Owner and group, then mode (chown clears the set-user-ID and set-group-ID bits, so they
+    are set after it), then extended attributes (POSIX ACLs are kept as ones), from the file
+    open at ``source`` to the one open at ``target``: each where the process may and the file
+    system takes it, as ``sed -i`` keeps what it can."""
+    with contextlib.suppress(OSError):  # another user's file, and we are not root: ours, then
+        os.fchown(target, info.st_uid, info.st_gid)
+    os.fchmod(target, stat.S_IMODE(info.st_mode))
+    listxattr = getattr(os, "listxattr", None)
+    if listxattr is None:
+        return
+    try:
+        names = listxattr(source)
+    except OSError:  # no extended attributes on this file system
+        return
+    for name in names:
+        with contextlib.suppress(OSError):  # one the process may not set (security.*, trusted.*)
+            os.setxattr(target, name, os.getxattr(source, name))

@@ -655,12 +655,9 @@ def wrap(module, name):
                 if len(calls) == stop_at:
                     os.kill(os.getpid(), signal.SIGTERM)
     setattr(module, name, wrapper)
-for name in ("stat", "open", "close", "fsync", "link", "replace", "unlink", "chmod", "chown", "umask",
-             "fdopen", "scandir", "getuid"):
+for name in ("stat", "open", "close", "fsync", "link", "replace", "unlink", "fchmod", "fchown", "fstat", "pread",
+             "utime", "listxattr", "getxattr", "setxattr", "fdopen", "scandir", "getuid"):
     wrap(os, name)
-wrap(tempfile, "mkstemp")
-for name in ("copymode", "copyfileobj", "copystat"):
-    wrap(shutil, name)
 try:
     import fcntl
     wrap(fcntl, "flock")
