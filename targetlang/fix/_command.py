@@ -157,16 +157,16 @@ def _read(path: str) -> bytes:
 
 def _fix_file(path: str, job: _Job) -> _Outcome:
     """One file, in whichever process: read, fix, return (the writing is the parent's)."""
-    outcome = _Outcome(path)
     from ..logs.output import digest
 
+    outcome = _Outcome(path)
     try:
         data = _read(path)
     except OSError as err:
         outcome.error = f"cannot read {path}: {err.strerror or err}"
         return outcome
-    try:
     outcome.digest = digest(data)
+    try:
         outcome.source = data.decode("utf-8")
     except UnicodeDecodeError as err:
         outcome.error = f"{path} is not UTF-8 text ({err.reason} at byte {err.start}); left alone"
@@ -283,13 +283,13 @@ def _write(outcome: _Outcome) -> str | None:
     try:
         with AtomicFile(outcome.path, expected=outcome.digest) as out:
             out.write(outcome.text.encode("utf-8"))
+    except ChangedMeanwhileError:
+        return f"{outcome.path} changed while it was being fixed; not written (run again)"
     except OSError as err:
         return f"cannot write {outcome.path}: {err.strerror or err}"
     return None
 
 
-    except ChangedMeanwhileError:
-        return f"{outcome.path} changed while it was being fixed; not written (run again)"
 def _rules(value: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in value.split(",") if name.strip())
     unknown = [name for name in names if name not in RULES]
