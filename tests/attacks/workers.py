@@ -284,15 +284,31 @@ def logs_parent_killed(trials: int, seed: int = 0) -> Outcome:
 # ------------------------------------------------------------------------------- interrupted
 
 
-def _interrupted(outcome: Outcome, root: Path, made: _Tree, signum: int, delay: float) -> None:
-    """One trial: ``fix --write -j 2`` over a fresh tree, ``signum`` to its process group after
-    ``delay`` seconds."""
+# When a signal is sent: a delay from the start, or from the moment the first worker runs, or from
+# the moment the last file the run changes is written (its workers then wait for work, or end).
+_FROM = ("the start", "the first worker", "the last write")
+
+
+def _wait_for(process: subprocess.Popen[bytes], moment: str, tree: Path, made: _Tree) -> None:
+    if moment == "the first worker":
+        while process.poll() is None and len(_session(process.pid)) < 2:
+            time.sleep(0.002)
+    elif moment == "the last write":
+        last = max(name for name in made.originals if made.fixed[name] != made.originals[name])
+        while process.poll() is None and (tree / last).read_bytes() != made.fixed[last]:
+            time.sleep(0.002)
+
+
+def _interrupted(outcome: Outcome, root: Path, made: _Tree, signum: int, moment: str, delay: float) -> None:
+    """One trial: ``fix --write -j 2`` over a fresh tree, ``signum`` to its process group
+    ``delay`` seconds after ``moment`` (one of :data:`_FROM`)."""
     trial = outcome.trials
     outcome.trials += 1
     directory = _trial_dir(root, trial)
     (directory / "tree").mkdir()
     _plant(directory / "tree")
     process = _start(_fix_argv(directory / "tree"), directory, directory / "err")
+    _wait_for(process, moment, directory / "tree", made)
     time.sleep(delay)
     try:
         os.killpg(process.pid, signum)
@@ -303,34 +319,39 @@ def _interrupted(outcome: Outcome, root: Path, made: _Tree, signum: int, delay: 
     err = (directory / "err").read_text(errors="replace")
     state, problems = _tree_state(directory / "tree", made)
     name = signal.Signals(signum).name
+    when = f"{name} {delay:.2f} s after {moment}"
     said = err.strip()[-300:]
     if status is None:
-        outcome.violate(trial, f"{name} after {delay:.2f} s: hung ({TIMEOUT:.0f} s); stderr {said!r}")
+        outcome.violate(trial, f"{when}: hung ({TIMEOUT:.0f} s); stderr {said!r}")
         return
     if left:
         problems.append(f"{len(left)} workers alive {GRACE:.0f} s after the command ended")
     if any(word in err for word in UNCAUGHT) or len(err.splitlines()) > 1:
         problems.append(f"stderr {said!r}")
+    # Python's own handler of Ctrl-C is set before anything of targetlang's runs: death by SIGINT
+    # is always a KeyboardInterrupt that escaped. SIGTERM's default action ends a process that
+    # has no handler yet (at start-up) or no more (once the run is over).
     if status == made.status and state == "fixed":
         kind = "finished first"
     elif status == 128 + signum:
         kind = f"exit {status}, the tree {state}"
-    elif status == -signum and state == "original" and not err:
+    elif status == -signum != -signal.SIGINT and state == "original" and not err:
         kind = f"ended by {name} before targetlang's handler was set (at start-up)"
-    elif status == -signum and state == "fixed" and not err:
+    elif status == -signum != -signal.SIGINT and state == "fixed" and not err:
         kind = f"ended by {name} after the run, its handler gone"
     else:
         problems.append(f"exit {status} with the tree {state}")
         kind = ""
     if problems:
-        outcome.violate(trial, f"{name} after {delay:.2f} s: {'; '.join(problems)}")
+        outcome.violate(trial, f"{when}: {'; '.join(problems)}")
         return
-    outcome.count(f"{name}: {kind}")
+    outcome.count(f"{name} after {moment}: {kind}")
 
 
 def fix_group_interrupt(trials: int, seed: int = 0) -> Outcome:
     """SIGINT or SIGTERM (drawn from the seed) to the process group of ``fix --write -j 2`` over
-    a tree of 96 files, at U(0, 1.1) x its run."""
+    a tree of 96 files: in half the trials at U(0, 1.1) x its run, in a quarter U(0, 0.1) s after
+    its first worker runs, in a quarter U(0, 0.2) s after it writes the last file it changes."""
     outcome = Outcome("fix-group-interrupt", "SIGINT or SIGTERM to the process group of `fix --write -j 2`")
     if not os.path.isdir("/proc"):
         return outcome.skip("the workers are found through /proc")
@@ -340,7 +361,10 @@ def fix_group_interrupt(trials: int, seed: int = 0) -> Outcome:
         outcome.measured.update(run_seconds=round(made.seconds, 3), files=len(made.originals))
         for _ in range(trials):
             signum = rng.choice([signal.SIGINT, signal.SIGTERM])
-            _interrupted(outcome, root, made, signum, rng.uniform(0, 1.1) * made.seconds)
+            moment = rng.choice(_FROM[:1] * 2 + _FROM[1:])
+            longest = {"the start": 1.1 * made.seconds, "the first worker": 0.1, "the last write": 0.2}[moment]
+            delay = rng.uniform(0, longest)
+            _interrupted(outcome, root, made, signum, moment, delay)
     return outcome
 
 
@@ -354,7 +378,7 @@ def fix_startup_interrupt(trials: int, seed: int = 0) -> Outcome:
         made = _tree(root)
         outcome.measured.update(run_seconds=round(made.seconds, 3), delays="U(0.05, 0.5) s")
         for _ in range(trials):
-            _interrupted(outcome, root, made, signal.SIGINT, rng.uniform(0.05, 0.5))
+            _interrupted(outcome, root, made, signal.SIGINT, "the start", rng.uniform(0.05, 0.5))
     return outcome
 
 
