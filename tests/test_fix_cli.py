@@ -793,3 +793,82 @@ def test_the_summary_names_the_options_each_finding_left_needs(run: Run) -> None
     assert (status, err.splitlines()[-1]) == (1, "3 findings in 2 files, 1 fixed, 2 more with --docs; 1 file changed")
     status, out, err = run("fix", "--write", "--unsafe-fixes", "--docs", ".")
     assert (status, err) == (0, "2 findings in 2 files, 2 fixed; 1 file changed\n")
+
+
+# ------------------------------------------------------------------ files fix must not read
+
+
+def test_a_fifo_in_a_tree_is_skipped_with_a_note(run: Run) -> None:
+    # Before, reading it waited for a writer forever, and the files after it were never fixed.
+    write({"a.py": LEGACY, "c.py": LEGACY})
+    os.mkfifo("b.py")
+    status, out, err = run("fix", "--write", "-j", "1", ".")
+    assert (status, out) == (0, "")
+    assert err == "note: skipped b.py: a FIFO, not a file fix reads\n2 findings in 2 files, 2 fixed; 2 files changed\n"
+    assert Path("a.py").read_text() == Path("c.py").read_text() == FIXED
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "link to a device"])
+def test_a_special_file_named_is_refused_at_once(run: Run, kind: str) -> None:
+    # Before, a FIFO hung the run and /dev/zero was read until memory ran out (MemoryError).
+    write({"a.py": LEGACY})
+    if kind == "fifo":
+        os.mkfifo("s.py")
+    elif kind == "device":
+        if os.geteuid() != 0:
+            pytest.skip("making a device takes root")
+        os.mknod("s.py", stat.S_IFCHR | 0o666, os.makedev(1, 5))
+    else:
+        os.symlink("/dev/zero", "s.py")
+    what = "a FIFO" if kind == "fifo" else "a character device"
+    assert run("fix", "--write", "a.py", "s.py") == (2, "", f"error: s.py is {what}, not a file fix reads\n")
+    assert Path("a.py").read_text() == LEGACY  # refused before any work
+
+
+def test_a_notebook_named_is_refused_never_rewritten(run: Run) -> None:
+    # Before, it was read as Python: its JSON metadata's target became a Python dict with True,
+    # and json.load failed on the file afterwards.
+    book = '{\n "metadata": {"target": "vulkan -supports_float16=1"},\n "nbformat": 4\n}\n'
+    write({"tune.ipynb": book, "a.py": LEGACY})
+    status, out, err = run("fix", "--write", "tune.ipynb", "a.py")
+    assert (status, out) == (1, "")
+    assert err.splitlines()[0] == (
+        "error: tune.ipynb:1: a Jupyter notebook, which fix does not read yet; left alone (line 1, column 1)"
+    )
+    assert Path("tune.ipynb").read_text() == book
+    assert Path("a.py").read_text() == FIXED
+
+
+def test_a_file_past_the_size_fix_reads_is_refused_before_it_is_read(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write({"a.py": LEGACY, "big.py": LEGACY + "#" * 100 + "\n"})
+    monkeypatch.setattr(command, "MAX_FILE_BYTES", 100)
+    status, out, err = run("fix", "--write", "-j", "1", "a.py", "big.py")
+    assert (status, out) == (1, "")
+    size = len(LEGACY) + 101
+    assert err.splitlines()[0] == f"error: cannot read big.py: {size} bytes, more than fix reads (100)"
+    assert Path("a.py").read_text() == FIXED
+
+
+def test_write_refuses_a_same_length_rewrite_with_its_time_set_back(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before, inode, size and mtime matched what was read, and fix wrote over the change.
+    write({"a.py": LEGACY})
+    original = command._fix_file
+    edited = LEGACY.replace("sm_80", "sm_86")
+
+    def fix_then_edit(path: str, job: command._Job) -> command._Outcome:
+        outcome = original(path, job)
+        info = os.stat(path)
+        with open(path, "r+", encoding="utf-8") as handle:
+            handle.write(edited)
+        os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+        return outcome
+
+    monkeypatch.setattr(command, "_fix_file", fix_then_edit)
+    status, _, err = run("fix", "--write", "-j", "1", "a.py")
+    assert status == 1
+    assert err.splitlines()[0] == "error: a.py changed while it was being fixed; not written (run again)"
+    assert Path("a.py").read_text() == edited
