@@ -100,10 +100,14 @@ def clear_caches() -> None:
     that reads no other tag, once read). Safe to call from any thread at any time.
     """
     # No cache exists before the module that makes them is loaded; an import statement here
-    # cost a microsecond a call, more than the clearing.
-    caches = _sys.modules.get("targetlang._cache")
-    if caches is not None:
-        caches.clear_all_caches()
+    # cost a microsecond a call, more than the clearing, and one at the top of this module 3 ms
+    # on every import. A module is in sys.modules from the start of its body, so another thread
+    # may be running _cache's yet: until its last definition, clear_all_caches, is made, it
+    # has made no cache (a module that makes one waits for that import to end), and there is
+    # nothing to clear.
+    clear = getattr(_sys.modules.get("targetlang._cache"), "clear_all_caches", None)
+    if clear is not None:
+        clear()
 
 
 def __getattr__(name: str) -> _typing.Any:

@@ -29,12 +29,15 @@ few dozen distinct targets of a few hundred characters, far inside the bound; 25
 still hold 1,300 distinct targets of 100 characters.
 
 The caches are safe to share between threads. Every change of an `LruCache` is made under a
-lock, and a hit, the path a repeated parse takes, only looks the key up and moves it to the
-recent end, two operations of the `OrderedDict` that the GIL makes atomic (where there is no
-GIL, a hit takes the lock too). A short store of `text_cached` takes no lock: a lookup, a store
-and the dropping of one key are one dict operation each, which a dict makes atomic with or
-without a GIL. Threads storing at once can put it a few entries over its count, one for each
-(`make_room`), never more. `clear_all_caches` empties every cache (`targetlang.clear_caches`).
+lock, and a hit on a text, the path a repeated parse takes, only looks the key up and moves it to
+the recent end, two operations of the `OrderedDict` that the GIL makes atomic, as a `str` runs no
+Python code in them (a hit on another key, a tuple holding a registry whose `__eq__` is Python
+code, takes the lock, as every hit does where there is no GIL). A short store of `text_cached`
+takes no lock: a lookup, a store and the dropping of one key are one dict operation each, which a
+dict makes atomic with or without a GIL. Threads storing at once can put it a few entries over its count, one for each
+(`make_room`), never more. `clear_all_caches` empties every cache (`targetlang.clear_caches`),
+at any time: it reads what it drops without the iteration of an `OrderedDict`, which a hit
+meanwhile would break.
 """
 
 from __future__ import annotations
@@ -74,8 +77,9 @@ ENTRY_CHARGE = 64
 # What a comma costs besides itself: it separates items, each a string or a whole target of its own.
 COMMA_CHARGE = 16
 
-# Without a GIL (a free-threaded build), an OrderedDict's operations are not atomic: hits lock too.
-_LOCKED_HITS = not getattr(sys, "_is_gil_enabled", lambda: True)()
+# The type of the keys whose hits take no lock: str with a GIL (see LruCache.find); none without
+# one (a free-threaded build), where an OrderedDict's operations are not atomic.
+_UNLOCKED_KEY: type = str if getattr(sys, "_is_gil_enabled", lambda: True)() else type("_NoKey", (), {})
 
 # Weak references to every cache, each removing itself as its cache goes (a WeakSet's iteration
 # guard costs more than clearing the caches: benchmarks call clear_caches before every cold parse).
@@ -127,7 +131,17 @@ class LruCache(Generic[_K, _V]):
     def keys(self) -> list[_K]:
         """The keys held, least recently used first."""
         with self._lock:
-            return list(self._data)
+            # The OrderedDict's iteration hashes each key, and a key's __hash__ may let another
+            # thread run a hit (which takes no lock) that moves a key: the iteration then raises
+            # RuntimeError, or ends early if the key it was at went to the end. Nothing else can
+            # change the count meanwhile: read the order again until all of it is read.
+            while True:
+                try:
+                    keys = list(self._data)
+                except RuntimeError:
+                    continue
+                if len(keys) == len(self._data):
+                    return keys
 
     @property
     def cost(self) -> int:
@@ -141,8 +155,12 @@ class LruCache(Generic[_K, _V]):
 
     def find(self, key: _K) -> tuple[_V] | None:
         """``(value,)`` for the value under ``key``, now the most recently used, or ``None``."""
-        # One call, not three: a parse that misses the cache pays for this lookup.
-        if _LOCKED_HITS:
+        # One call, not three: a parse that misses the cache pays for this lookup. A str key
+        # runs no Python code in the OrderedDict's operations, which the GIL then makes atomic;
+        # any other key may (a registry's __eq__, for one in a tuple equal to but not the one
+        # held), letting another thread clear or fill the cache in the middle of move_to_end,
+        # which then reads freed memory (CPython gh-142637): its hit takes the lock.
+        if type(key) is not _UNLOCKED_KEY:
             with self._lock:
                 entry = self._data.get(key)
                 if entry is not None:
@@ -195,8 +213,14 @@ class LruCache(Generic[_K, _V]):
         if not self._data:
             return  # (a put racing with this one is as if it came after)
         with self._lock:
-            dropped = list(self._data.values())  # released once the lock is
-            self._data.clear()
+            data = self._data
+            # Read through dict's own views, not the OrderedDict's: an OrderedDict's iteration
+            # hashes every key (a registry's __hash__ is Python code, during which another
+            # thread can run) and fails if a hit, which takes no lock, reorders it meanwhile;
+            # a dict's runs no code and a hit changes no part of it. Keys and values are held
+            # until the lock is released, so that clearing runs no finalizer either.
+            dropped = (list(dict.keys(data)), list(dict.values(data)))
+            data.clear()
             self._cost = 0
         del dropped
 
@@ -336,6 +360,8 @@ def make_room(store: dict[Any, Any], max_entries: int) -> None:
             pass  # another thread emptied or changed it meanwhile: look again
 
 
+# The last definition of this module: targetlang.clear_caches takes its presence for the end of
+# the module's import, before which no cache exists.
 def clear_all_caches() -> None:
     """Empty every cache there is: the module-level ones and those of live readers."""
     for clear in _clearers:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import gc
 import io
 import json
+import os
+import subprocess
 import sys
 import threading
 import tracemalloc
 import weakref
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -385,3 +388,173 @@ def test_a_short_store_answers_no_none() -> None:
 def test_a_short_store_holds_one_entry_at_least() -> None:
     with pytest.raises(ValueError, match="one entry at least"):
         _cache.text_cached(0)
+
+
+# ------------------------------------------------------------------ clear_caches among threads
+
+
+class _HitWhileHashed:
+    """A key whose ``__hash__`` (Python code, as a registry's is) does what another thread's hit
+    on a text may do while it runs, taking no lock: a hit on a cache, moving an entry to the
+    recent end. Once only, the first time it is hashed after :meth:`arm`."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.armed: tuple[LruCache[_HitWhileHashed, str], _HitWhileHashed] | None = None
+
+    def arm(self, cache: LruCache[_HitWhileHashed, str], hit: _HitWhileHashed) -> None:
+        self.armed = (cache, hit)
+
+    def __hash__(self) -> int:
+        if self.armed is not None:
+            (cache, hit), self.armed = self.armed, None
+            assert cache.get(hit) is not None
+        return hash(self.name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _HitWhileHashed) and other.name == self.name
+
+
+def test_a_hit_while_the_cache_is_read_breaks_neither_clear_nor_keys() -> None:
+    # Before, clear() and keys() read the OrderedDict by its own iteration, which hashes each
+    # key and fails when the order changed meanwhile: RuntimeError, "OrderedDict mutated during
+    # iteration".
+    keys = [_HitWhileHashed(name) for name in "abc"]
+    cache: LruCache[_HitWhileHashed, str] = LruCache(10)
+    for key in keys:
+        cache.put(key, key.name.upper())
+    keys[0].arm(cache, keys[0])
+    assert [key.name for key in cache.keys()] in (["a", "b", "c"], ["b", "c", "a"])
+    keys[1].arm(cache, keys[0])
+    cache.clear()
+    assert len(cache) == 0 and cache.cost == 0 and cache.keys() == []
+    assert cache.get(keys[0]) is None
+    cache.put(keys[2], "C")
+    assert cache.get(keys[2]) == "C"
+
+
+# Threads parse 300 texts over and over, with the default registry and depth (short and long
+# texts), another depth, in an era, and with one of two registries equal but not the same object
+# (the caches' keys of all but the first hold the registry, whose hash and equality are Python
+# code), switching as often as Python lets them, half of them clearing the caches after each
+# round, for 2 s; what they raised and the readings that were wrong, printed as JSON.
+_PARSE_WHILE_CLEARING = """
+import json, sys, threading, time
+sys.setswitchinterval(1e-6)
+import targetlang
+
+base = targetlang.builtin_registry()
+twins = [base.with_tag("twin", {"kind": "llvm", "mcpu": "twin"}) for _ in range(2)]
+texts = [f"llvm -mcpu=c{i} -mattr=" + ",".join(["+a"] * (1 + i % 40)) for i in range(300)]
+raised, wrong, clears = [], [], [0]
+stop = time.monotonic() + 2.0
+
+def work(seed):
+    try:
+        rounds = 0
+        while time.monotonic() < stop:
+            rounds += 1
+            for i, text in enumerate(texts):
+                way = (i + rounds + seed) % 4
+                if way == 0:
+                    target = targetlang.parse(text)
+                elif way == 1:
+                    target = targetlang.parse(text, max_depth=10)
+                elif way == 2:
+                    target = targetlang.parse(text, era="0.8")
+                else:
+                    target = targetlang.parse(text, registry=twins[(i + seed) % 2])
+                if str(target) != text or target["mcpu"] != f"c{i}" or len(target["mattr"]) != 1 + i % 40:
+                    wrong.append([text, way])
+            if seed % 2:
+                targetlang.clear_caches()
+                clears[0] += 1
+    except BaseException as err:
+        raised.append(repr(err))
+
+threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(json.dumps({"raised": raised, "wrong": wrong[:5], "clears": clears[0]}))
+"""
+
+
+def _child(source: str) -> subprocess.CompletedProcess[str]:
+    """``source`` run by a new interpreter that imports this targetlang (a crash is its exit status)."""
+    root = Path(targetlang.__file__).resolve().parent.parent
+    path = os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH"))))
+    env = {**os.environ, "PYTHONPATH": path, "PYTHONFAULTHANDLER": "1"}
+    return subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, timeout=120, cwd=root, env=env
+    )
+
+
+def test_threads_parse_while_others_clear_the_caches() -> None:
+    # Before, "OrderedDict mutated during iteration" from clear_caches (1 to 4 in a run here),
+    # or a crash (a segmentation fault) in a hit: move_to_end of a key whose equality is Python
+    # code, the cache cleared meanwhile by another thread (1 run in 6).
+    done = _child(_PARSE_WHILE_CLEARING)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    assert report["raised"] == [] and report["wrong"] == []
+    assert report["clears"] > 0
+
+
+# A thread imports targetlang._cache (by a first parse) and is held in the middle of the
+# module's body, after its caches' class and before its last definition; meanwhile the main
+# thread clears the caches. Then the import goes on, and the caches work and are cleared.
+_COLD_START = """
+import sys, threading
+import targetlang
+
+held, go, raised = threading.Event(), threading.Event(), []
+
+def in_module(frame, event, arg):
+    names = frame.f_globals
+    if event == "line" and "LruCache" in names and "clear_all_caches" not in names and not held.is_set():
+        held.set()
+        go.wait(60)
+    return in_module
+
+def tracer(frame, event, arg):
+    if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "targetlang._cache":
+        return in_module
+    return None
+
+def first_parse():
+    sys.settrace(tracer)
+    try:
+        targetlang.parse("llvm -mcpu=first")
+    except BaseException as err:
+        raised.append(repr(err))
+    finally:
+        sys.settrace(None)
+
+assert "targetlang._cache" not in sys.modules
+thread = threading.Thread(target=first_parse)
+thread.start()
+assert held.wait(60), "the import of targetlang._cache was not seen"
+assert "targetlang._cache" in sys.modules
+try:
+    targetlang.clear_caches()
+except BaseException as err:
+    raised.append(repr(err))
+go.set()
+thread.join(60)
+first = targetlang.parse("llvm -mcpu=first")
+assert targetlang.parse("llvm -mcpu=first") is first
+targetlang.clear_caches()
+assert targetlang.parse("llvm -mcpu=first") is not first
+print(raised)
+"""
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_clear_caches_while_another_thread_first_imports_the_caches(run: int) -> None:
+    # Before: AttributeError: partially initialized module 'targetlang._cache' has no attribute
+    # 'clear_all_caches', the module being in sys.modules from the start of its body.
+    done = _child(_COLD_START)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "[]"
