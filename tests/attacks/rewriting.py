@@ -153,7 +153,7 @@ def link_swap(trials: int, seed: int = 0) -> Outcome:
             if left:
                 outcome.violate(trial, f"{tool}: temporary files left: {left}")
                 continue
-            said = "changed" if "changed" in done.err or "symbolic link" in done.err else "no refusal"
+            said = "refused (changed meanwhile)" if "left as it is" in done.err or "not written" in done.err else "done"
             outcome.count(f"{tool}: exit {done.status}, {said}, the protected file untouched")
     return outcome
 
@@ -171,10 +171,18 @@ def swap():
         done.append(True)
         os.replace(path, path + ".kept")  # the user keeps the file under another name
         os.symlink(link, path)
+def swap_back():
+    os.replace(path + ".kept", path)
 real_realpath = os.path.realpath
 def realpath(p, *a, **k):
-    if when == "resolve" and os.path.abspath(p) == os.path.abspath(path):
-        swap()
+    # the writer's own resolving (AtomicFile's), not the reading's nor the search for pyproject.toml
+    writer = sys._getframe(1).f_code.co_filename.endswith(os.path.join("logs", "output.py"))
+    if when == "resolve" and writer and not done and os.path.abspath(p) == os.path.abspath(path):
+        swap()  # the link is there as the path is resolved, and gone right after
+        try:
+            return real_realpath(p, *a, **k)
+        finally:
+            swap_back()
     return real_realpath(p, *a, **k)
 os.path.realpath = realpath
 real_fix_file = command._fix_file
@@ -195,9 +203,9 @@ raise SystemExit(main(argv))
 
 
 def link_swap_at(trials: int, seed: int = 0) -> Outcome:
-    """The link swapped in at the worst moments, made so: as the command resolves the path it
-    was given (``os.path.realpath``), and after it read the file (fix) or as it opens the log to
-    read it (logs): the protected file is never written."""
+    """The link swapped in at the worst moments, made so: while the command resolves the path it
+    was given (``os.path.realpath``; the user's file back right after), and after it read the
+    file (fix) or as it opens the log to read it (logs): the protected file is never written."""
     outcome = Outcome("link-swap-at", "a link swapped in as the path is resolved, or after the file is read")
     with _workspace("link-swap-at") as root:
         for trial in range(trials):
@@ -224,8 +232,8 @@ def link_swap_at(trials: int, seed: int = 0) -> Outcome:
                 continue
             if not _check_protected(outcome, trial, target, inode):
                 continue
-            if path.is_symlink() is False:
-                outcome.violate(trial, f"{tool}, at {when}: the link was not swapped in")
+            if (when == "read") != path.is_symlink():
+                outcome.violate(trial, f"{tool}, at {when}: the link was not swapped as the attack says")
                 continue
             outcome.count(f"{tool}, swapped at {when}: exit {done.status}, the protected file untouched")
     return outcome
