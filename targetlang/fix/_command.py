@@ -21,6 +21,7 @@ from typing import Any
 
 from .._eras import DEFAULT_ERA
 from .._registry import Registry, builtin_registry
+from .._signals import signals_held
 from .._versions import LAST_LEGACY, MODERN, release
 from ..errors import TargetError
 from . import PYTHON_SUFFIXES, RULES, TARGET_VERSIONS, TEXT_SUFFIXES, Finding, fix_source
@@ -240,11 +241,15 @@ def _run_all(files: list[str], job: _Job, jobs: int) -> Iterator[_Outcome]:
         for path in files:
             yield _fix_file(path, job)
         return
-    # imported here: every command builds fix's options, and the pool's modules cost 11 ms
-    from concurrent.futures import ProcessPoolExecutor
+    # imported here, as the command's own modules are, with the stops held (a stop inside an
+    # import can break it): every command builds fix's options, and the pool's modules cost 11 ms
+    with signals_held():
+        from .._pool import Pool
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_fix_file, files, [job] * len(files), chunksize=8)
+    # The logs commands' pool: a stop is the command's (its workers ignore Ctrl-C, and the command
+    # waits for the files they are at), and the workers die with the command, even a killed one.
+    with Pool(jobs) as pool:
+        yield from pool.map((_fix_file, (path, job)) for path in files)
 
 
 def _progress(outcomes: Iterable[_Outcome], total: int, quiet: bool) -> Iterator[_Outcome]:

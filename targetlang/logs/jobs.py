@@ -16,21 +16,19 @@ would.
 
 from __future__ import annotations
 
-import concurrent.futures
 import errno
 import io
 import mmap
 import multiprocessing
 import os
-import signal
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from .._signals import STOPS, signals_held
+from .._pool import Pool as _Pool
 from ..migration import Policy
 from .check import Checker, CheckSummary
 from .fast import CheckLines, MigrateLines
@@ -190,20 +188,6 @@ class Source:
 
 # ---------------------------------------------------------------------------------- the pool
 
-
-def _start_worker() -> None:
-    """A worker leaves Ctrl-C to the command (which stops the pool), and dies of SIGTERM and
-    SIGHUP as a plain process does (unless they are ignored): only the command unwinds. It was
-    started with the stops held (:meth:`Pool.map`), so none comes before this is set."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
-            signal.signal(number, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
-
-
 # Where a worker puts the bytes a part carries (a chunk's migrated lines), when the workers are
 # forked: memory shared with the command, made before the first worker is, and so inherited by
 # every worker; the command writes from there, with no copy through a pipe. Each task of the
@@ -212,66 +196,41 @@ def _start_worker() -> None:
 _SHARED: list[mmap.mmap] = []
 
 
-class Pool:
-    """``jobs`` worker processes, started when first needed (a run whose files are all small
-    starts none), and their results in the order asked for."""
+class Pool(_Pool):
+    """The command's worker processes (:class:`targetlang._pool.Pool`: started when first needed,
+    the results in order), which put a migrated chunk's bytes in memory shared with the command
+    when they are forked."""
 
     def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
-        self._executor: ProcessPoolExecutor | None = None
+        super().__init__(jobs)
         self._shared = False  # whether its workers put bytes in _SHARED (one pool at a time may)
         self._calls = 0  # calls given out so far: call n uses _SHARED[n % len(_SHARED)]
 
     def _start(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context()
-        if context.get_start_method() == "fork" and not _SHARED:
+        if multiprocessing.get_context().get_start_method() == "fork" and not _SHARED:
             _SHARED.extend(mmap.mmap(-1, SHARED_SIZE) for _ in range(2 * self.jobs + 1))
             self._shared = True
-        self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_start_worker)
-        return self._executor
+        return super()._start()
 
-    def map(self, calls: Iterable[tuple[Callable[..., Any], tuple[Any, ...]]]) -> Iterator[Any]:
-        """``function(*arguments, shared=n)`` of each call, in a worker, in order; at most two
-        calls a worker are under way (so the parts waiting to be taken stay few). A part whose
-        bytes a worker put in shared memory (its ``shared`` is not ``None``) has them as its
-        ``out`` (a view, good until the next part is taken)."""
-        executor = self._executor if self._executor is not None else self._start()
-        waiting: list[Future[Any]] = []
-        try:
-            for function, arguments in calls:
-                shared = self._calls % len(_SHARED) if self._shared else None
-                self._calls += 1
-                # A stop that raised inside submit (which forks the workers the first time)
-                # could leave a task half given out, waited for forever, or a worker forked
-                # with the command's handlers: it waits until the task is given out.
-                with signals_held():
-                    waiting.append(executor.submit(_call, function, arguments, shared))
-                if len(waiting) >= 2 * self.jobs:
-                    yield _received(waiting.pop(0).result())
-            while waiting:
-                yield _received(waiting.pop(0).result())
-        finally:
-            # Stopped midway: the calls not begun are dropped, and those under way are waited
-            # for (a chunk's time), so that none of them writes shared memory a later call uses.
-            for future in waiting:
-                future.cancel()
-            concurrent.futures.wait(waiting)
+    def _task(self, function: Callable[..., Any], arguments: tuple[Any, ...]) -> tuple[Callable[..., Any], Any]:
+        """The call made in a worker: ``function(*arguments, shared=n)``, ``n`` the piece of shared
+        memory of this call (at most ``2 * jobs`` of the ``2 * jobs + 1`` pieces are written at
+        once: see :meth:`targetlang._pool.Pool.map`)."""
+        shared = self._calls % len(_SHARED) if self._shared else None
+        self._calls += 1
+        return _call, (function, arguments, shared)
+
+    def _result(self, result: Any) -> Any:
+        """A part whose bytes a worker put in shared memory (its ``shared`` is not ``None``) has
+        them as its ``out`` (a view, good until the next part is taken)."""
+        return _received(result)
 
     def close(self) -> None:
         """Stop the workers (those at work finish their chunk first: they only compute)."""
-        if self._executor is not None:
-            with signals_held():  # (a chunk's time at most: the workers only compute)
-                self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        super().close()
         if self._shared:
             _SHARED.clear()  # (unmapped when the last view of each is gone)
             self._shared = False
-
-    def __enter__(self) -> Pool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def _call(function: Callable[..., Any], arguments: tuple[Any, ...], shared: int | None) -> Any:
