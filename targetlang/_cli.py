@@ -678,26 +678,36 @@ def _clean_up_unfinished() -> None:
         output.clean_up_unfinished()
 
 
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace | int:
+    """The command line read, or the exit status where argparse exits (0 for --help and --version,
+    2 for a usage error, with what it printed)."""
+    try:
+        return _build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (``sys.argv[1:]`` when ``None``) and return the exit status."""
     try:
-        args = _build_parser().parse_args(argv)
-    except SystemExit as exit_:
-        # argparse exits for --help and --version (0) and usage errors (2); return the status instead.
-        return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
-    run: Callable[[argparse.Namespace], int] = args.run
-    if sys.stdout is None:  # started with standard output closed (`targetlang fmt llvm >&-`)
-        sys.stdout = _ClosedOutput()
-    try:
         with _terminated_as_interrupted():
-            # The command's modules are imported with the stops held: a handler that raises
-            # inside an import can crash an extension module's initialisation (orjson's, now
-            # and then) or, on Python 3.11, turn into a RuntimeError in the middle of making a
-            # dataclass. Nothing is written yet then, so a stop may wait that long.
+            # The command line is read and the command's modules are imported with the stops
+            # held: a handler that raises inside an import can crash an extension module's
+            # initialisation (orjson's, now and then) or, on Python 3.11, turn into a
+            # RuntimeError in the middle of making a dataclass, and one that raised while the
+            # options were read would escape this try. Nothing is written yet then, so a stop
+            # may wait that long, and it arrives as the block ends, in the try.
             with signals_held():
+                parsed = _arguments(argv)
+                if isinstance(parsed, int):
+                    return parsed
+                args = parsed
+                if sys.stdout is None:  # started with standard output closed (`targetlang fmt llvm >&-`)
+                    sys.stdout = _ClosedOutput()
                 for module in getattr(args, "imports", ()):
                     with contextlib.suppress(ImportError):  # the command says what is missing
                         importlib.import_module(module)
+            run: Callable[[argparse.Namespace], int] = args.run
             status = run(args)
             sys.stdout.flush()  # a full disk is found here, while it can still be reported
             return status
