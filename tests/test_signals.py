@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +53,229 @@ def test_outside_the_main_thread_the_block_runs_as_it_is() -> None:
     thread.start()
     thread.join()
     assert not masks[0] & STOPS
+
+
+# ------------------------------------------------------------------ start-up
+
+# A stop while the command starts: sent by the process itself as it imports a module that the
+# command's own module (targetlang._cli) imports, or as it builds its options.
+_STOP_IN_IMPORT = """
+import os, runpy, signal, sys
+signum = getattr(signal, sys.argv[1])
+class Stop:
+    def find_spec(self, name, path=None, target=None):
+        if name == "targetlang._checking":
+            os.kill(os.getpid(), signum)
+        return None
+sys.meta_path.insert(0, Stop())
+sys.argv = ["targetlang", "fmt", "llvm"]
+runpy.run_module("targetlang", run_name="__main__", alter_sys=True)
+"""
+
+_STOP_IN_OPTIONS = """
+import os, signal, sys
+from targetlang import _cli
+signum = getattr(signal, sys.argv[1])
+build = _cli._build_parser
+def stopping():
+    os.kill(os.getpid(), signum)
+    return build()
+_cli._build_parser = stopping
+raise SystemExit(_cli.main(["fmt", "llvm"]))
+"""
+
+
+def _child(source: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", source, *argv], capture_output=True, text=True, timeout=120)
+
+
+def test_ctrl_c_while_the_command_imports_its_modules_is_exit_130() -> None:
+    # Before, the import of targetlang._cli by ``python -m targetlang`` was not held: a
+    # KeyboardInterrupt traceback, and death by SIGINT.
+    done = _child(_STOP_IN_IMPORT, "SIGINT")
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
+
+
+def test_sigterm_while_the_command_imports_its_modules_ends_it_quietly() -> None:
+    # No handler of targetlang's is set yet: SIGTERM's own action, once the imports are done.
+    done = _child(_STOP_IN_IMPORT, "SIGTERM")
+    assert (done.returncode, done.stdout, done.stderr) == (-signal.SIGTERM, "", "")
+
+
+@pytest.mark.parametrize(("name", "status"), [("SIGINT", 130), ("SIGTERM", 143), ("SIGHUP", 129)])
+def test_a_stop_while_the_options_are_read_is_the_commands_exit(name: str, status: int) -> None:
+    # Before, the options were read outside the command's handlers: a traceback (Ctrl-C), or
+    # death by the signal.
+    done = _child(_STOP_IN_OPTIONS, name)
+    assert (done.returncode, done.stdout, done.stderr) == (status, "", "")
+
+
+# ------------------------------------------------------------------ workers
+
+# A pool whose workers are at work (sleeping), their process ids printed; then the command waits
+# to be killed. "watch": without the kernel's death signal, as on a system that has none.
+_POOL_AT_WORK = """
+import multiprocessing, sys, time
+from targetlang import _pool
+if sys.argv[1] == "watch":
+    _pool._death_signal = lambda: False
+    _pool._WATCH_SECONDS = 0.05
+pool = _pool.Pool(2)
+list(pool.map([(time.sleep, (0,))] * 2))
+calls = pool.map([(time.sleep, (600,))] * 2)
+print(" ".join(str(child.pid) for child in multiprocessing.active_children()), flush=True)
+next(calls)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie whose parent has not reaped it yet does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the workers are looked for in /proc")
+@pytest.mark.parametrize("how", ["death signal", "watch"])
+def test_the_workers_die_with_a_killed_command(how: str) -> None:
+    # Before, a command killed with SIGKILL left its workers running, each waiting for a next
+    # task that would never come, with the command's standard output and error open.
+    process = subprocess.Popen(
+        [sys.executable, "-c", _POOL_AT_WORK, "watch" if how == "watch" else "kernel"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    workers = [int(pid) for pid in process.stdout.readline().split()]
+    process.stdout.close()
+    assert len(workers) == 2 and all(_alive(pid) for pid in workers)
+    process.kill()
+    process.wait()
+    for _ in range(1200):  # up to a minute: a loaded machine is slow
+        if not any(_alive(pid) for pid in workers):
+            break
+        time.sleep(0.05)
+    left = [pid for pid in workers if _alive(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
+_LATE_WORKER = """
+import sys
+from targetlang import _pool
+if sys.argv[1] == "watch":
+    _pool._death_signal = lambda: False
+    _pool._WATCH_SECONDS = 0.05
+_pool._die_with(int(sys.argv[2]))
+import time
+time.sleep(60)
+print("lived on")
+"""
+
+
+@pytest.mark.parametrize("how", ["death signal", "watch"])
+def test_a_worker_whose_command_died_before_it_was_set_up_exits(how: str) -> None:
+    # The command that started it is gone, and its parent is another process (here the test).
+    gone = subprocess.Popen([sys.executable, "-c", ""])
+    gone.wait()
+    done = _child(_LATE_WORKER, "watch" if how == "watch" else "kernel", str(gone.pid))
+    assert (done.returncode, done.stdout) == (1, "")
+
+
+_FLOW = Path(__file__).resolve().parent / "data" / "fix" / "flow"
+
+
+def _tree(directory: Path) -> dict[Path, bytes]:
+    """Four copies of the excerpts of tests/data/fix/flow as Python files (96)."""
+    texts = {}
+    for copy in range(4):
+        for excerpt in sorted(_FLOW.glob("*.py.txt")):
+            path = directory / f"d{copy}" / excerpt.name.removesuffix(".txt")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(excerpt.read_bytes())
+            texts[path.relative_to(directory)] = path.read_bytes()
+    return texts
+
+
+def _fix(tree: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "targetlang", "fix", "--write", "--quiet", "-j", "2", str(tree)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+
+
+def _session(sid: int) -> list[int]:
+    """The processes of session ``sid`` that run."""
+    alive = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != b"Z" and int(fields[3]) == sid:
+                alive.append(int(entry))
+    return alive
+
+
+_FIXED: dict[Path, bytes] = {}
+
+
+def _fixed(tmp_path: Path) -> dict[Path, bytes]:
+    """The tree as a whole run of ``fix --write -j 2`` leaves it."""
+    if not _FIXED:
+        whole = tmp_path / "whole"
+        originals = _tree(whole)
+        done = _fix(whole)
+        assert done.wait(timeout=300) == 1  # findings are left to do by hand
+        _FIXED.update({name: (whole / name).read_bytes() for name in originals})
+        assert _FIXED != originals
+    return _FIXED
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the workers are looked for in /proc")
+@pytest.mark.parametrize(("name", "to"), [("SIGINT", "group"), ("SIGTERM", "group"), ("SIGINT", "workers")])
+def test_a_stop_to_fix_j2_ends_it_cleanly(tmp_path: Path, name: str, to: str) -> None:
+    # Ctrl-C (or SIGTERM) to the whole process group while fix's workers are at work; or Ctrl-C
+    # to the workers alone, which leave it to the command, and the run goes on to its end.
+    # Before, a worker that Ctrl-C reached ended the run (exit 130, or an internal error when it
+    # was waiting for a task), printing tracebacks, and now and then the command waited forever
+    # for a worker stuck on the lock of the pool's queue.
+    signum = getattr(signal, name)
+    fixed = _fixed(tmp_path)
+    stopped = tmp_path / "stopped"
+    originals = _tree(stopped)
+    process = _fix(stopped)
+    while process.poll() is None and (
+        len(_session(process.pid)) < 3 or all((stopped / name).read_bytes() == originals[name] for name in originals)
+    ):
+        time.sleep(0.005)  # until both workers run and a file is written
+    if to == "group":
+        os.killpg(process.pid, signum)
+    else:
+        for pid in _session(process.pid):
+            if pid != process.pid:
+                os.kill(pid, signum)
+    status = process.wait(timeout=300)
+    for _ in range(1200):
+        if not _session(process.pid):
+            break
+        time.sleep(0.05)
+    assert _session(process.pid) == []
+    assert process.stderr is not None
+    said = process.stderr.read().decode(errors="replace")
+    assert said == "", said
+    now = {name: (stopped / name).read_bytes() for name in originals}
+    if to == "workers" or status == 1:  # (1: the run was over before the signal came)
+        assert (status, now) == (1, fixed)
+    else:
+        assert status == 128 + signum
+        assert all(now[name] in (originals[name], fixed[name]) for name in originals)
+    assert sorted(p.relative_to(stopped) for p in stopped.rglob("*") if p.is_file()) == sorted(originals)
