@@ -10,10 +10,12 @@ of targetlang growing with the input is (``_cache``).
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import copyreg
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -34,7 +36,14 @@ from ._diagnostics import (
 )
 from ._eras import DEFAULT_ERA, ERAS, era_named
 from ._lexical import INT64_MAX, INT64_MIN, MKLDNN
-from ._registry import Registry, builtin_registry, modern_tag
+from ._registry import (
+    MAX_CHECKED_TAG_TARGETS,
+    MAX_TAG_DEPTH,
+    MAX_TAG_TARGETS,
+    Registry,
+    builtin_registry,
+    modern_tag,
+)
 from ._resolution import is_aprofile, is_mprofile
 from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
 from ._syntax import (
@@ -59,6 +68,7 @@ from .errors import (
     IntegerOverflowError,
     InvalidSpecError,
     NestingTooDeepError,
+    RegistryError,
     TagCycleError,
     TargetError,
     UnknownAttributeError,
@@ -69,7 +79,7 @@ from .errors import (
     show,
 )
 
-__all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
+__all__ = ["MAX_DEPTH", "checking_registry_tags", "depth_limit", "parse", "parse_in_era"]
 
 _STRUCTURAL = ("keys", "tag", "host")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -163,7 +173,7 @@ def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int
         return spec
     if isinstance(spec, Mapping):
         _check_int64(spec)
-        return _from_config(spec, reg, 0, None, "")
+        return _counted(_from_config, spec, reg, 0, None, "")
     what = "None" if spec is None else type(spec).__name__
     raise InvalidSpecError(f"a target spec is a str, a mapping or a Target, not {what}")
 
@@ -230,7 +240,7 @@ _SHORT_ENTRIES = _read_default.short_entries
 
 @bounded_cache(16384)
 def _parse_cached(text: str, registry: Registry, max_depth: int) -> Target:
-    return _parse_uncached(text, registry)
+    return _counted(_parse_uncached, text, registry)
 
 
 def _parse_uncached(text: str, registry: Registry) -> Target:
@@ -302,7 +312,104 @@ def _check_cycle(tag: str, chain: tuple[str, ...], source: str = "", start: int 
     if tag in chain:
         loop = " -> ".join((*chain[chain.index(tag) :], tag))
         raise TagCycleError(f"tag {show(tag)} refers to itself: {loop}", source, start, end)
+    if len(chain) > MAX_TAG_DEPTH:  # (the outermost tag is named by the text, not by a tag)
+        path = f"{show(chain[0])} -> {show(chain[1])} -> ... -> {show(tag)}"
+        raise _tag_limit(f"tags name tags more than {MAX_TAG_DEPTH} deep ({path})", chain, source, start, end)
     return (*chain, tag)
+
+
+# ------------------------------------------------------------------ the targets made from tags
+
+
+class _TagCount:
+    """The targets made from tags' configs (and taken from the cache of tags) by one reading, or
+    by one check of a registry's tags (``whole_registry``): see MAX_TAG_TARGETS."""
+
+    __slots__ = ("began", "limit", "outer", "spent", "whole_registry")
+
+    def __init__(self, limit: int, whole_registry: bool, outer: _TagCount | None) -> None:
+        self.limit = limit
+        self.whole_registry = whole_registry
+        self.outer = outer  # the check of a registry this reading is part of
+        self.spent = 0
+        self.began = 0  # what was spent when the outermost tag under way began
+
+
+_TAG_COUNT: contextvars.ContextVar[_TagCount | None] = contextvars.ContextVar("targetlang_tag_targets", default=None)
+
+
+def _counted(read: Callable[..., Target], *args: Any) -> Target:
+    """``read(*args)`` with the targets it makes from tags counted. A reading inside a reading (an
+    older era's reading of a nested text) goes on with the count of the one it is part of."""
+    current = _TAG_COUNT.get()
+    if current is not None and not current.whole_registry:
+        return read(*args)
+    token = _TAG_COUNT.set(_TagCount(MAX_TAG_TARGETS, False, current))
+    try:
+        return read(*args)
+    finally:
+        _TAG_COUNT.reset(token)
+
+
+@contextlib.contextmanager
+def checking_registry_tags() -> Iterator[None]:
+    """Count the targets that the readings inside make from tags together as well, within
+    MAX_CHECKED_TAG_TARGETS (check_registry reads every tag of a registry inside this)."""
+    token = _TAG_COUNT.set(_TagCount(MAX_CHECKED_TAG_TARGETS, True, None))
+    try:
+        yield
+    finally:
+        _TAG_COUNT.reset(token)
+
+
+def _outermost_tag_begins() -> None:
+    count = _TAG_COUNT.get()
+    if count is not None:
+        count.began = count.spent
+
+
+def _spend(chain: tuple[str, ...], source: str = "", start: int = 0, end: int = 0) -> None:
+    """Count one target made from a tag's config (``chain``: the tags read, outermost first)."""
+    count = _TAG_COUNT.get()
+    while count is not None:
+        count.spent += 1
+        if count.spent > count.limit:
+            if count.whole_registry:
+                what = f"the registry's tags expand to more than {count.limit:,} targets in all"
+            elif count.began:
+                what = f"with the tags named before it, it expands to more than {count.limit:,} targets"
+            else:
+                what = f"it expands to more than {count.limit:,} targets"
+            raise _tag_limit(f"{what} (a tag counts each time it is named)", chain, source, start, end)
+        count = count.outer
+
+
+def _counts_now() -> list[int]:
+    """What the counts under way have spent: a reading that fails and is read again another way
+    (:func:`_read_plain_json`, :func:`_plain_targets`) puts them back (:func:`_rewind`)."""
+    spent = []
+    count = _TAG_COUNT.get()
+    while count is not None:
+        spent.append(count.spent)
+        count = count.outer
+    return spent
+
+
+def _rewind(spent: list[int]) -> None:
+    count = _TAG_COUNT.get()
+    for value in spent:
+        assert count is not None
+        count.spent = value
+        count = count.outer
+
+
+def _tag_limit(what: str, chain: tuple[str, ...], source: str, start: int, end: int) -> RegistryError:
+    # Said of the outermost tag, in the form the reader gives its tags' errors; about the tag's
+    # name when there is no text to point into, so that no tag around it adds its own name.
+    outer = chain[0]
+    if not source:
+        source, start, end = outer, 0, len(outer)
+    return RegistryError(f"in tag {show(outer)}: {what}", source, start, end)
 
 
 def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
@@ -310,9 +417,12 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         _check_depth(depth, text, 0, len(text))
     config = registry._tags.get(text)
     if config is not None:
+        if not chain:
+            _outermost_tag_begins()
         chain = _check_cycle(text, chain)
         kept: Target | None = registry._tag_targets.get(text)
         if kept is not None:
+            _spend(chain)
             return kept  # (it reads no other tag: only its own cycle can be, and is checked)
         try:
             target = _from_config(config, registry, depth, None, "", chain=chain)
@@ -332,6 +442,8 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         schema = registry._kinds.get(text)
         if schema is not None and not schema.modern_only and not schema.required_names and _one_word(text):
             # A kind alone ("llvm", "cuda"), as _read_legacy would read it, in a third of the time.
+            if chain:
+                _spend(chain)
             return Target._build(schema, registry, "", None, None, {}, _EMPTY, text, "legacy", None)
         if len(text) < SPLIT_BELOW and "'" not in text and "\\" not in text:
             parts = text.split(" ")
@@ -386,9 +498,10 @@ def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str
         except (ValueError, RecursionError):
             return None
     else:
-        spans, deepest = json_objects(text)
         # At the grammar's limit or near it, the grammar decides (parse_syntax's json_depth).
-        if deepest >= max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4) - 1:
+        near = max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4) - 1
+        spans, deepest = json_objects(text, near)
+        if deepest >= near:
             return None
         # Each object the decoder finishes, in the order its closing brace comes.
         finished: list[dict[str, Any]] = []
@@ -410,9 +523,11 @@ def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str
         slices = {id(made): span for made, span in zip(finished, spans, strict=True)}
     if type(config) is not dict:
         return None
+    spent = _counts_now()
     try:
         return _from_config(config, registry, depth, None, text, own_text=text, chain=chain, slices=slices)
     except TargetError:
+        _rewind(spent)  # (the grammar's reading counts them again)
         return None
 
 
@@ -507,6 +622,8 @@ def _read_legacy(
     if schema.required_names:
         start = part_start(parts, first)
         check_required(schema, attrs, text, start, start + len(kind))
+    if chain:
+        _spend(chain)
     return Target._build(schema, registry, tag, keys, host, attrs, _EMPTY, text, "legacy", None)
 
 
@@ -532,6 +649,7 @@ def _plain_targets(code: int, value: str, registry: Registry, depth: int, chain:
     """The target (``PLAIN_TARGET``) or targets of ``value``, plain (no quotes, backslashes or
     spaces), as from_text reads them; ``None`` for a value it rejects (the general reading then
     reports it, where it stands in the text)."""
+    spent = _counts_now()
     try:
         if code == PLAIN_TARGET:
             return _parse_text(value, registry, depth + 1, chain)
@@ -541,12 +659,13 @@ def _plain_targets(code: int, value: str, registry: Registry, depth: int, chain:
                 targets.append(_parse_text(item, registry, depth + 1, chain))
         return tuple(targets)
     except TargetError:
+        _rewind(spent)  # (the general reading counts them again)
         return None
 
 
 def _in_tag(err: TargetError, tag: str) -> TargetError:
-    # A cycle's message names every tag in it already.
-    return err if isinstance(err, TagCycleError) else err.in_context(f"in tag {show(tag)}")
+    # A cycle's message names every tag in it already, a limit of tags the outermost tag.
+    return err if isinstance(err, (TagCycleError, RegistryError)) else err.in_context(f"in tag {show(tag)}")
 
 
 def _expand_tag(
@@ -662,10 +781,15 @@ def _from_config(
         tag = config["tag"]
         if not isinstance(tag, str):
             raise ValueConversionError("'tag' must be a string, the name of a tag", source, *value_span("tag"))
+        if not chain:
+            _outermost_tag_begins()
         expanded, tag_chain = _expand_tag(config, registry, chain, source, value_span("tag"))
+        _spend(tag_chain, source, *value_span("tag"))
         from_tag = frozenset(expanded.keys() - config.keys())
         config = expanded
         kind = config.get("kind")
+    elif chain:
+        _spend(chain)
     if kind is None:
         start = node.start if node is not None else 0
         raise UnknownKindError("a target config needs a 'kind' or a 'tag'", source, start, start + 1 if node else 0)

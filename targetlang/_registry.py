@@ -17,7 +17,14 @@ from ._values import _json_type, from_json
 from ._versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version, release
 from .errors import RegistryError, TargetError, show
 
-__all__ = ["Registry", "builtin_registry", "release_kinds"]
+__all__ = [
+    "MAX_CHECKED_TAG_TARGETS",
+    "MAX_TAG_DEPTH",
+    "MAX_TAG_TARGETS",
+    "Registry",
+    "builtin_registry",
+    "release_kinds",
+]
 
 _UNORDERED = frozenset({"libs"})
 # TVM's target parsers (v0.10 on) and attribute preprocessors (v0.7 - v0.9), by the C++ function
@@ -339,6 +346,17 @@ def _tag_config(name: str, config: Any) -> Mapping[str, Any]:
 # How deeply a tag's config may nest (hosts of hosts, arrays of arrays): far beyond any real tag,
 # well inside Python's stack.
 MAX_CONFIG_DEPTH = 100
+# How far tags that name tags may take a reading. A tag naming another twice, which names another
+# twice, ... doubles the targets at each level: 40 such tags (2.2 KB of JSON) stood for 2 ** 40
+# targets, and loading them still ran after 60 s at 1.3 GB. So a reading (of a text, a config or
+# a tag's name) makes at most MAX_TAG_TARGETS targets out of tags' configs, a tag counting each
+# time it is named, and tags name tags at most MAX_TAG_DEPTH deep; checking all the tags of a
+# registry (check_registry, load_registry) makes at most MAX_CHECKED_TAG_TARGETS in all, or a
+# registry of many tags each naming a large one would take as many times as long. TVM's tags
+# stand for 1 or 2 targets each, and name no tag; its 257 make some 400 targets checked.
+MAX_TAG_TARGETS = 1_000
+MAX_TAG_DEPTH = 32
+MAX_CHECKED_TAG_TARGETS = 50_000
 
 
 def _json_data(value: Any, where: str, depth: int = 0) -> Any:
