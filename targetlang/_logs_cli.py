@@ -451,12 +451,11 @@ def _stats(args: argparse.Namespace) -> int:
 
     stats.files += len(args.files)  # a file that cannot be read is one of the files too
     status = _each_source(args, one)
+    # a text at a time: the report of a log of many long targets is as long as they are
     if args.json:
-        for entry in stats.rows():
-            print(json.dumps(entry.to_json()))
-        print(json.dumps(stats.to_json()))
+        stats.write_json(sys.stdout.write)
     else:
-        print(stats.table())
+        stats.write(sys.stdout.write)
     return status
 
 

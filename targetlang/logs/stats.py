@@ -4,67 +4,261 @@ Each distinct spec is read once (the reader caches). Kind, model and keys are wh
 dispatcher would see: for an AutoTVM JSON record whose target does not read as written, they come
 from the text the JSON reader parsed (``-target`` rewritten to ``-mtriple``); the ``check`` column
 still says whether the spec reads as written.
+
+A row keeps what the report shows of its target, never the target read: a reading of a long
+``-mattr`` list holds about 9 bytes per byte of it, and a log of 1,500 distinct 200 KB targets
+held 2.9 GB of them. The texts themselves are shown, so they are kept, but a text longer than
+:data:`LONG` characters (the model and keys of a target, or a TVM version, as well as the spec)
+goes to a temporary file, and only its digest and first characters stay in memory: a distinct
+target costs the same few hundred bytes however long it is.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import tempfile
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TypeVar, Union
 
 from .check import migration_fixes
 from .formats import Format
 from .records import Record, writer_version
-from .report import by_count, counts, plural, table
+from .report import counts, plural
 from .targets import Reading, TargetReader, autotvm_rewrite
 
 if TYPE_CHECKING:
     from .migration import LogMigrator
 
-__all__ = ["Stats", "TargetStats"]
+__all__ = ["LONG", "Stats", "TargetStats"]
 
 _JSON_AUTOTVM = (Format.AUTOTVM_V02, Format.AUTOTVM_V01)
+
+# Characters of a text kept in memory; a longer one is kept in a file. No real target comes close
+# (TopHub's longest is 300), and a text this long costs 40 KB or more to read.
+LONG = 4096
+# Characters of a long text kept in memory too, to put texts in order without reading them.
+_HEAD = 256
+
+Write = Callable[[str], object]
+
+
+class _Long:
+    """A text of more than :data:`LONG` characters, kept in its counts' file: equal to another
+    by its digest, and read back (``str()``) when it is shown. Pickled as the text itself: the
+    counts of a worker arrive as plain text, which :meth:`Stats.merge` holds again."""
+
+    __slots__ = ("_offset", "_size", "_texts", "digest", "head", "length")
+
+    def __init__(self, texts: _Texts, offset: int, size: int, digest: bytes, length: int, head: str) -> None:
+        self._texts, self._offset, self._size = texts, offset, size
+        self.digest, self.length, self.head = digest, length, head
+
+    def __str__(self) -> str:
+        return self._texts.read(self._offset, self._size)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Long) and other.digest == self.digest
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return str, (str(self),)
+
+
+Text = Union[str, _Long]  # noqa: UP007 (a runtime alias: _Long is a class of this module)
+_T = TypeVar("_T", bound=Text)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class _Texts:
+    """The long texts of one :class:`Stats`, each once, in an unnamed temporary file made when
+    the first one comes."""
+
+    def __init__(self) -> None:
+        self._file: IO[bytes] | None = None
+        self._end = 0
+        self._held: dict[bytes, _Long] = {}
+
+    def hold(self, text: Text) -> Text:
+        """``text`` as the counts keep it: itself when it is short, else its :class:`_Long`."""
+        if type(text) is str and len(text) <= LONG:
+            return text
+        text = str(text)  # (a _Long of other counts: held here)
+        data = text.encode("utf-8", "surrogatepass")  # (lone surrogates come back as they went)
+        digest = hashlib.blake2b(data, digest_size=16).digest()
+        held = self._held.get(digest)
+        if held is None:
+            if self._file is None:
+                self._file = tempfile.TemporaryFile()
+            self._file.seek(self._end)
+            self._file.write(data)
+            held = self._held[digest] = _Long(self, self._end, len(data), digest, len(text), text[:_HEAD])
+            self._end += len(data)
+        return held
+
+    def read(self, offset: int, size: int) -> str:
+        assert self._file is not None
+        self._file.seek(offset)
+        return self._file.read(size).decode("utf-8", "surrogatepass")
+
+
+def _compare(a: Text, b: Text) -> int:
+    """-1, 0 or 1 as the texts ``a`` and ``b`` compare as strings; long ones are read only when
+    their first :data:`_HEAD` characters are the same (two texts that differ there compare as
+    those do)."""
+    if type(a) is str and type(b) is str:
+        return (a > b) - (a < b)
+    head_a = a.head if isinstance(a, _Long) else a[:_HEAD]
+    head_b = b.head if isinstance(b, _Long) else b[:_HEAD]
+    if head_a != head_b:
+        return (head_a > head_b) - (head_a < head_b)
+    if a == b:
+        return 0
+    whole_a, whole_b = str(a), str(b)
+    return (whole_a > whole_b) - (whole_a < whole_b)
+
+
+class _InOrder:
+    """A text as a sort key: in the order of strings (see :func:`_compare`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __lt__(self, other: _InOrder) -> bool:
+        return _compare(self.text, other.text) < 0
+
+
+def _by_count(counter: Counter[_T]) -> list[tuple[_T, int]]:
+    """:func:`~targetlang.logs.report.by_count` of counts whose names may be long texts: most
+    frequent first, then by name."""
+    return sorted(counter.items(), key=lambda item: (-item[1], _InOrder(item[0])))
 
 
 @dataclass
 class TargetStats:
-    """One distinct spec of one field (``target`` or ``host``)."""
+    """One distinct spec of one field (``target`` or ``host``): what the report says of it.
+
+    ``kind``, ``model`` and ``keys`` are what the dispatcher read (they differ from what the spec
+    reads as written only after the ``-target`` rewrite, ``read_after_rewrite``); ``error`` is
+    the first problem's error class when the spec does not read as written, in the era of the
+    first record that holds it. A text longer than :data:`LONG` characters is held in a file
+    (``text``, and the names of the counts): ``spec`` reads it back."""
 
     name: str  # the field: "target" or "host"
-    spec: str
+    text: Text  # the spec
     order: int  # first appearance, to break ties in a stable way
-    reading: Reading  # as written, in the era of the first record that holds it
-    seen_as: Reading  # what the dispatcher read (differs only after the -target rewrite)
+    kind: str | None
+    model: Text | None
+    keys: tuple[Text, ...] | None
+    error: str | None
+    read_after_rewrite: bool = False
     needs_migration: bool = False  # its problems are ones `logs migrate` fixes
     records: int = 0
     formats: Counter[str] = field(default_factory=Counter)
-    tvm_versions: Counter[str] = field(default_factory=Counter)
+    tvm_versions: Counter[Text] = field(default_factory=Counter)
     eras: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def spec(self) -> str:
+        """The spec, as the records write it."""
+        return str(self.text)
 
     @property
     def check(self) -> str:
         """``ok``, ``needs migration`` (as ``logs check`` says), or the first problem's error class."""
-        if not self.reading.findings:
+        if self.error is None:
             return "ok"
-        return "needs migration" if self.needs_migration else self.reading.findings[0].error
+        return "needs migration" if self.needs_migration else self.error
 
-    def to_json(self) -> dict[str, Any]:
-        """The entry as one JSON object (``"record": "target"``)."""
+    def _data(self) -> dict[str, Any]:
         return {
             "record": "target",
             "field": self.name,
-            "spec": self.spec,
+            "spec": self.text,
             "records": self.records,
             "formats": dict(self.formats),
-            "kind": self.seen_as.kind,
-            "model": self.seen_as.model,
-            "keys": list(self.seen_as.keys) if self.seen_as.keys is not None else None,
+            "kind": self.kind,
+            "model": self.model,
+            "keys": list(self.keys) if self.keys is not None else None,
             "tvm_versions": dict(self.tvm_versions),
             "eras": dict(self.eras),
-            "check": self.reading.findings[0].error if self.reading.findings else "ok",
+            "check": self.error or "ok",
             "needs_migration": self.needs_migration,
-            "read_after_rewrite": self.seen_as is not self.reading,
+            "read_after_rewrite": self.read_after_rewrite,
         }
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as one JSON object (``"record": "target"``)."""
+        plain: dict[str, Any] = _plain(self._data())
+        return plain
+
+    def _cells(self) -> list[list[Text]]:
+        """The row of the text report, each cell as its pieces."""
+        return [
+            [str(self.records)],
+            [self.kind or "?"],
+            [self.model or "?"],
+            ["?"] if self.keys is None else _joined(self.keys),
+            _joined(self.tvm_versions),
+            _joined(self.eras),
+            [self.check],
+            ["host: ", self.text] if self.name == "host" else [self.text],
+        ]
+
+
+def _joined(texts: Iterable[Text]) -> list[Text]:
+    """``",".join(texts)`` as pieces."""
+    pieces: list[Text] = []
+    for text in texts:
+        if pieces:
+            pieces.append(",")
+        pieces.append(text)
+    return pieces
+
+
+def _write(pieces: Iterable[Text], write: Write) -> None:
+    for piece in pieces:
+        write(piece if type(piece) is str else str(piece))
+
+
+def _plain(value: Any) -> Any:
+    """JSON data with its long texts read back."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return str(value) if isinstance(value, _Long) else value
+
+
+def _dump(value: Any, write: Write) -> None:
+    """``json.dumps(_plain(value))``, written a piece at a time: no more than one text at once."""
+    if isinstance(value, dict):
+        write("{")
+        for n, (key, item) in enumerate(value.items()):
+            write(f"{', ' if n else ''}{json.dumps(str(key))}: ")
+            _dump(item, write)
+        write("}")
+    elif isinstance(value, list):
+        write("[")
+        for n, item in enumerate(value):
+            if n:
+                write(", ")
+            _dump(item, write)
+        write("]")
+    else:
+        write(json.dumps(str(value) if isinstance(value, _Long) else value))
 
 
 class Stats:
@@ -80,10 +274,11 @@ class Stats:
         self.targets: dict[tuple[Any, ...], TargetStats] = {}
         # Per record (its target field), as the dispatcher sees them.
         self.kinds: Counter[str] = Counter()
-        self.keys: Counter[str] = Counter()
-        self.models: Counter[str] = Counter()
+        self.keys: Counter[Text] = Counter()
+        self.models: Counter[Text] = Counter()
         self.eras: Counter[str] = Counter()
-        self.tvm_versions: Counter[str] = Counter()
+        self.tvm_versions: Counter[Text] = Counter()
+        self._texts = _Texts()
 
     def add(self, record: Record) -> None:
         """Count ``record`` in."""
@@ -96,22 +291,14 @@ class Stats:
             if not target.spec and target.name == "host":
                 continue  # auto_scheduler's "no host"
             reading = self.reader.read(target.spec, writer_version(record))
-            # One row per distinct target *as read*: the same text written by two TVM releases
-            # may read differently (its check, keys, era), whatever order the records come in.
-            row = (target.name, target.spec, reading.era, reading.findings, reading.keys, reading.model)
+            row = self._row(target.name, reading)
             entry = self.targets.get(row)
             if entry is None:
-                seen_as = reading
-                if reading.target is None and record.format in _JSON_AUTOTVM:
-                    rewritten = autotvm_rewrite(target.spec)
-                    if rewritten != target.spec:
-                        seen_as = self.reader.read(rewritten, writer_version(record))
-                entry = TargetStats(target.name, target.spec, len(self.targets), reading, seen_as)
-                if reading.findings and self.migrator is not None:
-                    entry.needs_migration = migration_fixes(record, self.reader, self.migrator)
-                self.targets[row] = entry
+                entry = self.targets[row] = self._entry(target.name, reading, record)
             era = reading.era
-            version = record.tvm_version or "-"
+            version: Text = record.tvm_version or "-"
+            if len(version) > LONG:
+                version = self._texts.hold(version)
             entry.records += 1
             entry.formats[record.format.value] += 1
             entry.tvm_versions[version] += 1
@@ -120,42 +307,100 @@ class Stats:
                 continue
             self.eras[era] += 1
             self.tvm_versions[version] += 1
-            self.kinds[entry.seen_as.kind or "?"] += 1
-            self.models[entry.seen_as.model or "?"] += 1
-            self.keys.update(entry.seen_as.keys or ("?",))
+            kind, model, keys = entry.kind, entry.model, entry.keys
+            if reading.target is None and _rewritten(reading, record) != entry.read_after_rewrite:
+                # what the dispatcher read depends on the record's format, not on the row's first
+                # record: the counts must not depend on which records a worker of -j N met first
+                kind, model, keys = self._names(self._seen_as(reading, record))
+            self.kinds[kind or "?"] += 1
+            self.models[model or "?"] += 1
+            self.keys.update(keys or ("?",))
+
+    def _row(self, name: str, reading: Reading) -> tuple[Any, ...]:
+        """What tells a row from the others: one row per distinct target *as read*, since the
+        same text written by two TVM releases may read differently (its check, keys, era),
+        whatever order the records come in. A long spec stands in it as held, and its findings
+        as their digest."""
+        if len(reading.spec) <= LONG:
+            return (name, reading.spec, reading.era, reading.findings, reading.keys, reading.model)
+        findings = _digest(repr(reading.findings))
+        return self._held_row((name, reading.spec, reading.era, findings, reading.keys, reading.model))
+
+    def _held_row(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``row`` of a long spec with its texts held here."""
+        name, spec, era, findings, keys, model = row
+        hold = self._texts.hold
+        keys = None if keys is None else tuple(map(hold, keys))
+        return (name, hold(spec), era, findings, keys, None if model is None else hold(model))
+
+    def _entry(self, name: str, reading: Reading, record: Record) -> TargetStats:
+        seen_as = self._seen_as(reading, record)
+        entry = TargetStats(
+            name,
+            self._texts.hold(reading.spec),
+            len(self.targets),
+            *self._names(seen_as),
+            reading.findings[0].error if reading.findings else None,
+            seen_as is not reading,
+        )
+        if reading.findings and self.migrator is not None:
+            entry.needs_migration = migration_fixes(record, self.reader, self.migrator)
+        return entry
+
+    def _seen_as(self, reading: Reading, record: Record) -> Reading:
+        """What AutoTVM's dispatcher read of ``record``'s target: for an AutoTVM JSON record
+        whose target does not read as written, the text the JSON reader parsed."""
+        if _rewritten(reading, record):
+            return self.reader.read(autotvm_rewrite(reading.spec), writer_version(record))
+        return reading
+
+    def _names(self, seen_as: Reading) -> tuple[str | None, Text | None, tuple[Text, ...] | None]:
+        """The kind, model and keys of ``seen_as``, held."""
+        hold = self._texts.hold
+        model, keys = seen_as.model, seen_as.keys
+        return seen_as.kind, None if model is None else hold(model), None if keys is None else tuple(map(hold, keys))
 
     def __getstate__(self) -> dict[str, Any]:
-        # Counts go to another process without the reader and the migrator, and their caches.
+        # Counts go to another process without the reader and the migrator, and their caches;
+        # their long texts as the texts (_Long.__reduce__), not the file that holds them here.
         state = dict(self.__dict__)
-        state["reader"] = state["migrator"] = None
+        state["reader"] = state["migrator"] = state["_texts"] = None
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._texts = _Texts()
 
     def merge(self, other: Stats) -> None:
         """Count in ``other``'s counts, of records that come after all of this one's: as if they
         had been added here, one by one (a target first met there keeps what its first record
         there said of it)."""
+        hold = self._texts.hold
         self.files += other.files
         self.lines += other.lines
         self.comments += other.comments
         self.formats.update(other.formats)
         for row, theirs in other.targets.items():
+            if len(row[1]) > LONG:
+                row = self._held_row(row)
             mine = self.targets.get(row)
             if mine is None:
                 theirs.order = len(self.targets)
+                theirs.text = hold(theirs.text)
+                theirs.model = None if theirs.model is None else hold(theirs.model)
+                theirs.keys = None if theirs.keys is None else tuple(map(hold, theirs.keys))
+                theirs.tvm_versions = _held(theirs.tvm_versions, hold)
                 self.targets[row] = theirs
                 continue
             mine.records += theirs.records
             mine.formats.update(theirs.formats)
-            mine.tvm_versions.update(theirs.tvm_versions)
+            mine.tvm_versions.update(_held(theirs.tvm_versions, hold))
             mine.eras.update(theirs.eras)
-        for mine_counter, theirs_counter in (
-            (self.kinds, other.kinds),
-            (self.keys, other.keys),
-            (self.models, other.models),
-            (self.eras, other.eras),
-            (self.tvm_versions, other.tvm_versions),
-        ):
-            mine_counter.update(theirs_counter)
+        self.kinds.update(other.kinds)
+        self.keys.update(_held(other.keys, hold))
+        self.models.update(_held(other.models, hold))
+        self.eras.update(other.eras)
+        self.tvm_versions.update(_held(other.tvm_versions, hold))
 
     @property
     def records(self) -> int:
@@ -166,30 +411,32 @@ class Stats:
         """Distinct specs, most frequent first, then in order of appearance."""
         return sorted(self.targets.values(), key=lambda entry: (-entry.records, entry.order))
 
-    def table(self) -> str:
-        """The text report: a header line, a table of distinct targets, and counts per record."""
+    def write(self, write: Write) -> None:
+        """Write the text report, line by line: a header line, a table of distinct targets, and
+        counts per record (what :meth:`table` returns, each line ended)."""
         formats = f" ({counts(self.formats)})" if self.formats else ""
-        lines = [
+        write(
             f"{plural(self.records, 'record')} in {plural(self.files, 'file')}{formats}, "
-            f"{plural(self.comments, 'comment line')}; {plural(len(self.targets), 'distinct target')}"
-        ]
-        rows = [("records", "kind", "model", "keys", "tvm", "era", "check", "target")]
-        for entry in self.rows():
-            seen = entry.seen_as
-            rows.append(
-                (
-                    str(entry.records),
-                    seen.kind or "?",
-                    seen.model or "?",
-                    ",".join(seen.keys) if seen.keys is not None else "?",
-                    ",".join(entry.tvm_versions),
-                    ",".join(entry.eras),
-                    entry.check,
-                    ("host: " if entry.name == "host" else "") + entry.spec,
-                )
-            )
-        if len(rows) > 1:
-            lines.extend(table(rows))
+            f"{plural(self.comments, 'comment line')}; {plural(len(self.targets), 'distinct target')}\n"
+        )
+        header: list[list[Text]] = [[cell] for cell in ("records", "kind", "model", "keys", "tvm", "era", "check")]
+        entries = self.rows()
+        if entries:
+            rows = [entry._cells() for entry in entries]
+            widths = [max(sum(map(len, cells[i])) for cells in [header, *rows]) for i in range(len(header))]
+            table: list[list[list[Text]]] = [[*header, ["target"]], *rows]
+            for cells in table:
+                for i, (cell, width) in enumerate(zip(cells, widths, strict=False)):
+                    pad = " " * (width - sum(map(len, cell)))
+                    if i == 0:  # the counts, right-aligned (report.table's right=1)
+                        write(pad)
+                        _write(cell, write)
+                    else:
+                        _write(cell, write)
+                        write(pad)
+                    write("  ")
+                _write(cells[-1], write)
+                write("\n")
         for name, counter in (
             ("kinds", self.kinds),
             ("keys", self.keys),
@@ -198,22 +445,58 @@ class Stats:
             ("tvm versions", self.tvm_versions),
         ):
             if counter:
-                lines.append(f"{name}: {counts(counter, name_first=True)}")
-        return "\n".join(lines)
+                write(f"{name}: ")
+                for n, (text, number) in enumerate(_by_count(counter)):
+                    _write((", " if n else "", text, f" {number}"), write)
+                write("\n")
 
-    def to_json(self) -> dict[str, Any]:
-        """The counts as one JSON object (``"record": "summary"``)."""
+    def table(self) -> str:
+        """The text report: a header line, a table of distinct targets, and counts per record."""
+        pieces: list[str] = []
+        self.write(pieces.append)
+        return "".join(pieces).removesuffix("\n")
+
+    def _data(self) -> dict[str, Any]:
         return {
             "record": "summary",
             "files": self.files,
             "lines": self.lines,
             "records": self.records,
             "comments": self.comments,
-            "formats": dict(by_count(self.formats)),
+            "formats": dict(_by_count(self.formats)),
             "distinct_targets": len(self.targets),
-            "kinds": dict(by_count(self.kinds)),
-            "keys": dict(by_count(self.keys)),
-            "models": dict(by_count(self.models)),
-            "eras": dict(by_count(self.eras)),
-            "tvm_versions": dict(by_count(self.tvm_versions)),
+            "kinds": dict(_by_count(self.kinds)),
+            "keys": dict(_by_count(self.keys)),
+            "models": dict(_by_count(self.models)),
+            "eras": dict(_by_count(self.eras)),
+            "tvm_versions": dict(_by_count(self.tvm_versions)),
         }
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts as one JSON object (``"record": "summary"``)."""
+        plain: dict[str, Any] = _plain(self._data())
+        return plain
+
+    def write_json(self, write: Write) -> None:
+        """Write one JSON line per distinct target (:meth:`TargetStats.to_json`, in the order of
+        :meth:`rows`), then the summary (:meth:`to_json`), a text at a time."""
+        for entry in self.rows():
+            _dump(entry._data(), write)
+            write("\n")
+        _dump(self._data(), write)
+        write("\n")
+
+
+def _rewritten(reading: Reading, record: Record) -> bool:
+    """Whether AutoTVM's JSON reader read ``record``'s target other than as written."""
+    return reading.target is None and record.format in _JSON_AUTOTVM and autotvm_rewrite(reading.spec) != reading.spec
+
+
+def _held(counter: Counter[Any], hold: Callable[[Text], Text]) -> Counter[Text]:
+    """``counter`` with its names held by ``hold``."""
+    if all(type(name) is str and len(name) <= LONG for name in counter):
+        return counter
+    held: Counter[Text] = Counter()
+    for name, number in counter.items():
+        held[hold(name)] += number
+    return held
