@@ -262,3 +262,64 @@ def test_target_api_table_is_the_module_s() -> None:
     text = DOC.read_text(encoding="utf-8")
     section = text.split("<!-- begin target-apis -->\n", 1)[1].split("<!-- end target-apis -->", 1)[0]
     assert section.rstrip("\n").split("\n") == target_api_table()
+
+
+# ------------------------------------------------------------------ documents of many blocks
+
+
+def _many_blocks(suffix: str, count: int) -> tuple[str, list[tuple[int, int | None, str]]]:
+    """A document of ``count`` Python code blocks (Markdown or reStructuredText), the last three
+    building a target from a legacy string (and naming one in a comment, the Python fixer's to
+    read, not text-target's), then a paragraph and a shell block with a legacy ``--target``
+    each; and the findings it holds, (line, column or None, rule), the lines
+    counted as they are written."""
+    lines: list[str] = ["Title", "=====" if suffix == ".rst" else "", ""]
+    expected: list[tuple[int, int | None, str]] = []
+    indent = "" if suffix == ".md" else "   "
+
+    def block(language: str, code: list[str], finding: str | None) -> None:
+        lines.extend([f"```{language}"] if suffix == ".md" else [f".. code-block:: {language}", ""])
+        for line in code:
+            lines.append(indent + line)
+            if finding == "target-string" and "Target(" in line:
+                expected.append((len(lines), None, finding))
+            elif finding == "text-target" and "--target" in line:
+                expected.append((len(lines), lines[-1].index("--target") + 1, finding))
+        lines.extend(["```", ""] if suffix == ".md" else [""])
+
+    for i in range(count):
+        lines += [f"Step {i}.", ""]
+        if i < count - 3:
+            block("python", [f"x = {i}", "print(x + 1)"], None)
+        else:
+            block(
+                "python",
+                [
+                    "import tvm",
+                    '# (tvmc compile --target "llvm -mcpu=core-avx2": a comment, which text-target skips here)',
+                    f't = tvm.target.Target("llvm -mcpu=core-avx2 -num-cores={i}")',
+                ],
+                "target-string",
+            )
+    command = 'tvmc compile --target "llvm -mcpu=skylake" model.onnx'
+    lines += [f"Run ``{command}``.", ""]
+    expected.append((len(lines) - 1, lines[-2].index("--target") + 1, "text-target"))
+    block("sh", [command], "text-target")
+    return "\n".join(lines) + "\n", expected
+
+
+@pytest.mark.parametrize("suffix", [".md", ".rst"])
+def test_the_findings_of_the_last_blocks_of_a_long_document_are_on_their_lines(suffix: str) -> None:
+    # Each finding's line was counted from the start of the document, and each block of a
+    # reStructuredText document read the rest of it (the square of its length): the lines now
+    # come from a table of where the lines start, and a block ends without the rest being read.
+    text, expected = _many_blocks(suffix, 1500)
+    result = fix_source(text, path="guide" + suffix, docs=True)
+    found = [(f.line, f.column if f.rule == "text-target" else None, f.rule) for f in result.findings]
+    assert found == expected
+    assert [f.applied for f in result.findings] == [True, True, True, False, False]
+    written = [f'{{"kind": "llvm", "mcpu": "core-avx2", "num-cores": {i}}}' for i in range(1497, 1500)]
+    fixed = result.text.splitlines()
+    for (line, _, _), target in zip(expected[:3], written, strict=True):
+        assert fixed[line - 1].strip() == f"t = tvm.target.Target({target})"
+    assert result.text.count("tvm.target.Target(") == 3 and result.text.count('"llvm -mcpu=skylake"') == 2

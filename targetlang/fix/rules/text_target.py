@@ -10,6 +10,8 @@ reStructuredText are given to the Python fixer instead when ``fix_block`` is pas
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import re
 import textwrap
@@ -32,6 +34,9 @@ _RST_BLOCK = re.compile(
     r"^(?P<indent>[ \t]*)\.\. (?:code-block|code|sourcecode)::[ \t]*(?P<lang>\w+)[^\n]*\n", re.MULTILINE
 )
 _PYTHON = frozenset({"python", "py", "python3", "ipython", "pycon"})
+# A line as str.splitlines(keepends=True) cuts them, read in place (not the rest of the text split
+# at every block: a document of many blocks cost the square of its length).
+_LINE = re.compile(r"[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]*(?:\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029])?")
 # Configuration formats whose values may stand unquoted with spaces in them (a YAML plain
 # scalar, an INI value): there an unquoted value is the rest of its line, less a comment.
 _BARE_VALUES = {
@@ -79,18 +84,44 @@ def _python_blocks(text: str, suffix: str) -> Iterator[tuple[int, int, str]]:
                 continue
             start = end = match.end()
             base = len(match["indent"].expandtabs())
-            for line in text[start:].splitlines(keepends=True):
-                if line.strip() and len(line) - len(line.lstrip()) <= base:
-                    break
+            for found in _LINE.finditer(text, start):
+                line = found[0]
+                if not line or (line.strip() and len(line) - len(line.lstrip()) <= base):
+                    break  # (an empty line: the end of the text)
                 end += len(line)
             body = text[start:end]
             indent = re.match(r"\n*([ \t]*)", body)
             yield start, end, indent[1] if indent else ""
 
 
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+class _Lines:
+    """Where the lines of a text start, found once, for the line and column of any offset: not
+    counted from the start of the text for each one, which cost the square of its length (a
+    shell script of 40,000 findings took 20 s)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] | None = None  # (found on the first question: most texts are asked none)
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """The line (from 1) and the column (from 1) of ``offset``; lines end at each ``\\n``."""
+        if self.starts is None:
+            self.starts = [0, *(found.end() for found in re.finditer("\n", self.text))]
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+
+def _outside(blocks: list[tuple[int, int]]) -> Callable[[int], bool]:
+    """Whether an offset is in none of ``blocks`` (spans ``(start, end)`` in the order of their
+    starts): a binary search, not a look at every block for every offset."""
+    starts = [start for start, _ in blocks]
+    reach = list(itertools.accumulate((end for _, end in blocks), max))  # the furthest end so far
+
+    def outside(offset: int) -> bool:
+        last = bisect.bisect_right(starts, offset) - 1
+        return last < 0 or reach[last] <= offset
+
+    return outside
 
 
 def fix_text(
@@ -108,24 +139,25 @@ def fix_text(
     skipped: list[tuple[int, int]] = []
     pieces: list[str] = []
     done = 0
+    lines = _Lines(text)
     if fix_block is not None and suffix in (".md", ".rst"):
         for start, end, indent in _python_blocks(text, suffix):
-            block = text[start:end]
+            block = textwrap.dedent(text[start:end])
             try:
-                fixed, found = fix_block(textwrap.dedent(block), _line_col(text, start)[0])
+                fixed, found = fix_block(block, lines.line_col(start)[0])
             except SourceSyntaxError:
                 continue  # a console session or a fragment: read as text below
             skipped.append((start, end))
             findings.extend(found)
-            if fixed != textwrap.dedent(block):
+            if fixed != block:
                 pieces += [text[done:start], textwrap.indent(fixed, indent, lambda line: bool(line.strip()))]
                 done = end
     pieces.append(text[done:])
     if selected("text-target"):
+        outside = _outside(skipped)
         for match in _POSITION.finditer(text):
-            if any(start <= match.start() < end for start, end in skipped):
-                continue
-            findings.extend(_reported(text, match, path, registry, shell, suffix))
+            if outside(match.start()):
+                findings.extend(_reported(text, match, path, registry, shell, suffix, lines))
     findings.sort(key=lambda f: (f.line, f.column))
     return "".join(pieces), findings
 
@@ -144,7 +176,7 @@ def _value(text: str, match: re.Match[str], suffix: str) -> str:
 
 
 def _reported(
-    text: str, match: re.Match[str], path: str, registry: Registry | None, shell: bool, suffix: str = ""
+    text: str, match: re.Match[str], path: str, registry: Registry | None, shell: bool, suffix: str, lines: _Lines
 ) -> list[Finding]:
     value = _value(text, match, suffix)
     before = text[match.start() : match.start("value") + len(value)]
@@ -165,7 +197,7 @@ def _reported(
         rules += conversion.rule_ids
         messages.append(conversion.message)
         if conversion.config is None:
-            return [_finding(text, match.start(), before, path, conversion.message, None, tuple(rules))]
+            return [_finding(lines, match.start(), before, path, conversion.message, None, tuple(rules))]
         written.append(json.dumps(conversion.config) if conversion.tag is None else conversion.tag)
     if not legacy:
         return []
@@ -173,11 +205,11 @@ def _reported(
     quoted = _quoted_like(value, joined, shell or many or match["key"].startswith("--"), suffix in (".yaml", ".yml"))
     after = f"{match['key']}{match['sep']}{quoted}"
     message = "; ".join(dict.fromkeys(messages)) + " (write the JSON; TVM >= 0.24 reads no other form)"
-    return [_finding(text, match.start(), before, path, message, after, tuple(dict.fromkeys(rules)))]
+    return [_finding(lines, match.start(), before, path, message, after, tuple(dict.fromkeys(rules)))]
 
 
 def _finding(
-    text: str, start: int, before: str, path: str, message: str, after: str | None, rules: tuple[str, ...]
+    lines: _Lines, start: int, before: str, path: str, message: str, after: str | None, rules: tuple[str, ...]
 ) -> Finding:
-    line, column = _line_col(text, start)
+    line, column = lines.line_col(start)
     return Finding(path, line, column, "text-target", message, before, after, "report-only", False, rules)
