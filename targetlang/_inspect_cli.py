@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._logs_cli import tvm_version_argument
@@ -235,7 +235,18 @@ def _listing(args: argparse.Namespace, command: str) -> str | None:
 
 
 def _print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    """``print(json.dumps(data, indent=2, ensure_ascii=False))``, written a few thousand pieces
+    at a time: the whole text of an array of millions of items, and the list of its pieces that
+    ``json.dumps`` joins, would take ten times the input's memory."""
+    write = sys.stdout.write
+    batch: list[str] = []
+    for piece in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(data):
+        batch.append(piece)
+        if len(batch) >= 4096:
+            write("".join(batch))
+            batch.clear()
+    batch.append("\n")
+    write("".join(batch))
 
 
 def _user_registry(args: argparse.Namespace) -> Registry | None:
@@ -329,7 +340,11 @@ def _explain(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(explanation.to_json())
     else:
-        print("\n".join(render_explanation(explanation)))
+        write = sys.stdout.write
+        for line in _explanation_lines(explanation):  # a piece at a time: see _explanation_lines
+            for piece in line:
+                write(piece)
+            write("\n")
     return 0
 
 
@@ -409,26 +424,41 @@ def render_tags(tags: Sequence[TagInfo]) -> list[str]:
 def render_explanation(explanation: Explanation) -> list[str]:
     """The lines of ``targetlang explain``: the target, a row per value, the migration's changes
     and result."""
+    return ["".join(line) for line in _explanation_lines(explanation)]
+
+
+def _explanation_lines(explanation: Explanation) -> Iterator[list[str]]:
+    """The lines of :func:`render_explanation`, each as its pieces. A long value makes a line of
+    each row of the table as long as its cell (the cells before the last are padded to their
+    column's width): the lines are made one at a time, their cells and padding left apart."""
     from .errors import show
 
-    head = (
-        f"{explanation.spec}: kind {show(explanation.kind)}, read as TVM v{explanation.version} read it; "
-        f"in TVM {_modern()}: {explanation.kind_fate}"
-    )
+    yield [
+        explanation.spec,
+        f": kind {show(explanation.kind)}, read as TVM v{explanation.version} read it; "
+        f"in TVM {_modern()}: {explanation.kind_fate}",
+    ]
     rows = [("attribute", "value", "type", "origin", "migrate", f"in TVM {_modern()}")]
     for row in explanation.rows:
         origin = f"{row.origin} ({row.note})" if row.note else row.origin
         rows.append((row.name, _compact(row.value), row.type, origin, row.migration, row.fate))
-    lines = [head, *_table(rows)]
+    # report.table's layout (right=0): every cell but the last left-aligned to its column's width
+    widths = [max(len(cells[i]) for cells in rows) for i in range(len(rows[0]) - 1)]
+    for cells in rows:
+        line: list[str] = []
+        for cell, width in zip(cells, widths, strict=False):
+            line += (cell, " " * (width - len(cell)), "  ")
+        line.append(cells[-1])
+        yield line
     if explanation.features:
         derived = ", ".join(f"{name}={_compact(value)}" for name, value in explanation.features.items())
-        lines.append(f"features (derived by the canonicaliser): {derived}")
-    lines.extend(f"{change.severity}: {change.rule}: {change.message}" for change in explanation.changes)
+        yield [f"features (derived by the canonicaliser): {derived}"]
+    for change in explanation.changes:
+        yield [f"{change.severity}: {change.rule}: {change.message}"]
     if explanation.migrated is None:
-        lines.append("migrated: none (the target cannot migrate)")
+        yield ["migrated: none (the target cannot migrate)"]
     else:
-        lines.append(f"migrated: {json.dumps(explanation.migrated, ensure_ascii=False)}")
-    return lines
+        yield ["migrated: ", json.dumps(explanation.migrated, ensure_ascii=False)]
 
 
 def render_diff(found: TargetDiff) -> list[str]:
