@@ -110,12 +110,12 @@ class Pool:
             while waiting:
                 yield self._result(waiting.pop(0).result())
         finally:
-            # Stopped midway: the calls not begun are dropped, and those under way are waited
-            # for (one call's time: the workers ignore Ctrl-C, and a worker a signal killed
-            # fails its call at once), so that none of them is still at work when the pool is
-            # used again, or closed.
-            for future in waiting:
-                future.cancel()
+            # Stopped midway: the calls given out are waited for (two calls' time at most: the
+            # workers ignore Ctrl-C, and those a signal killed fail their calls at once), so that
+            # none of them is still at work when the pool is used again, or closed. None is
+            # cancelled: Python 3.11's pool, broken (its workers killed by SIGTERM to the process
+            # group), sets an exception on every call it holds, and one cancelled meanwhile stops
+            # it dead, and the command with it (waiting forever).
             concurrent.futures.wait(waiting)
 
     def _task(self, function: Callable[..., Any], arguments: tuple[Any, ...]) -> tuple[Callable[..., Any], Any]:
@@ -130,7 +130,7 @@ class Pool:
         """Stop the workers (those at work finish their call first: they only compute)."""
         if self._executor is not None:
             with signals_held():  # (a call's time at most)
-                self._executor.shutdown(wait=True, cancel_futures=True)
+                self._executor.shutdown(wait=True)  # (no call is cancelled: see map())
             self._executor = None
 
     def __enter__(self) -> Self:
