@@ -617,10 +617,10 @@ def _migrate(args: argparse.Namespace) -> int:
                 # in place: the bytes read must be the bytes replaced (see AtomicFile)
                 atomic = stack.enter_context(AtomicFile(destination, backup, check_bytes=args.in_place))
                 sink = atomic.write
+            source = stack.enter_context(Source.open(path, regular=args.in_place))
             if args.in_place and atomic is not None and source.identity != atomic.identity:
                 # the name was given another file (a link swapped in) between the two opens
                 raise ChangedMeanwhileError(errno.EAGAIN, "it changed while it was opened; left as it is", path)
-            source = stack.enter_context(Source.open(path))
 
             def emit(
                 out: bytes | memoryview,

@@ -159,3 +159,19 @@ def test_a_second_hard_link_keeps_the_old_text(tmp_path: Path) -> None:
 def test_every_step_is_relative_to_the_directory_opened_once() -> None:
     # The guard the rest rests on: where the system takes directory descriptors, they are used.
     assert output._AT is (os.name == "posix")
+
+
+@pytest.mark.parametrize("special", ["fifo", "link to a device"])
+def test_a_file_read_to_be_replaced_is_never_written_as_a_special_file(tmp_path: Path, special: str) -> None:
+    # A FIFO, or a link to a device (a disk, as root), swapped in after the file was read: the
+    # writing of a device or a pipe "directly" is for an output the user names, not for this.
+    path = tmp_path / "a.py"
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/null")
+    with pytest.raises(ChangedMeanwhileError, match="no longer the regular file read"), AtomicFile(
+        str(path), expected=digest(b"x = 1\n")
+    ) as out:
+        out.write(b"fixed\n")
+    assert path.is_fifo() if special == "fifo" else path.is_symlink()

@@ -113,6 +113,10 @@ def refuse_compressed(handle: BinaryIO) -> None:
         )
 
 
+# A regular file's reads ignore O_NONBLOCK; a FIFO's open returns at once instead of waiting.
+_NO_WAIT = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
 @dataclass
 class Source:
     """One input of a command: an open file (or standard input) and what is known of it."""
@@ -125,8 +129,10 @@ class Source:
     identity: tuple[int, int] | None = None  # (device, inode) of a regular file
 
     @classmethod
-    def open(cls, path: str) -> Source:
-        """``path`` opened for reading (``"-"``: standard input); raises ``OSError``."""
+    def open(cls, path: str, regular: bool = False) -> Source:
+        """``path`` opened for reading (``"-"``: standard input); raises ``OSError``. With
+        ``regular``, a file that is no regular file is refused, and opened without waiting (a FIFO
+        put at the name would wait for a writer for ever)."""
         if path == "-":
             stdin = sys.stdin
             if stdin is None:
@@ -137,9 +143,11 @@ class Source:
                 # what a pipe has now, not a whole block: a log piped in is read as it comes
                 return cls("<stdin>", None, None, getattr(buffer, "read1", buffer.read))
             return cls("<stdin>", None, None, lambda size: stdin.read(size).encode("utf-8", "surrogateescape"))
-        handle = open(path, "rb")
+        handle = os.fdopen(os.open(path, _NO_WAIT), "rb") if regular else open(path, "rb")
         try:
             info = os.fstat(handle.fileno())
+            if regular and not stat.S_ISREG(info.st_mode):
+                raise OSError(errno.EINVAL, "not a regular file", path)
             if stat.S_ISREG(info.st_mode):
                 refuse_compressed(handle)
         except BaseException:
@@ -299,7 +307,8 @@ class _Range:
         self.path, self.identity, self.start, self.end = path, identity, start, end
 
     def __enter__(self) -> Iterator[tuple[list[bytes], int, bool]]:
-        self.handle = open(self.path, "rb")
+        # without waiting: a FIFO put at the name since is refused below, never waited on
+        self.handle = os.fdopen(os.open(self.path, _NO_WAIT), "rb")
         try:
             info = os.fstat(self.handle.fileno())
             if (info.st_dev, info.st_ino) != self.identity:

@@ -91,7 +91,9 @@ class AtomicFile:
     afterwards is never written through. Just before the rename, under the lock, the name must
     still be that file, unchanged (size, modification and change times), and its bytes those the
     caller read: ``expected`` (their :func:`digest`), or with ``check_bytes`` those there when the
-    block began. Otherwise :class:`ChangedMeanwhileError`, and the file stays as it is.
+    block began. Otherwise :class:`ChangedMeanwhileError`, and the file stays as it is. Without
+    either, a destination that is no regular file (``-o /dev/stdout``) is written directly; with
+    either, it is refused.
 
     The new file gets the old one's owner and group (where the process may give them), then its
     mode, set-user-ID and set-group-ID bits included, and its extended attributes (ACLs among
@@ -149,6 +151,11 @@ class AtomicFile:
             first = os.stat(self.given)
         except FileNotFoundError:
             first = None
+        replacing = self._expected is not None or self._check_bytes
+        if replacing and (first is None or not stat.S_ISREG(first.st_mode)):
+            # A file read to be replaced: one that is gone, or that is a FIFO or a device now
+            # (a link to one swapped in), is not the file read; never written directly.
+            raise self._changed("it is no longer the regular file read")
         if first is not None and not stat.S_ISREG(first.st_mode):
             # a pipe, a device, a terminal (-o /dev/stdout): written directly, as given
             self._handle = open(self.given, "wb")

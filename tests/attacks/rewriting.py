@@ -188,24 +188,44 @@ os.path.realpath = realpath
 real_fix_file = command._fix_file
 def fix_file(p, job):
     outcome = real_fix_file(p, job)
-    if when == "read":
+    if when in ("read", "read, a FIFO"):
         swap()
     return outcome
 command._fix_file = fix_file
 real_open = jobs.Source.open
-def source_open(p):
-    if when == "read" and p == path:
+def source_open(p, *args, **kwargs):
+    if when in ("read", "read, a FIFO") and p == path:
         swap()
-    return real_open(p)
+    return real_open(p, *args, **kwargs)
 jobs.Source.open = staticmethod(source_open)
 raise SystemExit(main(argv))
+"""
+
+
+_FIFO_READER = r"""
+import os, select, signal, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+got = 0
+def done(*_):
+    print(got, flush=True)
+    raise SystemExit(0)
+signal.signal(signal.SIGTERM, done)
+print("r", flush=True)
+while True:
+    select.select([fd], [], [], 0.05)
+    try:
+        got += len(os.read(fd, 1 << 16))
+    except BlockingIOError:
+        pass
 """
 
 
 def link_swap_at(trials: int, seed: int = 0) -> Outcome:
     """The link swapped in at the worst moments, made so: while the command resolves the path it
     was given (``os.path.realpath``; the user's file back right after), and after it read the
-    file (fix) or as it opens the log to read it (logs): the protected file is never written."""
+    file (fix) or as it opens the log to read it (logs), the link to the protected file or to a
+    FIFO a reader watches: the protected file is never written, nothing goes into the FIFO, and
+    no run waits on it."""
     outcome = Outcome("link-swap-at", "a link swapped in as the path is resolved, or after the file is read")
     with _workspace("link-swap-at") as root:
         for trial in range(trials):
@@ -214,7 +234,18 @@ def link_swap_at(trials: int, seed: int = 0) -> Outcome:
             target = _protected(directory)
             inode = target.stat().st_ino
             tool = ("fix", "logs")[trial % 2]
-            when = ("resolve", "read")[(trial // 2) % 2]
+            when = ("resolve", "read", "read, a FIFO")[(trial // 2) % 3]
+            link = target
+            reader = None
+            if when == "read, a FIFO":
+                # a FIFO (a device, say) that a reader watches: nothing may be written into it
+                link = target.parent / "pipe"
+                os.mkfifo(link)
+                reader = subprocess.Popen(
+                    [sys.executable, "-c", _FIFO_READER, str(link)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+                )
+                assert reader.stdout is not None
+                reader.stdout.readline()
             user = directory / "user"
             user.mkdir()
             if tool == "fix":
@@ -225,14 +256,20 @@ def link_swap_at(trials: int, seed: int = 0) -> Outcome:
                 path = user / "tune.log"
                 path.write_bytes(_texts(SMALL)[0])
                 argv = ["logs", "migrate", "--in-place", str(path)]
-            done = _run(_script(_SWAP_AT, when, str(path), str(target), *argv), cwd=directory, timeout=60)
+            done = _run(_script(_SWAP_AT, when, str(path), str(link), *argv), cwd=directory, timeout=60)
+            if reader is not None:
+                reader.terminate()
+                got = reader.communicate()[0].decode().split()
+                if got and got[-1] != "0":
+                    outcome.violate(trial, f"{tool}, at {when}: {got[-1]} bytes written into the FIFO")
+                    continue
             fault = _faults(done)
             if fault is not None:
                 outcome.violate(trial, f"{tool}, at {when}: {fault}")
                 continue
             if not _check_protected(outcome, trial, target, inode):
                 continue
-            if (when == "read") != path.is_symlink():
+            if (when != "resolve") != path.is_symlink():
                 outcome.violate(trial, f"{tool}, at {when}: the link was not swapped as the attack says")
                 continue
             outcome.count(f"{tool}, swapped at {when}: exit {done.status}, the protected file untouched")
