@@ -129,6 +129,27 @@ def _flipped_run(tool: str, directory: Path, target: Path, rng: random.Random) -
     return done, tool
 
 
+_REFUSALS = {
+    "it became a symbolic link": "refused: a link at the name when it was opened",
+    "another file took its name": "refused: another file at the name before the rename",
+    "no longer the regular file read": "refused: no regular file at the name",
+    "not a regular file": "refused: no regular file at the name",
+    "bytes changed": "refused: other bytes than those read",
+    "changed while it was opened": "refused: the log read is not the file opened",
+    "changed while it was being fixed": "refused: changed while it was being fixed",
+    "changed while it was rewritten": "refused: changed while it was rewritten",
+    "no such file": "the path named no file as it was read",
+}
+
+
+def _refusal(done: Done) -> str:
+    """Why a run left the file, in a few words (the first reason its stderr gives), or "done"."""
+    for phrase, said in _REFUSALS.items():
+        if phrase in done.err.lower():
+            return said
+    return "done" if done.status == 0 else f"exit {done.status}: {done.err.strip()[-120:]!r}"
+
+
 def link_swap(trials: int, seed: int = 0) -> Outcome:
     """The path of the file to rewrite flips, as fast as renames go, between the user's own file
     (kept under a hard link) and a symbolic link to the protected file, while ``fix --write`` or
@@ -153,8 +174,7 @@ def link_swap(trials: int, seed: int = 0) -> Outcome:
             if left:
                 outcome.violate(trial, f"{tool}: temporary files left: {left}")
                 continue
-            said = "refused (changed meanwhile)" if "left as it is" in done.err or "not written" in done.err else "done"
-            outcome.count(f"{tool}: exit {done.status}, {said}, the protected file untouched")
+            outcome.count(f"{tool}: exit {done.status}, {_refusal(done)}, the protected file untouched")
     return outcome
 
 
@@ -272,7 +292,7 @@ def link_swap_at(trials: int, seed: int = 0) -> Outcome:
             if (when != "resolve") != path.is_symlink():
                 outcome.violate(trial, f"{tool}, at {when}: the link was not swapped as the attack says")
                 continue
-            outcome.count(f"{tool}, swapped at {when}: exit {done.status}, the protected file untouched")
+            outcome.count(f"{tool}, swapped at {when}: exit {done.status}, {_refusal(done)}")
     return outcome
 
 
