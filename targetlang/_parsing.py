@@ -454,9 +454,15 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         if cut is not None:
             return _read_legacy(cut[0], cut[1], text, registry, depth, chain)
     else:
-        read = _read_plain_json(text, registry, depth, chain)
-        if read is not None:
+        read = _plain_json(text, registry, depth, chain)
+        if read is True:  # not a valid target: the grammar's reading reports why
+            return _rereading(_read_by_grammar, text, registry, depth, chain)
+        if read is not False:
             return read
+    return _read_by_grammar(text, registry, depth, chain)
+
+
+def _read_by_grammar(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     # A target nests in a target one JSON level deep, two inside an array (devices): deep
     # targets that max_depth allows are never cut short by the JSON limit.
     syntax = parse_syntax(text, max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4))
@@ -477,10 +483,37 @@ def _one_word(text: str) -> bool:
     return " " not in text and "'" not in text and "\\" not in text and text[0] != "-"
 
 
+# Set while a text that a quick reading (:func:`_plain_json`, :func:`_plain_targets`) found no
+# valid target in is read again the general way, to report why: the texts inside it are read
+# the general way at once. A quick reading of each would fail too, inside one that fails, and
+# every level of a nesting would then be read twice over, 2 ** n times in all: a tag whose
+# devices name a tag in JSON text, 20 levels of them, took 214 s to reach the depth limit.
+_REREADING: contextvars.ContextVar[bool] = contextvars.ContextVar("targetlang_rereading", default=False)
+
+
+def _rereading(read: Callable[..., Target], *args: Any) -> Target:
+    token = _REREADING.set(True)
+    try:
+        return read(*args)
+    finally:
+        _REREADING.reset(token)
+
+
+def _nested_reread(value: str, *, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
+    return _rereading(_parse_text, value, registry, depth, chain)
+
+
 def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target | None:
     """The target of a JSON text that the standard library's decoder reads as the grammar does,
     or ``None`` for any other text, and for one that is not a valid target (the grammar's reading
-    reports what is wrong, and where).
+    reports what is wrong, and where): :func:`_plain_json`'s reading."""
+    read = _plain_json(text, registry, depth, chain)
+    return None if isinstance(read, bool) else read
+
+
+def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target | bool:
+    """The target of a JSON text that the standard library's decoder reads as the grammar does;
+    ``False`` for any other text, ``True`` for one that is not a valid target.
 
     That is strict JSON (no comments, single quotes or bare words; ``NaN`` and ``Infinity`` are
     bare words to the grammar) of one object, nesting its arrays and objects less deeply than the
@@ -489,20 +522,20 @@ def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str
     members' spans in its text when something asks for them. tests/test_json_reading.py proves it
     identical to the grammar's reading.
     """
-    if text[:1] != "{":
-        return None
+    if text[:1] != "{" or _REREADING.get():
+        return False
     slices: dict[int, tuple[int, int]] = {}
     if text.count("{") == 1 and text.count("[") < MAX_JSON_DEPTH - 1:  # too few brackets to nest too deep
         try:
             config = _DECODER.decode(text)
         except (ValueError, RecursionError):
-            return None
+            return False
     else:
         # At the grammar's limit or near it, the grammar decides (parse_syntax's json_depth).
         near = max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4) - 1
         spans, deepest = json_objects(text, near)
         if deepest >= near:
-            return None
+            return False
         # Each object the decoder finishes, in the order its closing brace comes.
         finished: list[dict[str, Any]] = []
 
@@ -514,21 +547,21 @@ def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str
         try:
             config = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_not_json).decode(text)
         except ValueError:
-            return None
+            return False
         # (A RecursionError goes up: parse reads the text again on a large stack, where the
         # targets it nests can be read too.)
         if len(spans) != len(finished):
-            return None
+            return False
         # The objects stay alive in ``finished``, so their ids stay theirs while this reads.
         slices = {id(made): span for made, span in zip(finished, spans, strict=True)}
     if type(config) is not dict:
-        return None
+        return False
     spent = _counts_now()
     try:
         return _from_config(config, registry, depth, None, text, own_text=text, chain=chain, slices=slices)
     except TargetError:
         _rewind(spent)  # (the grammar's reading counts them again)
-        return None
+        return True
 
 
 def _not_json(name: str) -> Any:
@@ -562,6 +595,7 @@ def _read_legacy(
     for i, raw in enumerate(parts):
         if i < after or not raw:
             continue
+        retried = False  # a quick reading of the value's targets failed (see _REREADING)
         # The commonest option, -key=value with a value that needs no interpreting, read here as
         # from_text reads it (tests/test_legacy_reading.py checks they agree); any other below.
         head, _, value = raw.partition("=")
@@ -578,6 +612,7 @@ def _read_legacy(
                     typed = (value,) if "," not in value else tuple(filter(None, value.split(",")))
                 elif code >= PLAIN_TARGET:
                     typed = _plain_targets(code, value, registry, depth, chain)
+                    retried = typed is None
                 else:
                     if len(value) < 10 and value.isdigit() and value.isascii():  # within 32 bits: any int_bits
                         typed = int(value)
@@ -608,7 +643,9 @@ def _read_legacy(
                 value or "1",  # a flag, "-key" alone, is "-key=1"
                 spec.type,
                 key,
-                functools.partial(_nested_text, registry=registry, depth=depth + 1, chain=chain),
+                functools.partial(
+                    _nested_reread if retried else _nested_text, registry=registry, depth=depth + 1, chain=chain
+                ),
                 registry_release(registry.version).int_bits,
             )
         except TargetError as err:
@@ -649,6 +686,8 @@ def _plain_targets(code: int, value: str, registry: Registry, depth: int, chain:
     """The target (``PLAIN_TARGET``) or targets of ``value``, plain (no quotes, backslashes or
     spaces), as from_text reads them; ``None`` for a value it rejects (the general reading then
     reports it, where it stands in the text)."""
+    if _REREADING.get():
+        return None
     spent = _counts_now()
     try:
         if code == PLAIN_TARGET:

@@ -19,6 +19,7 @@ import pytest
 
 import targetlang
 from targetlang import NestingTooDeepError, Registry, RegistryError, builtin_registry, parse
+from targetlang import _parsing as parsing
 from targetlang._registry import MAX_CHECKED_TAG_TARGETS, MAX_TAG_DEPTH, MAX_TAG_TARGETS
 from targetlang._registry_files import MAX_KEY_PARTS, MAX_TOML_BYTES
 from targetlang._syntax import MAX_JSON_DEPTH, json_objects
@@ -309,6 +310,35 @@ def test_checking_a_registry_makes_at_most_50000_targets_of_its_tags(tmp_path: P
         f"{path}: in tag 'a49': the registry's tags expand to more than 50,000 targets in all "
         "(a tag counts each time it is named)"
     )
+
+
+@pytest.mark.parametrize("form", ["JSON text", "legacy string"])
+def test_a_failing_reading_of_tags_in_texts_reads_each_level_a_few_times(
+    form: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each tag's device is a text naming the tag before. A quick reading (the decoder's, or of a
+    # plain legacy value) that fails is read again to say why; every level read twice over made
+    # 2 ** n readings (65,536 for 16 levels, 214 s for 20 in JSON text), now about n * n / 2.
+    levels = 16
+    tags: dict[str, Any] = {"t0": {"kind": "llvm"}}
+    for level in range(1, levels + 1):
+        before = f"t{level - 1}"
+        device = json.dumps({"tag": before}) if form == "JSON text" else f"composite -devices={before}"
+        tags[f"t{level}"] = {"kind": "composite", "devices": [device]}
+    registry = Registry.from_dict({"tags": tags})
+    readings = [0]
+    real = parsing._parse_text
+
+    def counted(*args: Any) -> Any:
+        readings[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(parsing, "_parse_text", counted)
+    # one target level short of what the tags nest (a legacy device nests a composite in each)
+    depth = levels - 1 if form == "JSON text" else 2 * levels - 2
+    with pytest.raises(NestingTooDeepError, match=f"more than {depth} levels"):
+        parse(f"t{levels}", registry=registry, max_depth=depth)
+    assert readings[0] < 2 * levels * levels
 
 
 # ------------------------------------------------------------------ JSON depth, counted as it is read
