@@ -102,9 +102,8 @@ def clear_caches() -> None:
     # No cache exists before the module that makes them is loaded; an import statement here
     # cost a microsecond a call, more than the clearing, and one at the top of this module 3 ms
     # on every import. A module is in sys.modules from the start of its body, so another thread
-    # may be running _cache's yet: until its last definition, clear_all_caches, is made, it
-    # has made no cache (a module that makes one waits for that import to end), and there is
-    # nothing to clear.
+    # may still be running _cache's: until its last definition, clear_all_caches, is made, no
+    # cache exists (a module that makes one waits for that import to end): nothing to clear.
     clear = getattr(_sys.modules.get("targetlang._cache"), "clear_all_caches", None)
     if clear is not None:
         clear()

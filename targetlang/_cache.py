@@ -34,10 +34,10 @@ the recent end, two operations of the `OrderedDict` that the GIL makes atomic, a
 Python code in them (a hit on another key, a tuple holding a registry whose `__eq__` is Python
 code, takes the lock, as every hit does where there is no GIL). A short store of `text_cached`
 takes no lock: a lookup, a store and the dropping of one key are one dict operation each, which a
-dict makes atomic with or without a GIL. Threads storing at once can put it a few entries over its count, one for each
-(`make_room`), never more. `clear_all_caches` empties every cache (`targetlang.clear_caches`),
-at any time: it reads what it drops without the iteration of an `OrderedDict`, which a hit
-meanwhile would break.
+dict makes atomic with or without a GIL. Threads storing at once can put it a few entries over
+its count, one for each (`make_room`), never more. `clear_all_caches` empties every cache
+(`targetlang.clear_caches`), at any time: it reads what it drops without the iteration of an
+`OrderedDict`, which a hit meanwhile would break.
 """
 
 from __future__ import annotations
@@ -131,10 +131,10 @@ class LruCache(Generic[_K, _V]):
     def keys(self) -> list[_K]:
         """The keys held, least recently used first."""
         with self._lock:
-            # The OrderedDict's iteration hashes each key, and a key's __hash__ may let another
-            # thread run a hit (which takes no lock) that moves a key: the iteration then raises
-            # RuntimeError, or ends early if the key it was at went to the end. Nothing else can
-            # change the count meanwhile: read the order again until all of it is read.
+            # The OrderedDict's iteration hashes each key; a key's __hash__ may be Python code,
+            # during which a hit that takes no lock (on a str) may move a key: the iteration then
+            # raises RuntimeError, or ends early if the key it was at went to the end. Nothing
+            # else can change the count meanwhile: read the order again until all of it is read.
             while True:
                 try:
                     keys = list(self._data)
@@ -216,9 +216,9 @@ class LruCache(Generic[_K, _V]):
             data = self._data
             # Read through dict's own views, not the OrderedDict's: an OrderedDict's iteration
             # hashes every key (a registry's __hash__ is Python code, during which another
-            # thread can run) and fails if a hit, which takes no lock, reorders it meanwhile;
-            # a dict's runs no code and a hit changes no part of it. Keys and values are held
-            # until the lock is released, so that clearing runs no finalizer either.
+            # thread runs) and fails if a hit that takes no lock reorders it meanwhile; a dict's
+            # runs no code, and a hit changes no part of it. Keys and values are held until the
+            # lock is released, so that clearing runs no finalizer either.
             dropped = (list(dict.keys(data)), list(dict.values(data)))
             data.clear()
             self._cost = 0
