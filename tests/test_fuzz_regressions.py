@@ -62,3 +62,16 @@ def test_a_device_query_leaves_null_attributes_every_printer_skips() -> None:
         "jit": "orcjit",
         "mtriple": "riscv64-linux-gnu",
     }
+
+
+def test_a_target_in_parentheses_is_found_where_its_text_starts() -> None:
+    # fuzz_fix (its seeds: TVM's hexagon pytest plugin): a finding's `before` held the parentheses
+    # around the string, while its line and column are where the string itself starts
+    from targetlang.fix import fix_source
+
+    source = 'import tvm\nt = tvm.target.Target(\n    ("llvm -mcpu=a53"\n     " -mattr=+neon")\n)\n'
+    (finding,) = fix_source(source, path="a.py").findings
+    assert (finding.line, finding.column) == (3, 6)
+    assert finding.before == '"llvm -mcpu=a53"\n     " -mattr=+neon"'
+    assert source.splitlines()[2][5:] == '"llvm -mcpu=a53"'
+    assert finding.after == '{"kind": "llvm", "mcpu": "a53", "mattr": ["+neon"]}'

@@ -40,6 +40,14 @@ class Options:
     line_length: int = DEFAULT_LINE_LENGTH
 
 
+def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:
+    """``node`` without the parentheses around it: a finding's place is where the node itself
+    starts (LibCST's position), so what it found starts there too."""
+    if isinstance(node, cst.BaseExpression) and node.lpar:
+        return node.with_changes(lpar=(), rpar=())
+    return node
+
+
 class Rewriter(cst.CSTTransformer):
     """The second pass: replaces, bottom up, the nodes the rules' rewrite hooks fix, keeping
     every other byte of the source (comments, layout and quote style stay as they were), and
@@ -117,7 +125,7 @@ class Rewriter(cst.CSTTransformer):
                 0,
                 rule,
                 message,
-                self.code(original),
+                self.code(_unparenthesized(original)),
                 after,
                 safety,
                 apply,
