@@ -240,13 +240,22 @@ def _print_json(data: Any) -> None:
     ``json.dumps`` joins, would take ten times the input's memory."""
     write = sys.stdout.write
     batch: list[str] = []
+
+    def flush() -> None:
+        text = "".join(batch)
+        batch.clear()  # before the write: its encoding is one more copy
+        write(text)
+
     for piece in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(data):
+        if len(piece) > 1 << 16:  # a long value's text, written as it is rather than copied
+            flush()
+            write(piece)
+            continue
         batch.append(piece)
         if len(batch) >= 4096:
-            write("".join(batch))
-            batch.clear()
+            flush()
     batch.append("\n")
-    write("".join(batch))
+    flush()
 
 
 def _user_registry(args: argparse.Namespace) -> Registry | None:
