@@ -328,15 +328,16 @@ def _interrupted(outcome: Outcome, root: Path, made: _Tree, signum: int, moment:
         problems.append(f"{len(left)} workers alive {GRACE:.0f} s after the command ended")
     if any(word in err for word in UNCAUGHT) or len(err.splitlines()) > 1:
         problems.append(f"stderr {said!r}")
-    # Python's own handler of Ctrl-C is set before anything of targetlang's runs: death by SIGINT
-    # is always a KeyboardInterrupt that escaped. SIGTERM's default action ends a process that
-    # has no handler yet (at start-up) or no more (once the run is over).
+    # A signal's default action ends a process that has no handler of it yet: Python sets its
+    # own of Ctrl-C as it starts, targetlang its own of SIGTERM in main(). Once the run is over,
+    # SIGTERM's handler is gone again, while Python's of Ctrl-C stays: death by SIGINT then is
+    # a KeyboardInterrupt that escaped.
     if status == made.status and state == "fixed":
         kind = "finished first"
     elif status == 128 + signum:
         kind = f"exit {status}, the tree {state}"
-    elif status == -signum != -signal.SIGINT and state == "original" and not err:
-        kind = f"ended by {name} before targetlang's handler was set (at start-up)"
+    elif status == -signum and state == "original" and not err:
+        kind = f"ended by {name} before a handler of it was set (at start-up)"
     elif status == -signum != -signal.SIGINT and state == "fixed" and not err:
         kind = f"ended by {name} after the run, its handler gone"
     else:
