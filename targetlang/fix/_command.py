@@ -521,7 +521,7 @@ def add_parser(commands: Any) -> None:
         help="split a written target whose line grows past N characters (default: [tool.ruff] or "
         "[tool.black] line-length of the nearest pyproject.toml, else 88)",
     )
-    parser.set_defaults(run=_run, imports=("targetlang.fix._python",))
+    parser.set_defaults(run=_run, imports=("targetlang.fix._python", "targetlang.logs.output"))
 
 
 def _positive(text: str) -> int:
