@@ -75,3 +75,18 @@ def test_a_target_in_parentheses_is_found_where_its_text_starts() -> None:
     assert finding.before == '"llvm -mcpu=a53"\n     " -mattr=+neon"'
     assert source.splitlines()[2][5:] == '"llvm -mcpu=a53"'
     assert finding.after == '{"kind": "llvm", "mcpu": "a53", "mattr": ["+neon"]}'
+
+
+def test_a_long_dict_inside_an_f_string_stays_on_its_line() -> None:
+    # fuzz_fix's checks on a hand-made input: a written dict that made its line too long was split
+    # one entry a line inside an f-string's braces, a syntax error before Python 3.12 (it stays long)
+    from targetlang.fix import fix_source
+
+    source = "import tvm\nx = f'{tvm.target.Target(\"llvm -mcpu=skylake -mattr=+avx2,+fma -libs=cblas\")}'\n"
+    result = fix_source(source, path="a.py", line_length=40)
+    assert result.text == (
+        "import tvm\nx = f'{tvm.target.Target("
+        '{"kind": "llvm", "mcpu": "skylake", "mattr": ["+avx2", "+fma"], "libs": ["cblas"]}'
+        ")}'\n"
+    )
+    compile(result.text, "a.py", "exec")

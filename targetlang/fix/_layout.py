@@ -159,6 +159,7 @@ class _Split(cst.CSTTransformer):
         self.limit = limit
         self.blocks: list[str] = []  # the indents of the blocks around, outermost first
         self.default = "    "
+        self.fstrings = 0  # the f-strings around the current node
 
     def visit_Module(self, node: cst.Module) -> None:
         self.default = node.default_indent
@@ -188,9 +189,20 @@ class _Split(cst.CSTTransformer):
             return updated_node
         return laid.with_changes(leading_lines=updated_node.leading_lines)
 
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        self.fstrings += 1
+
+    def leave_FormattedString(
+        self, original_node: cst.FormattedString, updated_node: cst.FormattedString
+    ) -> cst.BaseExpression:
+        self.fstrings -= 1
+        return updated_node
+
     def leave_Dict(self, original_node: cst.Dict, updated_node: cst.Dict) -> cst.BaseExpression:
         indent = self.indents.get(id(original_node))
-        if indent is None or not updated_node.elements:
+        # before Python 3.12 a line break between an f-string's braces is a syntax error (PEP 701):
+        # a dict inside one stays on its line
+        if indent is None or not updated_node.elements or self.fstrings:
             return updated_node
         # LibCST writes the indent of the blocks around before each line inside the brackets
         block = "".join(self.blocks)
