@@ -86,7 +86,7 @@ _TOML_SCAN = re.compile(
 )
 
 
-def _check_toml_keys(text: str) -> None:
+def check_toml_keys(text: str) -> None:
     """Raise a RegistryError at the first key whose path has more than MAX_KEY_PARTS parts: a
     table header's, or a key's with its table's header (a key in an inline table: its own),
     before tomllib reads the text."""
@@ -133,7 +133,7 @@ def _decode(data: bytes, fmt: str) -> Any:
         raise RegistryError(f"not UTF-8 text ({err.reason} at byte {err.start})") from None
     try:
         if fmt == "toml":
-            _check_toml_keys(text)
+            check_toml_keys(text)
             return tomllib.loads(text)
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -37,6 +37,7 @@ CHAIN = (
     "__init__",
     "_progress",
     "_signals",
+    "_pool",
     "logs",
     "fix",
     "inspection",

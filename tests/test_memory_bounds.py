@@ -381,3 +381,19 @@ def test_json_objects_stops_at_the_depth_asked() -> None:
     assert json_objects(text, 4) == ([], 4)
     assert json_objects(text, 3) == ([], 3)
     assert json_objects(text, 5) == json_objects(text)
+
+
+def test_fix_reads_a_pyproject_with_a_long_dotted_key_within_the_bounds(tmp_path: Path) -> None:
+    # fix reads the project's pyproject.toml for its line length: a key of 40,000 parts took
+    # tomllib 25 s and then a MemoryError past 4 GB. Now the file is bounded as a registry file
+    # is, and one past the bounds gives the default line length.
+    pytest.importorskip("libcst")
+    (tmp_path / "pyproject.toml").write_text(dotted(40_000) + " = 1\n[tool.ruff]\nline-length = 30\n")
+    source = tmp_path / "a.py"
+    source.write_text('import tvm\nt = tvm.target.Target("llvm -mcpu=skylake -mattr=+avx2")\n')
+    done = _capped(_CLI, "fix", "--write", str(source))
+    assert (done.returncode, done.stderr) == (0, "1 finding in 1 file, 1 fixed; 1 file changed\n")
+    # the default line length (88), not the file's 30: the line is not split
+    assert source.read_text() == (
+        'import tvm\nt = tvm.target.Target({"kind": "llvm", "mcpu": "skylake", "mattr": ["+avx2"]})\n'
+    )

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import libcst as cst
 
+from .._registry_files import MAX_TOML_BYTES, check_toml_keys
+from ..errors import RegistryError
 from ._positions import starts
 from ._walk import walk
 
@@ -44,8 +46,16 @@ def _line_length_of(directory: Path) -> int:
         config = folder / "pyproject.toml"
         if config.is_file():
             try:
-                tool = tomllib.loads(config.read_text(encoding="utf-8")).get("tool", {})
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                with open(config, "rb") as handle:
+                    data = handle.read(MAX_TOML_BYTES + 1)
+                if len(data) > MAX_TOML_BYTES:
+                    return DEFAULT_LINE_LENGTH
+                text = data.decode("utf-8")
+                # bounded as a registry file is: tomllib takes quadratic time and memory on a
+                # dotted key of many parts (20,000: 6 s, 1.6 GB)
+                check_toml_keys(text)
+                tool = tomllib.loads(text).get("tool", {})
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RegistryError):
                 return DEFAULT_LINE_LENGTH
             for name in ("ruff", "black"):
                 length = tool.get(name, {}).get("line-length") if isinstance(tool.get(name), dict) else None
