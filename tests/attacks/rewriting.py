@@ -507,7 +507,8 @@ _NOTEBOOK = {
 
 def notebook(trials: int, seed: int = 0) -> Outcome:
     """A notebook named on the command line (alone, beside a Python file, through ``-`` with
-    ``--stdin-filename``): refused, never rewritten; the Python file beside it fixed."""
+    ``--stdin-filename``; with ``--unsafe-fixes`` or not): refused, never rewritten (nor its
+    fixed text printed); the Python file beside it fixed."""
     outcome = Outcome("fix-notebook", "a Jupyter notebook named on the command line")
     rng = _rng(seed, "fix-notebook")
     with _workspace("fix-notebook") as root:
@@ -519,9 +520,10 @@ def notebook(trials: int, seed: int = 0) -> Outcome:
             book.write_bytes(data)
             (directory / "a.py").write_text(LEGACY)
             way = rng.choice(["alone", "beside a file", "stdin"])
+            unsafe = ["--unsafe-fixes"] if rng.random() < 0.5 else []  # the metadata's string a dict's value
             if way == "stdin":
                 process = _start(
-                    _cli("fix", "--stdin-filename", "tune.ipynb", "-"), directory, stdin=subprocess.PIPE
+                    _cli("fix", *unsafe, "--stdin-filename", "tune.ipynb", "-"), directory, stdin=subprocess.PIPE
                 )
                 started = time.monotonic()
                 assert process.stdin is not None
@@ -531,7 +533,7 @@ def notebook(trials: int, seed: int = 0) -> Outcome:
                 done = _finish(process, started, 60)
             else:
                 names = ["tune.ipynb"] + (["a.py"] if way == "beside a file" else [])
-                done = _run(_cli("fix", "--write", *names), cwd=directory, timeout=60)
+                done = _run(_cli("fix", "--write", *unsafe, *names), cwd=directory, timeout=60)
             fault = _faults(done)
             if fault is not None:
                 outcome.violate(trial, f"{way}: {fault}")
