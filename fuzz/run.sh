@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Run the fuzz targets for a bounded time each and report what each found.
 #
-#   fuzz/run.sh --minutes N [TARGET...]    N minutes per target (default: all five, one after another)
+#   fuzz/run.sh --minutes N [TARGET...]    N minutes per target (default: all six, one after another)
 #   fuzz/run.sh --seconds N [TARGET...]    the same in seconds (CI uses this)
 #   fuzz/run.sh --parallel ...             run the targets at once instead of one after another
 #   fuzz/run.sh --keep-corpus ...          afterwards, minimise fuzz/corpus/TARGET again to the smallest
 #                                          set of inputs (stored, seeds, new) that keeps all coverage
 #
-# Targets: parse_text parse_dict printers migrate log_line. Needs atheris (pip install '.[fuzz]').
+# Targets: parse_text parse_dict printers migrate log_line fix. Needs atheris and, for fix, LibCST
+# and black (pip install '.[fuzz]').
 # Each target starts from fuzz/corpus/TARGET (kept small: the inputs that earned coverage) and from
-# seeds written by fuzz/make_seeds.py (real texts from tests/data and texts drawn from the grammar).
+# seeds written by fuzz/make_seeds.py (real texts from tests/data and texts drawn from the grammar),
+# with the words of fuzz/TARGET.dict where there is one.
 # A crash is written to fuzz/artifacts/ and makes the exit status 1; make it a regression test in
 # tests/test_fuzz_regressions.py. Logs go to fuzz/logs/TARGET.log.
 set -euo pipefail
@@ -25,16 +27,19 @@ while (($#)); do
         --seconds) seconds=$2; shift 2 ;;
         --parallel) parallel=1; shift ;;
         --keep-corpus) keep=1; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "fuzz/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
-((${#targets[@]})) || targets=(parse_text parse_dict printers migrate log_line)
+((${#targets[@]})) || targets=(parse_text parse_dict printers migrate log_line fix)
 for target in "${targets[@]}"; do
     [[ -f "fuzz/fuzz_$target.py" ]] || { echo "fuzz/run.sh: no fuzz target $target" >&2; exit 2; }
 done
 python -c "import atheris" 2>/dev/null || { echo "fuzz/run.sh: atheris is not installed: pip install '.[fuzz]'" >&2; exit 2; }
+if [[ " ${targets[*]} " == *" fix "* ]]; then
+    python -c "import libcst, black" 2>/dev/null || { echo "fuzz/run.sh: fix needs LibCST and black: pip install '.[fuzz]'" >&2; exit 2; }
+fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -43,11 +48,13 @@ echo "== seeds"
 python fuzz/make_seeds.py "$work/seeds"
 
 run_one() {
-    local target=$1 log="fuzz/logs/$1.log"
+    local target=$1 log="fuzz/logs/$1.log" words=()
     mkdir -p "$work/new/$target" "fuzz/corpus/$target"
+    # fuzz/TARGET.dict: words libFuzzer inserts whole (Python's and TVM's, for fix)
+    [[ -f "fuzz/$target.dict" ]] && words=(-dict="$target.dict")
     # The first directory gets the inputs libFuzzer finds; the stored corpus is only read.
     (cd fuzz && python "fuzz_$target.py" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -max_len=4096 -print_final_stats=1 -artifact_prefix="artifacts/$target-" \
+        -max_len=4096 -print_final_stats=1 -artifact_prefix="artifacts/$target-" "${words[@]}" \
         "$work/new/$target" "$work/seeds/$target" "corpus/$target") >"$log" 2>&1
 }
 

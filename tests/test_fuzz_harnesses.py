@@ -3,13 +3,17 @@ against a deliberately broken library, which each must catch."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import targetlang
+import targetlang.fix
+import targetlang.fix.rules.text_target
 
 FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
 sys.path.insert(0, str(FUZZ))
@@ -20,7 +24,9 @@ import targets  # noqa: E402
 
 from .conftest import read_jsonl  # noqa: E402
 
-NAMES = ["parse_text", "parse_dict", "printers", "migrate", "log_line"]
+NAMES = ["parse_text", "parse_dict", "printers", "migrate", "log_line", "fix"]
+# the targets that read targets: a broken canonical form breaks what they check
+READERS = [name for name in NAMES if name != "fix"]
 
 
 def stored(name: str) -> Iterator[bytes]:
@@ -46,7 +52,7 @@ SEEDS = {
 }
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", READERS)
 def test_every_target_catches_a_broken_canonical_form(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     run: Callable[[bytes], None] = getattr(targets, name)
     for data in SEEDS[name]:
@@ -90,3 +96,119 @@ def test_seeds_are_the_real_texts_and_log_lines_of_tests_data(tmp_path: Path) ->
     assert len(seeds["log_line"]) > 100
     for data in sorted(seeds["log_line"]):
         targets.log_line(data)
+    # fix: excerpts of the real Python of tests/data/fix, and files of every language it reads
+    fixes = seeds["fix"]
+    assert len(fixes) > 150
+    assert {data[0] & 7 for data in fixes} == set(range(8))
+    real = FUZZ.parent / "tests" / "data" / "fix" / "flow" / "target-api-1.py.txt"
+    excerpts = make_seeds.python_excerpts(real)
+    assert excerpts
+    for excerpt in excerpts:  # whole lines of the file, as they are there
+        assert excerpt.encode() in {data[1:] for data in fixes if data[0] & 7 < 3}
+        assert set(excerpt.splitlines()) <= set(real.read_text(encoding="utf-8").splitlines())
+
+
+# fix inputs: the first byte picks the file (0 Python, 3 a shell script, 4 Markdown with its
+# blocks fixed, 6 reStructuredText), unsafe fixes (8) and the line length (0x40: 40, 0x80: none).
+FIX_SEEDS = [
+    b"\x00import tvm\nt = tvm.target.Target('cuda -arch=sm_80')\nlib = tvm.compile(mod, target=t)\n",
+    b"\x08def f(target):\n    return target.arch, tvm.target.cuda(model='a100').model\n",
+    b"\x40x = Target(\n    ('llvm -mcpu=skylake -mattr=+avx2,+fma -num-cores=8')\n)\n",
+    b"\x03tvmc compile --target \"llvm -mcpu=skylake\" model.onnx\n",
+    b"\x04Build:\n\n```python\nimport tvm\nt = tvm.target.Target('llvm -mcpu=a53')\n```\n",
+    b"\x06.. code-block:: python\n\n   t = Target('cuda -arch=sm_80')\n",
+]
+
+
+def test_the_fix_target_keeps_its_promises_on_python_and_text() -> None:
+    for data in FIX_SEEDS:
+        targets.fix(data)
+    options = targets.fix_options(0x08 | 0x40)
+    assert (options["path"], options["unsafe"], options["line_length"]) == ("fuzz.py", True, 40)
+    assert {targets.fix_options(choice)["path"] for choice in range(8)} >= {"fuzz.py", "run.sh", "README.md"}
+
+
+Fault = Callable[[str, str, list[Any]], tuple[str, list[Any]]]
+_real_python_fixer = targetlang.fix._python_fixer
+_real_fix_text = targetlang.fix.rules.text_target.fix_text
+
+
+def _python_broken(how: Fault) -> Callable[[], Any]:
+    """The Python fixer, its answer for each text changed by ``how(text, fixed, findings)``."""
+
+    def fixer() -> Callable[..., tuple[str, list[Any]]]:
+        real = _real_python_fixer()
+
+        def broken(text: str, **options: Any) -> tuple[str, list[Any]]:
+            fixed, findings = real(text, **options)
+            return how(text, fixed, findings)
+
+        return broken
+
+    return fixer
+
+
+def _refuses(text: str, fixed: str, findings: list[Any]) -> tuple[str, list[Any]]:
+    raise targetlang.SourceSyntaxError("cannot parse Python", text, 0, 0)
+
+
+def _misplaces(findings: list[Any]) -> list[Any]:
+    return [dataclasses.replace(f, column=f.column + 1) for f in findings]
+
+
+_UNCHANGED = b"\x00import tvm\nt = tvm.target.Target('cuda')\n"  # nothing to fix
+
+# Each a fault the fix target must catch: the input that shows it, and what the target reports.
+FIX_FAULTS: dict[str, tuple[Fault, bytes, str]] = {
+    # a fix that leaves a bracket open
+    "invalid": (lambda text, fixed, found: (fixed + ")", found), FIX_SEEDS[0], "valid Python became invalid"),
+    # a text changed where nothing was applied (as LibCST's printing drops a last lone \r)
+    "unasked": (lambda text, fixed, found: (fixed + "\n", found), _UNCHANGED, "the text changed though no fix"),
+    # findings one column off
+    "misplaced": (lambda text, fixed, found: (fixed, _misplaces(found)), FIX_SEEDS[0], "the text at a finding's"),
+    # an unsafe finding applied without unsafe fixes
+    "unsafe": (
+        lambda text, fixed, found: (fixed, [dataclasses.replace(f, safety="unsafe") for f in found]),
+        FIX_SEEDS[0],
+        "an unsafe fix applied",
+    ),
+    # a fix loop that stops short of the fixed point: a second run finds a target again
+    "loop": (
+        lambda text, fixed, found: (fixed.replace("{", "Target('llvm -mcpu=x') or {", 1), found),
+        FIX_SEEDS[0],
+        "not a fixed point",
+    ),
+    # valid Python refused
+    "refused": (_refuses, FIX_SEEDS[0], "valid Python refused"),
+}
+
+
+@pytest.mark.parametrize("fault", list(FIX_FAULTS))
+def test_the_fix_target_catches_a_broken_fixer(fault: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    how, data, reported = FIX_FAULTS[fault]
+    targets.fix(data)  # the real fixer keeps its promises
+    monkeypatch.setattr(targetlang.fix, "_python_fixer", _python_broken(how))
+    with pytest.raises(common.Broken, match=reported):
+        targets.fix(data)
+
+
+def test_the_fix_target_catches_a_misplaced_finding_in_a_shell_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = FIX_SEEDS[3]
+    targets.fix(data)
+
+    def misplaced(text: str, **options: Any) -> tuple[str, list[Any]]:
+        fixed, findings = _real_fix_text(text, **options)
+        return fixed, _misplaces(findings)
+
+    monkeypatch.setattr(targetlang.fix.rules.text_target, "fix_text", misplaced)
+    with pytest.raises(common.Broken, match="the text at a finding's place"):
+        targets.fix(data)
+
+
+def test_the_fix_target_catches_python_accepted_that_does_not_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = b"\x00import tvm\nt = tvm.target.Target('cuda -arch=sm_80'\n"  # a bracket left open
+    targets.fix(data)  # refused: a TargetError
+    monkeypatch.setattr(targetlang.fix._python, "_check_syntax", lambda text, path: None)
+    monkeypatch.setattr(targetlang.fix._python, "worth_parsing", lambda text, registry: False)
+    with pytest.raises(common.Broken, match="Python that does not parse was fixed"):
+        targets.fix(data)
