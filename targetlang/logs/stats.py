@@ -16,10 +16,12 @@ target costs the same few hundred bytes however long it is.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import sqlite3
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TypeVar, Union
 
@@ -146,6 +148,66 @@ def _by_count(counter: Counter[_T]) -> list[tuple[_T, int]]:
     return sorted(counter.items(), key=lambda item: (-item[1], _InOrder(item[0])))
 
 
+# Distinct names a count keeps in memory; past them, it keeps them in a database.
+_NAMES = 1 << 16
+
+
+class _Names:
+    """Counts of records by name (their keys, models, TVM versions): in a :class:`Counter` while
+    the names are few, in a temporary SQLite database (on disk) once there are more than
+    :data:`_NAMES`. Every name is shown, and a log of distinct targets may hold millions of
+    distinct ``-keys`` (2,000 keys of 100 characters a target took 180 MB at 370 targets)."""
+
+    def __init__(self) -> None:
+        self._counts: Counter[Text] = Counter()
+        self._db: sqlite3.Connection | None = None
+
+    def add(self, name: Text, number: int = 1) -> None:
+        """Count ``number`` more records under ``name``."""
+        self._counts[name] += number
+        if len(self._counts) > _NAMES:
+            self._spill()
+
+    def update(self, names: Iterable[Text]) -> None:
+        """Count one more record under each of ``names``."""
+        for name in names:
+            self.add(name)
+
+    def _spill(self) -> None:
+        if self._db is None:
+            self._db = sqlite3.connect("")  # "": a private database in a temporary file
+            self._db.execute("CREATE TABLE names (name BLOB PRIMARY KEY, number INTEGER) WITHOUT ROWID")
+        # UTF-8 keeps the order of code points: the database orders names as Python's strings do
+        self._db.executemany(
+            "INSERT INTO names VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET number = number + excluded.number",
+            ((str(name).encode("utf-8", "surrogatepass"), number) for name, number in self._counts.items()),
+        )
+        self._counts.clear()
+
+    def __len__(self) -> int:
+        if self._db is None:
+            return len(self._counts)
+        self._spill()
+        return int(self._db.execute("SELECT count(*) FROM names").fetchone()[0])
+
+    def by_count(self) -> Iterator[tuple[Text, int]]:
+        """The names and their counts, most frequent first, then by name."""
+        if self._db is None:
+            yield from _by_count(self._counts)
+            return
+        self._spill()
+        for name, number in self._db.execute("SELECT name, number FROM names ORDER BY number DESC, name"):
+            yield name.decode("utf-8", "surrogatepass"), number
+
+    def __getstate__(self) -> dict[str, Any]:
+        # (a worker's counts, of one chunk of a log: their names as text, _Long.__reduce__)
+        return {"names": list(self.by_count())}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._counts = Counter(dict(state["names"]))
+        self._db = None
+
+
 @dataclass
 class TargetStats:
     """One distinct spec of one field (``target`` or ``host``): what the report says of it.
@@ -161,7 +223,7 @@ class TargetStats:
     order: int  # first appearance, to break ties in a stable way
     kind: str | None
     model: Text | None
-    keys: tuple[Text, ...] | None
+    keys_json: Text | None  # the keys as a JSON array, held as the spec is (2,000 keys are one text)
     error: str | None
     read_after_rewrite: bool = False
     needs_migration: bool = False  # its problems are ones `logs migrate` fixes
@@ -174,6 +236,11 @@ class TargetStats:
     def spec(self) -> str:
         """The spec, as the records write it."""
         return str(self.text)
+
+    @property
+    def keys(self) -> tuple[str, ...] | None:
+        """The resolved keys, ``None`` when the spec does not resolve."""
+        return None if self.keys_json is None else tuple(json.loads(str(self.keys_json)))
 
     @property
     def check(self) -> str:
@@ -210,7 +277,7 @@ class TargetStats:
             [str(self.records)],
             [self.kind or "?"],
             [self.model or "?"],
-            ["?"] if self.keys is None else _joined(self.keys),
+            ["?"] if self.keys is None else [",".join(self.keys)],
             _joined(self.tvm_versions),
             _joined(self.eras),
             [self.check],
@@ -233,8 +300,18 @@ def _write(pieces: Iterable[Text], write: Write) -> None:
         write(piece if type(piece) is str else str(piece))
 
 
+def _ordered(counter: Counter[str] | _Names) -> Iterable[tuple[Text, int]]:
+    """The names of ``counter`` and their counts, most frequent first, then by name."""
+    if isinstance(counter, _Names):
+        return counter.by_count()
+    ordered = _by_count(counter)
+    return ordered
+
+
 def _plain(value: Any) -> Any:
-    """JSON data with its long texts read back."""
+    """JSON data with its long texts read back (and its counts by name as dicts)."""
+    if isinstance(value, _Names):
+        return {str(name): number for name, number in value.by_count()}
     if isinstance(value, dict):
         return {str(key): _plain(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -244,9 +321,9 @@ def _plain(value: Any) -> Any:
 
 def _dump(value: Any, write: Write) -> None:
     """``json.dumps(_plain(value))``, written a piece at a time: no more than one text at once."""
-    if isinstance(value, dict):
+    if isinstance(value, dict | _Names):
         write("{")
-        for n, (key, item) in enumerate(value.items()):
+        for n, (key, item) in enumerate(value.by_count() if isinstance(value, _Names) else value.items()):
             write(f"{', ' if n else ''}{json.dumps(str(key))}: ")
             _dump(item, write)
         write("}")
@@ -274,10 +351,10 @@ class Stats:
         self.targets: dict[tuple[Any, ...], TargetStats] = {}
         # Per record (its target field), as the dispatcher sees them.
         self.kinds: Counter[str] = Counter()
-        self.keys: Counter[Text] = Counter()
-        self.models: Counter[Text] = Counter()
+        self.keys = _Names()
+        self.models = _Names()
         self.eras: Counter[str] = Counter()
-        self.tvm_versions: Counter[Text] = Counter()
+        self.tvm_versions = _Names()
         self._texts = _Texts()
 
     def add(self, record: Record) -> None:
@@ -306,15 +383,14 @@ class Stats:
             if target.name != "target":
                 continue
             self.eras[era] += 1
-            self.tvm_versions[version] += 1
-            kind, model, keys = entry.kind, entry.model, entry.keys
-            if reading.target is None and _rewritten(reading, record) != entry.read_after_rewrite:
-                # what the dispatcher read depends on the record's format, not on the row's first
-                # record: the counts must not depend on which records a worker of -j N met first
-                kind, model, keys = self._names(self._seen_as(reading, record))
-            self.kinds[kind or "?"] += 1
-            self.models[model or "?"] += 1
-            self.keys.update(keys or ("?",))
+            self.tvm_versions.add(version)
+            # each record as the dispatcher read it: whether -target was rewritten is its format's
+            # doing, not the row's first record's (nor the first a worker of -j N met)
+            seen = reading if reading.target is not None else self._seen_as(reading, record)
+            hold = self._texts.hold
+            self.kinds[seen.kind or "?"] += 1
+            self.models.add(hold(seen.model) if seen.model else "?")
+            self.keys.update(map(hold, seen.keys) if seen.keys else ("?",))
 
     def _row(self, name: str, reading: Reading) -> tuple[Any, ...]:
         """What tells a row from the others: one row per distinct target *as read*, since the
@@ -323,15 +399,8 @@ class Stats:
         as their digest."""
         if len(reading.spec) <= LONG:
             return (name, reading.spec, reading.era, reading.findings, reading.keys, reading.model)
-        findings = _digest(repr(reading.findings))
-        return self._held_row((name, reading.spec, reading.era, findings, reading.keys, reading.model))
-
-    def _held_row(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
-        """``row`` of a long spec with its texts held here."""
-        name, spec, era, findings, keys, model = row
-        hold = self._texts.hold
-        keys = None if keys is None else tuple(map(hold, keys))
-        return (name, hold(spec), era, findings, keys, None if model is None else hold(model))
+        read = _digest(repr((reading.findings, reading.keys, reading.model)))
+        return (name, self._texts.hold(reading.spec), reading.era, read)
 
     def _entry(self, name: str, reading: Reading, record: Record) -> TargetStats:
         seen_as = self._seen_as(reading, record)
@@ -354,11 +423,11 @@ class Stats:
             return self.reader.read(autotvm_rewrite(reading.spec), writer_version(record))
         return reading
 
-    def _names(self, seen_as: Reading) -> tuple[str | None, Text | None, tuple[Text, ...] | None]:
-        """The kind, model and keys of ``seen_as``, held."""
+    def _names(self, seen_as: Reading) -> tuple[str | None, Text | None, Text | None]:
+        """The kind, model and keys (as JSON) of ``seen_as``, held."""
         hold = self._texts.hold
         model, keys = seen_as.model, seen_as.keys
-        return seen_as.kind, None if model is None else hold(model), None if keys is None else tuple(map(hold, keys))
+        return seen_as.kind, None if model is None else hold(model), None if keys is None else hold(json.dumps(keys))
 
     def __getstate__(self) -> dict[str, Any]:
         # Counts go to another process without the reader and the migrator, and their caches;
@@ -381,14 +450,14 @@ class Stats:
         self.comments += other.comments
         self.formats.update(other.formats)
         for row, theirs in other.targets.items():
-            if len(row[1]) > LONG:
-                row = self._held_row(row)
+            if len(row) == 4:  # a long spec's
+                row = (row[0], hold(row[1]), *row[2:])
             mine = self.targets.get(row)
             if mine is None:
                 theirs.order = len(self.targets)
                 theirs.text = hold(theirs.text)
                 theirs.model = None if theirs.model is None else hold(theirs.model)
-                theirs.keys = None if theirs.keys is None else tuple(map(hold, theirs.keys))
+                theirs.keys_json = None if theirs.keys_json is None else hold(theirs.keys_json)
                 theirs.tvm_versions = _held(theirs.tvm_versions, hold)
                 self.targets[row] = theirs
                 continue
@@ -397,10 +466,14 @@ class Stats:
             mine.tvm_versions.update(_held(theirs.tvm_versions, hold))
             mine.eras.update(theirs.eras)
         self.kinds.update(other.kinds)
-        self.keys.update(_held(other.keys, hold))
-        self.models.update(_held(other.models, hold))
         self.eras.update(other.eras)
-        self.tvm_versions.update(_held(other.tvm_versions, hold))
+        for mine_names, theirs_names in (
+            (self.keys, other.keys),
+            (self.models, other.models),
+            (self.tvm_versions, other.tvm_versions),
+        ):
+            for name, number in theirs_names.by_count():
+                mine_names.add(hold(name), number)
 
     @property
     def records(self) -> int:
@@ -422,9 +495,14 @@ class Stats:
         header: list[list[Text]] = [[cell] for cell in ("records", "kind", "model", "keys", "tvm", "era", "check")]
         entries = self.rows()
         if entries:
-            rows = [entry._cells() for entry in entries]
-            widths = [max(sum(map(len, cells[i])) for cells in [header, *rows]) for i in range(len(header))]
-            table: list[list[list[Text]]] = [[*header, ["target"]], *rows]
+            # the cells of one row at a time, twice: for the widths, then for the lines
+            widths = [len(cell[0]) for cell in header]
+            for entry in entries:
+                for i, cell in enumerate(entry._cells()[: len(header)]):
+                    widths[i] = max(widths[i], sum(map(len, cell)))
+            table: Iterable[list[list[Text]]] = itertools.chain(
+                [[*header, ["target"]]], (entry._cells() for entry in entries)
+            )
             for cells in table:
                 for i, (cell, width) in enumerate(zip(cells, widths, strict=False)):
                     pad = " " * (width - sum(map(len, cell)))
@@ -444,9 +522,9 @@ class Stats:
             ("eras", self.eras),
             ("tvm versions", self.tvm_versions),
         ):
-            if counter:
+            if len(counter):
                 write(f"{name}: ")
-                for n, (text, number) in enumerate(_by_count(counter)):
+                for n, (text, number) in enumerate(_ordered(counter)):
                     _write((", " if n else "", text, f" {number}"), write)
                 write("\n")
 
@@ -466,10 +544,10 @@ class Stats:
             "formats": dict(_by_count(self.formats)),
             "distinct_targets": len(self.targets),
             "kinds": dict(_by_count(self.kinds)),
-            "keys": dict(_by_count(self.keys)),
-            "models": dict(_by_count(self.models)),
+            "keys": self.keys,
+            "models": self.models,
             "eras": dict(_by_count(self.eras)),
-            "tvm_versions": dict(_by_count(self.tvm_versions)),
+            "tvm_versions": self.tvm_versions,
         }
 
     def to_json(self) -> dict[str, Any]:
