@@ -90,3 +90,25 @@ def test_a_long_dict_inside_an_f_string_stays_on_its_line() -> None:
         ")}'\n"
     )
     compile(result.text, "a.py", "exec")
+
+
+def test_a_fix_that_an_f_string_cannot_hold_is_reported_not_written() -> None:
+    # fuzz_fix (at 95f2ab2, after 18,024 runs): a control character in a target inside an
+    # f-string's braces was written as an escape, and a helper's dict in double quotes inside
+    # f"...": before Python 3.12 an f-string's expression holds no backslash and not its quote
+    from targetlang.fix import fix_source
+
+    found = "import tvm\nprint(f\"building for {tvm.target.Target('llvm -model=i\x1c7')}\", flush=True)\n"
+    helper = "from tvm.target import cuda\nx = f\"{cuda('a100')}\"\n"
+    for source in (found, helper):
+        for unsafe in (False, True):
+            result = fix_source(source, path="a.py", unsafe=unsafe)
+            assert result.text == source
+            (finding,) = result.findings
+            assert (finding.safety, finding.applied) == ("report-only", False)
+            assert "inside an f-string's braces" in finding.message
+    assert fix_source(found, path="a.py").findings[0].after == "{'kind': 'llvm', 'model': 'i\\x1c7'}"
+    # where the f-string can hold it, the fix is written
+    triple = "import tvm\nx = f'''{tvm.target.Target(\"llvm -mcpu=a53\")}'''\n"
+    fixed = "import tvm\nx = f'''{tvm.target.Target({\"kind\": \"llvm\", \"mcpu\": \"a53\"})}'''\n"
+    assert fix_source(triple, path="a.py").text == fixed

@@ -48,6 +48,16 @@ def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:
     return node
 
 
+@dataclass(frozen=True)
+class _Undo:
+    """What a fix may change besides its node: to put back where it cannot be written."""
+
+    findings: int  # how many findings there were before it
+    need_json: bool
+    need_target_import: bool
+    replaced_imports: frozenset[tuple[str, str, str | None]]
+
+
 class Rewriter(cst.CSTTransformer):
     """The second pass: replaces, bottom up, the nodes the rules' rewrite hooks fix, keeping
     every other byte of the source (comments, layout and quote style stay as they were), and
@@ -70,6 +80,7 @@ class Rewriter(cst.CSTTransformer):
         self.need_target_import = False
         self.replaced_imports: set[tuple[str, str, str | None]] = set()  # (module, name, alias)
         self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
+        self._fstring_ends: list[str] = []  # and their closing quotes whole (''' or ')
 
     # -- bookkeeping
 
@@ -80,20 +91,58 @@ class Rewriter(cst.CSTTransformer):
             self._open_lines.append(len(self.inserted))
         if isinstance(node, cst.FormattedString):
             self.fstring_quotes.append(node.end[0])
+            self._fstring_ends.append(node.end)
         return True
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
         if isinstance(original_node, cst.FormattedString):
             self.fstring_quotes.pop()
+            self._fstring_ends.pop()
         if isinstance(original_node, cst.SimpleStatementLine) and id(original_node) in self.survey.kept:
             if len(self.inserted) > self._open_lines.pop():  # a fix inside: the line as it now reads
                 self.rewritten.append(self.code(updated_node))
         for hook in rewrite_hooks().get(type(original_node), ()):
+            kept = self._side_effects() if self._fstring_ends else None
             result = hook(self, original_node, updated_node)
             if result is not updated_node:
+                if kept is not None and not self._fits_fstring(self.code(result)):
+                    self._withdraw(kept)
+                    return updated_node
                 self.inserted.append(result)
                 return result  # one rule fixes a node
         return updated_node
+
+    # -- inside an f-string's braces
+
+    def _fits_fstring(self, code: str) -> bool:
+        """Whether ``code`` may stand between the braces of the f-strings around (before Python
+        3.12, PEP 701: no backslash, no quote of an f-string around, no line break in a
+        single-quoted one)."""
+        if "\\" in code:
+            return False
+        for end in self._fstring_ends:
+            if end in code or (len(end) == 1 and ("\n" in code or "\r" in code)):
+                return False
+        return True
+
+    def _side_effects(self) -> _Undo:
+        return _Undo(len(self.findings), self.need_json, self.need_target_import, frozenset(self.replaced_imports))
+
+    def _withdraw(self, undo: _Undo) -> None:
+        """The fix a hook made cannot be written where it stands: its findings are reported, with
+        what to write, and nothing of it is applied (nor an import it needed)."""
+        self.need_json, self.need_target_import = undo.need_json, undo.need_target_import
+        self.replaced_imports = set(undo.replaced_imports)
+        for index in range(undo.findings, len(self.findings)):
+            finding = self.findings[index]
+            if finding.applied:
+                self.findings[index] = dataclasses.replace(
+                    finding,
+                    safety="report-only",
+                    applied=False,
+                    message=f"{finding.message}; inside an f-string's braces, where Python before 3.12 reads no "
+                    "backslash and no quote of the f-string: write it by hand (or bind it to a name first)",
+                )
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
