@@ -4,7 +4,7 @@
 bytes per byte of it: 500 distinct 200 KB targets took 520 MB of address space. ``explain`` built
 its text whole, every row of its table padded to a long value's width, then joined it, then
 encoded it. Each runs here in a child whose address space is capped (``RLIMIT_AS``, before
-targetlang is imported) at a little over half of what it took then, and at two to four times what
+targetlang is imported) at 40 - 70 % of what it took then, and at 1.7 - 5 times what
 it takes now. The rest checks in this process that the texts the counts keep in a file come back
 as they went: the same report, in the same order, whichever process counted them.
 """

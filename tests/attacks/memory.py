@@ -6,7 +6,7 @@ would), whose sizes are drawn from the seed.
   records, each holding a distinct target of 150 - 250 KB: a ``-mattr`` list of 1 KB items, a long
   ``-model``, a long ``-keys`` list, or a JSON object with a long ``mattr`` array; under 128 MB
   (about 45 MB now). A row kept the target read (9 bytes per byte of a long ``-mattr`` list in the
-  era of TVM v0.8), and 600 records of 200 KB took 400 MB; the counts now keep the texts in a file.
+  era of TVM v0.8), and 600 records of 200 KB took 620 MB; the counts now keep the texts in a file.
 - ``explain-huge-array``: ``explain -`` of a JSON spec of 10 - 16 MB whose ``mattr`` array holds
   items of 9 - 40 characters, with 6 - 9 other attributes (each a row of the table, padded to the
   array's width); under 64 MB, plus 20 bytes per input byte (the goal of docs/performance.md),
