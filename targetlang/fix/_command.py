@@ -9,7 +9,6 @@ and a summary only, ``--json`` every finding as JSON.
 from __future__ import annotations
 
 import argparse
-import difflib
 import errno
 import json
 import os
@@ -26,6 +25,7 @@ from .._versions import LAST_LEGACY, MODERN, release
 from ..errors import TargetError
 from . import PYTHON_SUFFIXES, RULES, TARGET_VERSIONS, TEXT_SUFFIXES, Finding, fix_source
 from ._apis import TargetApi, parse_api
+from ._diff import unified_diff
 
 __all__ = ["add_parser"]
 
@@ -271,7 +271,7 @@ def _progress(outcomes: Iterable[_Outcome], total: int, quiet: bool) -> Iterator
 
 
 def _diff(outcome: _Outcome) -> str:
-    lines = difflib.unified_diff(
+    lines = unified_diff(
         outcome.source.splitlines(keepends=True),
         outcome.text.splitlines(keepends=True),
         f"a/{outcome.path}",
