@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +177,53 @@ def test_a_file_read_to_be_replaced_is_never_written_as_a_special_file(tmp_path:
     ) as out:
         out.write(b"fixed\n")
     assert path.is_fifo() if special == "fifo" else path.is_symlink()
+
+
+def test_a_new_file_another_writer_made_meanwhile_is_not_replaced(tmp_path: Path) -> None:
+    # Before, the rename replaced it: the other writer's text was gone without a word.
+    path = tmp_path / "out.log"
+    with pytest.raises(ChangedMeanwhileError, match="another writer made it"), AtomicFile(str(path)) as out:
+        out.write(b"ours\n")
+        path.write_bytes(b"theirs\n")
+    assert path.read_bytes() == b"theirs\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.log"]
+
+
+def test_an_append_while_the_backup_is_copied_is_not_lost(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where hard links fail the backup is a copy, as long as the log; a line appended meanwhile
+    # went to neither the new log nor the backup.
+    path = tmp_path / "tune.log"
+    path.write_bytes(b"line1\n")
+
+    def no_links(*args: Any, **kwargs: Any) -> None:
+        raise OSError(18, "Invalid cross-device link")
+
+    real_copy = AtomicFile._copy
+
+    def copy_then_append(held: int, fresh: str) -> None:
+        real_copy(held, fresh)
+        with open(path, "ab") as log:
+            log.write(b"line2\n")
+
+    monkeypatch.setattr(os, "link", no_links)
+    monkeypatch.setattr(AtomicFile, "_copy", staticmethod(copy_then_append))
+    with pytest.raises(ChangedMeanwhileError), AtomicFile(str(path), str(tmp_path / "tune.log.bak")) as out:
+        out.write(b"LINE1\n")
+    assert path.read_bytes() == b"line1\nline2\n"
+
+
+def test_standard_output_named_is_written_where_it_stands(tmp_path: Path) -> None:
+    # -o /dev/stdout with the output redirected to a file: before, the file it resolved to was
+    # replaced, and what the shell wrote before and after was lost.
+    log = tmp_path / "tune.log"
+    log.write_bytes(b"old\n")
+    out = tmp_path / "out.txt"
+    code = (
+        "import sys\nfrom targetlang.logs.output import AtomicFile\n"
+        "print('HEADER', flush=True)\n"
+        "with AtomicFile('/dev/stdout') as f:\n    f.write(b'BODY\\n')\n"
+        "print('FOOTER', flush=True)\n"
+    )
+    with open(out, "wb") as handle:
+        subprocess.run([sys.executable, "-c", code], stdout=handle, check=True, cwd=tmp_path)
+    assert out.read_bytes() == b"HEADER\nBODY\nFOOTER\n"

@@ -872,3 +872,16 @@ def test_write_refuses_a_same_length_rewrite_with_its_time_set_back(
     assert status == 1
     assert err.splitlines()[0] == "error: a.py changed while it was being fixed; not written (run again)"
     assert Path("a.py").read_text() == edited
+
+
+def test_the_diff_of_a_file_with_a_form_feed_is_a_patch(run: Run) -> None:
+    # str.splitlines split the diff's lines at the form feed too: the line before it came out
+    # without its newline, "\ No newline at end of file" in the middle of a hunk, no patch.
+    source = "import tvm\n\x0c\n" + LEGACY
+    write({"m.py": source})
+    status, out, _ = run("fix", "m.py")
+    assert status == 1
+    assert out == (
+        "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n import tvm\n \x0c\n"
+        '-t = tvm.target.Target("cuda -arch=sm_80")\n+t = tvm.target.Target({"kind": "cuda", "arch": "sm_80"})\n'
+    )

@@ -648,8 +648,8 @@ def test_python_that_python_rejects_is_a_syntax_error(source: str) -> None:
 
 @pytest.mark.parametrize(
     "chain",
-    [" + 'a'" * 500, " and a" * 1000, " or a" * 10_000, "\nelif a: pass" * 600, " if a else a" * 900],
-    ids=["500 +", "1,000 and", "10,000 or", "600 elif", "900 if-else"],
+    [" + 'a'" * 500, " and a" * 1000, " or a" * 10_000, "\nelif a: pass" * 600, " if a else a" * 900, "(1)" * 1500],
+    ids=["500 +", "1,000 and", "10,000 or", "600 elif", "900 if-else", "1,500 calls"],
 )
 def test_a_deep_expression_python_reads_is_fixed(chain: str) -> None:
     # Before, LibCST's visitor ran out of stack (RecursionError, "internal error") from 500 links

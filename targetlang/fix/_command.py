@@ -25,6 +25,7 @@ from .._versions import LAST_LEGACY, MODERN, release
 from ..errors import TargetError
 from . import PYTHON_SUFFIXES, RULES, TARGET_VERSIONS, TEXT_SUFFIXES, Finding, fix_source
 from ._apis import TargetApi, parse_api
+from ._diff import lines as split_lines
 from ._diff import unified_diff
 
 __all__ = ["add_parser"]
@@ -272,8 +273,8 @@ def _progress(outcomes: Iterable[_Outcome], total: int, quiet: bool) -> Iterator
 
 def _diff(outcome: _Outcome) -> str:
     lines = unified_diff(
-        outcome.source.splitlines(keepends=True),
-        outcome.text.splitlines(keepends=True),
+        split_lines(outcome.source),
+        split_lines(outcome.text),
         f"a/{outcome.path}",
         f"b/{outcome.path}",
     )

@@ -13,10 +13,11 @@ up to a few thousand lines is diffed by difflib whole, as before: the same diff,
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
-__all__ = ["unified_diff"]
+__all__ = ["lines", "unified_diff"]
 
 _Tag = Literal["replace", "delete", "insert", "equal"]
 _Opcode = tuple[_Tag, int, int, int, int]
@@ -28,6 +29,16 @@ _WINDOW = 400
 _AGREE = 3
 _CANDIDATES = 8  # places a line is looked for in the window: a line found more often is no anchor
 _WHOLE = 4000  # lines of both texts up to which difflib diffs them whole (0.1 s at most)
+
+
+def lines(text: str) -> list[str]:
+    """``text``'s lines with their endings, split at ``\\n`` only: ``str.splitlines`` splits at a
+    form feed, ``\\x1c`` - ``\\x1e``, ``\\x85``, U+2028 and U+2029 too, which no patch tool
+    takes for line ends (a form feed's line would be a line without its newline: no patch)."""
+    return _LINE.findall(text)
+
+
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 
 def unified_diff(a: Sequence[str], b: Sequence[str], fromfile: str, tofile: str, n: int = 3) -> Iterator[str]:

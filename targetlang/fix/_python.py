@@ -206,7 +206,7 @@ MAX_PYTHON_CHARS = 1 << 20
 
 # The cost of a nesting counts, per open bracket, a few frames, and per link of a chain on one
 # level (a + b + ..., a and b and ..., not not ..., a if b else ..., lambda: lambda: ..., a.b.c...,
-# "a" "b" ..., elif ...) about one: LibCST nests each link in the one before. On a thread's usual
+# f()()..., a[0][0]..., "a" "b" ..., elif ...) about one: LibCST nests each link in the one before. On a thread's usual
 # stack LibCST takes a cost of 250; on the large stack (512 MB) 60,000 links of a chain were fixed.
 _MAX_NESTING_COST = 250
 _MAX_LARGE_STACK_COST = 20_000
@@ -249,6 +249,9 @@ def _nesting_cost(text: str, path: str, limit: int) -> tuple[int, int]:
                 if len(chains) > 1:
                     total -= chains.pop()
                     lambdas.pop()
+                # a call or a subscript is a link of the chain it ends (f(1)(1)..., a[0][0]...)
+                chains[-1] += 1
+                total += 1
             elif kind == tokenize.OP and string == ":" and lambdas[-1]:
                 lambdas[-1] -= 1
             elif kind == tokenize.NEWLINE or (kind == tokenize.OP and string in _RESETS):

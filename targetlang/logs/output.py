@@ -66,6 +66,8 @@ _EXISTING = (
     | getattr(os, "O_BINARY", 0)
     | getattr(os, "O_CLOEXEC", 0)
 )
+# The names of a descriptor the command was given, which -o may name: written where it stands.
+_STANDARD = re.compile(r"/dev/(stdout|stderr)|/dev/fd/(\d+)|/proc/self/fd/(\d+)")
 _DIRECTORY = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 # Where the system takes a directory's descriptor in place of its name (not Windows): every step
 # after the first open is then relative to the directory opened once.
@@ -147,11 +149,19 @@ class AtomicFile:
         return name if self._dir is not None else os.path.join(self._directory, name)
 
     def _open(self) -> None:
+        replacing = self._expected is not None or self._check_bytes
+        inherited = _STANDARD.fullmatch(self.given)
+        if inherited is not None and not replacing:
+            # a descriptor the command was given (-o /dev/stdout): written where it stands, never
+            # the file it names replaced, which would drop what the shell writes around it
+            named, numbered = inherited.group(1), inherited.group(2) or inherited.group(3)
+            number = int(numbered) if numbered else {"stdout": 1, "stderr": 2}[named]
+            self._handle = os.fdopen(os.dup(number), "wb")
+            return
         try:
             first = os.stat(self.given)
         except FileNotFoundError:
             first = None
-        replacing = self._expected is not None or self._check_bytes
         if replacing and (first is None or not stat.S_ISREG(first.st_mode)):
             # A file read to be replaced: one that is gone, or that is a FIFO or a device now
             # (a link to one swapped in), is not the file read; never written directly.
@@ -172,6 +182,8 @@ class AtomicFile:
                     raise self._changed("it became a symbolic link while it was opened") from None
                 if err.errno != errno.ENOENT:
                     raise
+                if replacing:  # removed since: the file read is gone, not to be made anew
+                    raise self._changed("it was removed while it was opened") from None
             if self._file is not None:
                 before = os.fstat(self._file)
                 if not stat.S_ISREG(before.st_mode):  # swapped for a FIFO or a device since
@@ -269,16 +281,36 @@ class AtomicFile:
             now = os.fstat(held)
             _copy_metadata(held, now, handle.fileno())
         handle.close()
-        if held is not None and self.backup is not None:
-            self._keep(self.backup, held)
-        if self._dir is not None:
+        if held is not None and self.backup is not None and self._keep(self.backup, held):
+            # a copy took as long as the file is: what a writer did meanwhile is checked again
+            # (not the change time, which the backup's link changes)
+            self._check_unchanged(held, ctime=False)
+        if held is None:
+            self._publish(temp)
+        elif self._dir is not None:
             os.replace(temp, self._name, src_dir_fd=self._dir, dst_dir_fd=self._dir)
         else:
+            self._release_lock()  # Windows renames over no file held open
             os.replace(self._where(temp), self.path)
         self._temp = None  # renamed: nothing of ours left to remove
         self._release_lock()
 
-    def _check_unchanged(self, held: int) -> None:
+    def _publish(self, temp: str) -> None:
+        """The new file at its name, where no file was: a link, which fails if another writer
+        made one there meanwhile (never replaced), else (no hard links here) a rename."""
+        try:
+            if self._dir is not None:
+                os.link(temp, self._name, src_dir_fd=self._dir, dst_dir_fd=self._dir, follow_symlinks=False)
+            else:
+                os.link(self._where(temp), self.path, follow_symlinks=False)
+        except FileExistsError:
+            raise self._changed("another writer made it while it was written") from None
+        except OSError:  # no hard links on this file system: the rename, as before
+            os.replace(self._where(temp), self._where(self._name), **_both(self._dir))
+            return
+        os.unlink(self._where(temp), **self._at())
+
+    def _check_unchanged(self, held: int, ctime: bool = True) -> None:
         """Raise :class:`ChangedMeanwhileError` unless the name still names the file opened, as it
         was: a writer that appended, or rewrote it in place (same length, its time set back),
         or a link or another file put at the name."""
@@ -290,7 +322,7 @@ class AtomicFile:
         now = os.fstat(held)
         if (named.st_dev, named.st_ino) != (now.st_dev, now.st_ino):
             raise self._changed("another file took its name while it was rewritten")
-        if _identity(now) != _identity(self._before):
+        if _identity(now)[: None if ctime else -1] != _identity(self._before)[: None if ctime else -1]:
             raise self._changed("it changed while it was rewritten (another writer?)")
         if self._expected is not None and self._digest_held() != self._expected:
             raise self._changed("its bytes changed since they were read (another writer?)")
@@ -300,17 +332,19 @@ class AtomicFile:
         assert self._file is not None
         hasher = hashlib.blake2b(digest_size=16)
         offset = 0
-        while chunk := os.pread(self._file, 1 << 20, offset):
+        while chunk := _read_at(self._file, offset):
             hasher.update(chunk)
             offset += len(chunk)
         return hasher.digest()
 
-    def _keep(self, backup: str, held: int) -> None:
+    def _keep(self, backup: str, held: int) -> bool:
         """The old file under the name ``backup``, made under a fresh name of our own and renamed
         over ``backup``: a rename replaces whatever sits there (a symbolic link too) without
-        following it, so nothing outside the directory can be written through it."""
+        following it, so nothing outside the directory can be written through it. Whether it
+        was copied (no hard links there)."""
         directory, name = os.path.split(os.path.abspath(backup))
         fresh = os.path.join(directory, _fresh_name(name))
+        copied = False
         try:
             try:
                 # fails if the name exists: it is never followed; and a link at the name of the
@@ -327,7 +361,9 @@ class AtomicFile:
                 raise
             except OSError:  # no hard links here (another file system, FAT, ...): copy instead
                 self._copy(held, fresh)
+                copied = True
             os.replace(fresh, backup)
+            return copied
         except BaseException as err:
             # Whatever stops it (a full disk, an interrupt after any step), our file goes; a
             # name someone else took is theirs.
@@ -343,7 +379,7 @@ class AtomicFile:
         fd = os.open(fresh, _CREATE, 0o600)
         with os.fdopen(fd, "wb") as out:
             offset = 0
-            while chunk := os.pread(held, 1 << 20, offset):
+            while chunk := _read_at(held, offset):
                 out.write(chunk)
                 offset += len(chunk)
             out.flush()
@@ -390,6 +426,18 @@ class AtomicFile:
             os.close(fd)
 
 
+def _read_at(fd: int, offset: int) -> bytes:
+    """Up to a megabyte of the file open at ``fd`` from ``offset`` (``pread``, where there is one)."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, 1 << 20, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, 1 << 20)
+
+
+def _both(directory: int | None) -> dict[str, Any]:
+    return {"src_dir_fd": directory, "dst_dir_fd": directory} if directory is not None else {}
+
+
 def _fresh_name(name: str) -> str:
     """A name beside ``name`` that no one can guess, ``.NAME.<16 hex digits>.tmp``."""
     return f".{name}.{secrets.token_hex(8)}.tmp"
@@ -400,9 +448,10 @@ def _copy_metadata(source: int, info: os.stat_result, target: int) -> None:
     are set after it), then extended attributes (POSIX ACLs are kept as ones), from the file
     open at ``source`` to the one open at ``target``: each where the process may and the file
     system takes it, as ``sed -i`` keeps what it can."""
-    with contextlib.suppress(OSError):  # another user's file, and we are not root: ours, then
-        os.fchown(target, info.st_uid, info.st_gid)
-    os.fchmod(target, stat.S_IMODE(info.st_mode))
+    if hasattr(os, "fchown"):  # (not on Windows, where a new file takes its directory's)
+        with contextlib.suppress(OSError):  # another user's file, and we are not root: ours, then
+            os.fchown(target, info.st_uid, info.st_gid)
+        os.fchmod(target, stat.S_IMODE(info.st_mode))
     listxattr = getattr(os, "listxattr", None)
     if listxattr is None:
         return
