@@ -112,3 +112,17 @@ def test_a_fix_that_an_f_string_cannot_hold_is_reported_not_written() -> None:
     triple = "import tvm\nx = f'''{tvm.target.Target(\"llvm -mcpu=a53\")}'''\n"
     fixed = "import tvm\nx = f'''{tvm.target.Target({\"kind\": \"llvm\", \"mcpu\": \"a53\"})}'''\n"
     assert fix_source(triple, path="a.py").text == fixed
+
+
+def test_a_module_imported_by_a_dotted_name_reads_no_property() -> None:
+    # fuzz_fix (run 6, at c45d9b2): `from tvm.target.max_function_args import cuda` had its module
+    # name rewritten as a read of the removed property: `from int(tvm.target.attrs.get(...)) import`
+    from targetlang.fix import fix_source
+
+    for source in ("from tvm.target.max_function_args import cuda\n", "import tvm.target.mcpu as m\n"):
+        for unsafe in (False, True):
+            result = fix_source(source, path="a.py", unsafe=unsafe)
+            assert (result.text, result.findings) == (source, ())
+    # a read of the same name outside the import is still one
+    read = fix_source("import tvm.target.mcpu\nx = tvm.target.mcpu\n", path="a.py", unsafe=True)
+    assert read.text == 'import tvm.target.mcpu\nx = str(tvm.target.attrs.get("mcpu", ""))\n'

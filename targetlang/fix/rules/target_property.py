@@ -40,9 +40,25 @@ def _receiver(survey: Survey, node: cst.BaseExpression) -> Safety | None:
     return None
 
 
+_IMPORTED = RULE.rule.id + "/imported"  # the dotted names of modules imported
+
+
+@RULE.survey(cst.Import, cst.ImportFrom)
+def _imported(survey: Survey, node: cst.Import | cst.ImportFrom) -> None:
+    """A module's dotted name reads no property: ``from tvm.target.mcpu import x`` is left."""
+    names: list[cst.BaseExpression] = [] if isinstance(node.names, cst.ImportStar) else [a.name for a in node.names]
+    if isinstance(node, cst.ImportFrom) and node.module is not None:
+        names.append(node.module)
+    marked = survey.marks.setdefault(_IMPORTED, set())
+    for name in names:
+        while isinstance(name, cst.Attribute):
+            marked.add(id(name))
+            name = name.value
+
+
 @RULE.survey(cst.Attribute)
 def _found(survey: Survey, node: cst.Attribute) -> None:
-    if node.attr.value not in REMOVED_PROPERTIES:
+    if node.attr.value not in REMOVED_PROPERTIES or id(node) in survey.marks.get(_IMPORTED, ()):
         return
     safety = _receiver(survey, node.value)
     if safety is not None:
