@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 
-from ._signals import STOPS, signals_held
+from ._signals import STOPS, say_stopped, signals_held
 
 
 def run() -> int:
@@ -24,6 +24,7 @@ def run() -> int:
             if hasattr(signal, "pthread_sigmask"):
                 signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     except KeyboardInterrupt:
+        say_stopped(signal.SIGINT)
         return 130
 
 

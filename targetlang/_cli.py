@@ -30,7 +30,7 @@ from ._eras import DEFAULT_ERA, release_reading
 from ._inspect_cli import add_parser as _add_inspect_parser
 from ._logs_cli import add_parser as _add_logs_parser
 from ._logs_cli import tvm_version_argument
-from ._signals import signals_held
+from ._signals import say_stopped, signals_held
 from ._versions import ERA_NAMES, MODERN
 from .fix._command import add_parser as _add_fix_parser
 
@@ -713,9 +713,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return status
     except _Terminated as ended:
         _clean_up_unfinished()
+        say_stopped(ended.signum)
         return 128 + ended.signum
     except KeyboardInterrupt:
         _clean_up_unfinished()
+        say_stopped(signal.SIGINT)
         return 130
     except (_InputError, TargetError) as err:
         print(f"error: {err}", file=sys.stderr)

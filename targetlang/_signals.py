@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
-__all__ = ["STOPS", "signals_held"]
+__all__ = ["STOPS", "say_stopped", "signals_held"]
 
 # The signals that stop a command, where the platform has them.
 STOPS = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -32,3 +33,11 @@ def signals_held() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def say_stopped(signum: int) -> None:
+    """The one line a command stopped by a signal leaves on standard error (where it still can:
+    a closed or broken standard error says nothing)."""
+    name = "Ctrl-C (SIGINT)" if signum == signal.SIGINT else signal.Signals(signum).name
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(f"targetlang: stopped by {name}; no file was left half-written", file=sys.stderr, flush=True)

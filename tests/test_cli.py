@@ -149,14 +149,15 @@ def test_error_internal_is_one_line_not_a_traceback(run: Run, monkeypatch: pytes
     assert run("fmt", "llvm") == (1, "", "error: internal error (a bug in targetlang): RuntimeError: boom\n")
 
 
-def test_keyboard_interrupt_exits_130_quietly(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keyboard_interrupt_exits_130_with_one_line(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(spec: str, *, registry: Any = None, era: str | None = None) -> targetlang.Target:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "parse", interrupted)
     monkeypatch.setattr(checking, "parse", interrupted)
-    assert run("legacy", "llvm") == (130, "", "")
-    assert run("check") == (130, "", "")
+    stopped = "targetlang: stopped by Ctrl-C (SIGINT); no file was left half-written\n"
+    assert run("legacy", "llvm") == (130, "", stopped)
+    assert run("check") == (130, "", stopped)
 
 
 # ------------------------------------------------------------------ standard input

@@ -93,7 +93,8 @@ def test_ctrl_c_while_the_command_imports_its_modules_is_exit_130() -> None:
     # Before, the import of targetlang._cli by ``python -m targetlang`` was not held: a
     # KeyboardInterrupt traceback, and death by SIGINT.
     done = _child(_STOP_IN_IMPORT, "SIGINT")
-    assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
+    stopped = "targetlang: stopped by Ctrl-C (SIGINT); no file was left half-written\n"
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", stopped)
 
 
 def test_sigterm_while_the_command_imports_its_modules_ends_it_quietly() -> None:
@@ -107,7 +108,9 @@ def test_a_stop_while_the_options_are_read_is_the_commands_exit(name: str, statu
     # Before, the options were read outside the command's handlers: a traceback (Ctrl-C), or
     # death by the signal.
     done = _child(_STOP_IN_OPTIONS, name)
-    assert (done.returncode, done.stdout, done.stderr) == (status, "", "")
+    said = "Ctrl-C (SIGINT)" if name == "SIGINT" else name
+    assert (done.returncode, done.stdout) == (status, "")
+    assert done.stderr == f"targetlang: stopped by {said}; no file was left half-written\n"
 
 
 # ------------------------------------------------------------------ workers
@@ -271,11 +274,12 @@ def test_a_stop_to_fix_j2_ends_it_cleanly(tmp_path: Path, name: str, to: str) ->
     assert _session(process.pid) == []
     assert process.stderr is not None
     said = process.stderr.read().decode(errors="replace")
-    assert said == "", said
     now = {name: (stopped / name).read_bytes() for name in originals}
     if to == "workers" or status == 1:  # (1: the run was over before the signal came)
-        assert (status, now) == (1, fixed)
+        assert (status, now, said) == (1, fixed, "")
     else:
         assert status == 128 + signum
+        name = "Ctrl-C (SIGINT)" if signum == signal.SIGINT else signal.Signals(signum).name
+        assert said == f"targetlang: stopped by {name}; no file was left half-written\n", said
         assert all(now[name] in (originals[name], fixed[name]) for name in originals)
     assert sorted(p.relative_to(stopped) for p in stopped.rglob("*") if p.is_file()) == sorted(originals)
