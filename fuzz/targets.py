@@ -12,7 +12,7 @@ import ast
 import json
 import re
 import warnings
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from common import check_target, expect, text_of
 
@@ -211,7 +211,7 @@ def fix(data: bytes) -> None:
     expect(not applied and again.text == result.text, "not a fixed point", text, result.text, again.text, applied)
 
 
-def _python_validity(text: str) -> str | None:
+def _python_validity(text: str) -> Literal["compiles", "parses", False] | None:
     """``"compiles"``, ``"parses"`` (an AST, but compile() refuses it: ``return`` outside a
     function, a misplaced ``from __future__``), ``False`` (not Python) or ``None`` (too deep for
     this check to tell)."""

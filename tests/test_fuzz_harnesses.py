@@ -13,6 +13,7 @@ import pytest
 
 import targetlang
 import targetlang.fix
+import targetlang.fix._python
 import targetlang.fix.rules.text_target
 
 FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
