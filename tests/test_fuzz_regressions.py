@@ -126,3 +126,18 @@ def test_a_module_imported_by_a_dotted_name_reads_no_property() -> None:
     # a read of the same name outside the import is still one
     read = fix_source("import tvm.target.mcpu\nx = tvm.target.mcpu\n", path="a.py", unsafe=True)
     assert read.text == 'import tvm.target.mcpu\nx = str(tvm.target.attrs.get("mcpu", ""))\n'
+
+
+def test_a_fix_that_would_touch_a_keyword_is_put_in_parentheses() -> None:
+    # fuzz_fix (run 7, at ad6ac1b): `return(cuda)("a100")` fixed to a call that starts with a name
+    # made LibCST refuse the `return` without a space after it (an error of the whole file)
+    from targetlang.fix import fix_source
+
+    helper = fix_source('from tvm.target import cuda\ndef f():\n    return(cuda)("a100")\n', path="a.py")
+    expected = 'from tvm.target import Target\ndef f():\n    return(Target({"kind": "cuda", "model": "a100"}))\n'
+    assert helper.text == expected
+    read = fix_source("def f(target):\n    return(target).arch\n", path="a.py", unsafe=True)
+    assert read.text == 'def f(target):\n    return(str((target).attrs.get("arch", "")))\n'
+    # where nothing touches it, no parentheses are added
+    spaced = fix_source("def f(target):\n    return (target).arch\n", path="a.py", unsafe=True)
+    assert spaced.text == 'def f(target):\n    return str((target).attrs.get("arch", ""))\n'

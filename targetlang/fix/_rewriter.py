@@ -48,6 +48,11 @@ def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:
     return node
 
 
+def _word(char: str) -> bool:
+    """``char`` would run into a name or keyword beside it."""
+    return char.isalnum() or char == "_"
+
+
 @dataclass(frozen=True)
 class _Undo:
     """What a fix may change besides its node: to put back where it cannot be written."""
@@ -81,12 +86,15 @@ class Rewriter(cst.CSTTransformer):
         self.replaced_imports: set[tuple[str, str, str | None]] = set()  # (module, name, alias)
         self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
         self._fstring_ends: list[str] = []  # and their closing quotes whole (''' or ')
+        self._statements: list[cst.CSTNode] = []  # the statements around the current node
 
     # -- bookkeeping
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.BaseStatement) and id(node) not in self.survey.kept:
-            return False  # nothing in it to change (its leave hooks still see it, unchanged)
+        if isinstance(node, cst.BaseStatement):
+            self._statements.append(node)
+            if id(node) not in self.survey.kept:
+                return False  # nothing in it to change (its leave hooks still see it, unchanged)
         if isinstance(node, cst.SimpleStatementLine):
             self._open_lines.append(len(self.inserted))
         if isinstance(node, cst.FormattedString):
@@ -95,6 +103,8 @@ class Rewriter(cst.CSTTransformer):
         return True
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        if isinstance(original_node, cst.BaseStatement):
+            self._statements.pop()
         if isinstance(original_node, cst.FormattedString):
             self.fstring_quotes.pop()
             self._fstring_ends.pop()
@@ -108,9 +118,28 @@ class Rewriter(cst.CSTTransformer):
                 if kept is not None and not self._fits_fstring(self.code(result)):
                     self._withdraw(kept)
                     return updated_node
+                bare = isinstance(result, cst.BaseExpression) and not result.lpar
+                if bare and self._abuts_a_word(original_node, result):
+                    result = result.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
                 self.inserted.append(result)
                 return result  # one rule fixes a node
         return updated_node
+
+    def _abuts_a_word(self, original: cst.CSTNode, result: cst.CSTNode) -> bool:
+        """Whether ``result``, in place of ``original``, would touch a keyword or name beside it
+        (``return(t).arch``, ``return"..." % x`` fixed to a call): a word where the original had
+        a bracket or quote, and a word in its statement just there."""
+        before, after = self.code(original), self.code(result)
+        starts, ends = _word(after[:1]) and not _word(before[:1]), _word(after[-1:]) and not _word(before[-1:])
+        if not (starts or ends) or not self._statements:
+            return False
+        statement = self.code(self._statements[-1])
+        at = statement.find(before)
+        while at >= 0:  # (each place the statement holds that text: rare, and any one is enough)
+            if (starts and _word(statement[at - 1 : at])) or (ends and _word(statement[at + len(before) :][:1])):
+                return True
+            at = statement.find(before, at + 1)
+        return False
 
     # -- inside an f-string's braces
 
