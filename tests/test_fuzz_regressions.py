@@ -141,3 +141,16 @@ def test_a_fix_that_would_touch_a_keyword_is_put_in_parentheses() -> None:
     # where nothing touches it, no parentheses are added
     spaced = fix_source("def f(target):\n    return (target).arch\n", path="a.py", unsafe=True)
     assert spaced.text == 'def f(target):\n    return str((target).attrs.get("arch", ""))\n'
+
+
+def test_a_run_time_part_that_is_no_operand_is_written_in_parentheses() -> None:
+    # fuzz_fix (run 8, at e99e112, after 104,942 runs): f"llvm -mcpu={cp,u}" wrote the tuple as a
+    # dict's value, `"mcpu": cp,u`, which LibCST could not read back (a ParserSyntaxError escaped)
+    from targetlang.fix import fix_source
+
+    source = 'def f(cp, u, n):\n    return Target(f"llvm -mcpu={cp,u} -num-cores={n}")\n'
+    fixed = fix_source(source, path="a.py", unsafe=True).text
+    assert fixed == 'def f(cp, u, n):\n    return Target({"kind": "llvm", "mcpu": (cp,u), "num-cores": int(n)})\n'
+    either = 'def f(a, b):\n    return Target("llvm -mcpu=%s" % (a if b else "x"))\n'
+    chosen = fix_source(either, path="a.py", unsafe=True)
+    assert chosen.text == 'def f(a, b):\n    return Target({"kind": "llvm", "mcpu": (a if b else "x")})\n'

@@ -67,13 +67,40 @@ def compose(node: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> tup
     return None if text is None else (text, composer.exprs)
 
 
+# Expressions that stand as one operand wherever they are written.
+_ATOMS = (
+    cst.Name,
+    cst.Attribute,
+    cst.Call,
+    cst.Subscript,
+    cst.SimpleString,
+    cst.ConcatenatedString,
+    cst.FormattedString,
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.List,
+    cst.Dict,
+    cst.Set,
+    cst.ListComp,
+    cst.DictComp,
+    cst.SetComp,
+    cst.GeneratorExp,
+)
+
+
 class _Composer:
     def __init__(self, code: Callable[[cst.CSTNode], str]) -> None:
         self.code = code
         self.exprs: list[str] = []
 
     def _held(self, value: cst.BaseExpression) -> str:
-        self.exprs.append(self.code(value))
+        code = self.code(value)
+        if not isinstance(value, _ATOMS) and not value.lpar:
+            # written as a dict's value, inside int(...) or before .split(","): an f-string's
+            # {cpu,n} or {a or b} must stay one operand there
+            code = f"({code})"
+        self.exprs.append(code)
         return placeholder(len(self.exprs) - 1)
 
     def part(self, value: cst.BaseExpression) -> str | None:
