@@ -151,6 +151,10 @@ _PYTHON_LINES = re.compile(r"\r\n|\r|\n")  # the line breaks of Python's tokeniz
 # a line, those two checks are left out.
 _LONE_CONTINUATION = re.compile(r"^[ \t\f]*\\(?:\r\n|\r|\n)", re.MULTILINE)
 _LONE_CR = re.compile(r"\r(?!\n)")
+# KNOWN, LibCST's too: indentation that mixes tabs and spaces on one line, which Python reads
+# (the same block at tab sizes 8 and 1), LibCST's tokenizer may not ("no matching outer block
+# for dedent"): a refusal of such a text is not held against fix.
+_MIXED_INDENT = re.compile(r"^[ \t]*(?: \t|\t )", re.MULTILINE)
 
 
 class FixOptions(TypedDict):
@@ -187,7 +191,8 @@ def fix(data: bytes) -> None:
     except targetlang.TargetError as err:
         # Python's parser accepted it: only its size or its depth may be refused
         limit = isinstance(err, (NestingTooDeepError, SourceTooLargeError))
-        expect(not valid or limit or _LONE_CONTINUATION.search(text) is not None, "valid Python refused", err)
+        libcst_gap = _LONE_CONTINUATION.search(text) or _MIXED_INDENT.search(text)
+        expect(not valid or limit or libcst_gap is not None, "valid Python refused", err)
         return
     expect(isinstance(result, FixResult) and result.source == text, "not a FixResult of the text", result)
     expect(valid is not False, "Python that does not parse was fixed", text)
