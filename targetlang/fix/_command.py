@@ -122,9 +122,6 @@ def _registry(path: str | None, tvm_version: str | None = None) -> Registry | No
 # The most fix reads of one file: Python's own bound (MAX_PYTHON_CHARS) is lower; a document or a
 # script past this is no source a person keeps (and /dev/zero under a .py name is no file at all).
 MAX_FILE_BYTES = 32 << 20
-# Opened without blocking (a FIFO put at the name would wait for a writer forever) and never as
-# the controlling terminal: what is opened is read only once fstat says it is a regular file.
-_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def _special(mode: int) -> str | None:
@@ -143,7 +140,9 @@ def _special(mode: int) -> str | None:
 def _read(path: str) -> bytes:
     """The bytes of the regular file at ``path``; ``OSError`` for anything else, or past
     :data:`MAX_FILE_BYTES`, before a byte is read."""
-    fd = os.open(path, _READ)
+    from ..logs.output import NO_WAIT
+
+    fd = os.open(path, NO_WAIT)
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
         what = _special(info.st_mode)

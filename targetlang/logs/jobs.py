@@ -34,6 +34,7 @@ from .check import Checker, CheckSummary
 from .fast import CheckLines, MigrateLines
 from .loading import FileLoading
 from .migration import Form, LogMigrator, MigrateSummary
+from .output import NO_WAIT
 from .records import line_record
 from .report import Digest
 from .stats import Stats
@@ -113,10 +114,6 @@ def refuse_compressed(handle: BinaryIO) -> None:
         )
 
 
-# A regular file's reads ignore O_NONBLOCK; a FIFO's open returns at once instead of waiting.
-_NO_WAIT = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-
-
 @dataclass
 class Source:
     """One input of a command: an open file (or standard input) and what is known of it."""
@@ -143,7 +140,7 @@ class Source:
                 # what a pipe has now, not a whole block: a log piped in is read as it comes
                 return cls("<stdin>", None, None, getattr(buffer, "read1", buffer.read))
             return cls("<stdin>", None, None, lambda size: stdin.read(size).encode("utf-8", "surrogateescape"))
-        handle = os.fdopen(os.open(path, _NO_WAIT), "rb") if regular else open(path, "rb")
+        handle = os.fdopen(os.open(path, NO_WAIT), "rb") if regular else open(path, "rb")
         try:
             info = os.fstat(handle.fileno())
             if regular and not stat.S_ISREG(info.st_mode):
@@ -308,7 +305,7 @@ class _Range:
 
     def __enter__(self) -> Iterator[tuple[list[bytes], int, bool]]:
         # without waiting: a FIFO put at the name since is refused below, never waited on
-        self.handle = os.fdopen(os.open(self.path, _NO_WAIT), "rb")
+        self.handle = os.fdopen(os.open(self.path, NO_WAIT), "rb")
         try:
             info = os.fstat(self.handle.fileno())
             if (info.st_dev, info.st_ino) != self.identity:

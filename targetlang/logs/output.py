@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import Any, BinaryIO
 
-__all__ = ["AtomicFile", "ChangedMeanwhileError", "clean_up_unfinished", "digest"]
+__all__ = ["NO_WAIT", "AtomicFile", "ChangedMeanwhileError", "clean_up_unfinished", "digest"]
 
 
 class ChangedMeanwhileError(OSError):
@@ -68,6 +68,16 @@ _EXISTING = (
 )
 # The names of a descriptor the command was given, which -o may name: written where it stands.
 _STANDARD = re.compile(r"/dev/(stdout|stderr)|/dev/fd/(\d+)|/proc/self/fd/(\d+)")
+# Reading a file that is to be a regular one: a FIFO put at its name opens at once instead of
+# waiting for a writer (and fstat then says what it is), a terminal is never taken as ours; a
+# regular file's reads ignore O_NONBLOCK.
+NO_WAIT = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_BINARY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 _DIRECTORY = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 # Where the system takes a directory's descriptor in place of its name (not Windows): every step
 # after the first open is then relative to the directory opened once.
