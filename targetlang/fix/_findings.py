@@ -51,11 +51,14 @@ class Finding:
     uses: tuple[UseSite, ...] = ()
     # found in a code block of a document: applied only with docs=True (--docs)
     in_document: bool = False
+    cell: int | None = None
+    """For a finding in a Jupyter notebook, the code cell (from 1); ``line`` is then the cell's line."""
 
     def to_json(self) -> dict[str, Any]:
         """The finding as a JSON object (what ``targetlang fix --json`` prints)."""
         return {
             "file": self.path,
+            **({"cell": self.cell} if self.cell is not None else {}),
             "line": self.line,
             "column": self.column,
             "rule": self.rule,
@@ -70,8 +73,10 @@ class Finding:
         }
 
     def describe(self) -> str:
-        """``path:line:column: rule [safety] message``, one line."""
-        return f"{self.path}:{self.line}:{self.column}: {self.rule} [{self.safety}] {self.message}"
+        """``path:line:column: rule [safety] message``, one line (``path:cell N:line:column: ...`` in a
+        notebook, as ruff writes it)."""
+        where = f"{self.path}:cell {self.cell}" if self.cell is not None else self.path
+        return f"{where}:{self.line}:{self.column}: {self.rule} [{self.safety}] {self.message}"
 
 
 @dataclass(frozen=True)
