@@ -557,6 +557,7 @@ def _build_parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_check)
     _add_logs_parser(commands)
     _add_fix_parser(commands)
+    _add_rule_parser(commands)
     _add_inspect_parser(commands)
     for sub in _leaves(parser):
         sub.allow_abbrev = False  # "--json" must never be read as "--jsonish"
@@ -568,6 +569,62 @@ def _build_parser() -> argparse.ArgumentParser:
         if "--quiet" not in names and "-q" not in names:
             sub.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help=_QUIET_HELP)
     return parser
+
+
+_RULE_EPILOG = """\
+The text is the rule's section of docs/fix.md (Markdown): why, what it rewrites, how safe the
+fix is, and examples.
+
+examples:
+  $ targetlang rule target-string
+  $ targetlang rule --all
+  $ targetlang rule --output-format json canon-target
+"""
+
+
+def _add_rule_parser(commands: Any) -> None:
+    from .fix import RULES
+
+    summary = "explain a rule of fix: why, what it rewrites, how safe, examples"
+    rule = commands.add_parser(
+        "rule",
+        help=summary,
+        description=summary,
+        epilog=_RULE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    which = rule.add_mutually_exclusive_group(required=True)
+    which.add_argument("rule", metavar="RULE-ID", nargs="?", help=f"the rule's id ({', '.join(RULES)})")
+    which.add_argument("--all", action="store_true", help="every rule, one after another")
+    rule.add_argument(
+        "--output-format",
+        choices=("text", "json"),
+        default="text",
+        help="text (the Markdown, the default) or json (id, safety, summary and explanation of each)",
+    )
+    rule.set_defaults(run=_rule)
+
+
+def _rule(args: argparse.Namespace) -> int:
+    from .fix import RULES
+    from .fix._rule_docs import rule_doc
+
+    if not args.all and args.rule not in RULES:
+        print(f"error: unknown rule {args.rule!r}; the rules are: {', '.join(RULES)}", file=sys.stderr)
+        return 2
+    rules = [RULES[name] for name in (RULES if args.all else [args.rule])]
+    # a rule whose file is not written yet is explained by its summary rather than not at all
+    texts = [rule_doc(rule.id) or f"## {rule.id}\n\n{rule.summary}.\n" for rule in rules]
+    if args.output_format == "json":
+        records = [
+            {"id": rule.id, "safety": rule.safety, "summary": rule.summary, "explanation": text}
+            for rule, text in zip(rules, texts, strict=True)
+        ]
+        print(json.dumps(records if args.all else records[0], indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write("\n".join(texts))
+    return 0
 
 
 def _leaves(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
