@@ -1,0 +1,347 @@
+"""Modern targets checked where they stand: a dict or a JSON text that reaches a target position
+(directly, through the names that hold it, or as the ``host`` of one), read against the kinds,
+attributes and tags of the ``--target-version`` release and the checks of TVM 0.27's
+canonicalisers (:func:`targetlang.migration._checks.rejections`).
+
+The rules ``target-attr-type``, ``target-unknown-attr``, ``target-unknown-tag``,
+``target-unknown-kind`` and ``target-rejected`` each report their share of what :func:`problems`
+finds at a node; the checking is done once per node and shared.
+
+A legacy string (``"llvm -mcpu=x"``) is ``target-string``'s: here a string is a target only
+when it is JSON (``'{"kind": ...}'``), a tag (``"vendor/name"``) or a kind's bare name.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from .._diagnostics import hint, suggest
+from .._registry import Registry, builtin_registry, modern_tag
+from .._versions import SCHEMA_RELEASES
+from ..migration._checks import Rejection, option_types, rejections
+from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
+from ..migration._rules import RULES as MIGRATION_RULES
+from ._literal import render
+from ._rules import Safety
+from ._survey import Survey
+
+if TYPE_CHECKING:
+    from ._rewriter import Rewriter
+
+__all__ = ["NOTE", "Problem", "is_target", "noted", "problems", "report", "survey_node"]
+
+NOTE = "modern-target"  # the survey's note of a node that may be a modern target
+_CACHE = "modern-target/problems"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a modern target: the ``rule`` that reports it, the ``node`` it is
+    reported at, its ``message``, the code to write there (``after``) and the fix's ``safety``."""
+
+    rule: str
+    node: cst.CSTNode
+    message: str
+    after: str | None = None
+    safety: Safety = "report-only"
+
+
+# -- what the survey notes (cheaply: most dicts and strings are no targets)
+
+_TAG_SHAPE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+")
+
+
+@functools.cache
+def _former_kinds() -> frozenset[str]:
+    """Every kind some release had that the newest has not."""
+    newest = set(builtin_registry(SCHEMA_RELEASES[-1]).kinds)
+    every: set[str] = set()
+    for version in SCHEMA_RELEASES:
+        every.update(builtin_registry(version).kinds)
+    return frozenset(every - newest)
+
+
+def _key(element: cst.BaseDictElement) -> str | None:
+    if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+        value = element.key.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _looks_like_config(node: cst.Dict) -> bool:
+    return any(_key(element) in ("kind", "tag") for element in node.elements)
+
+
+def _looks_like_text(value: str) -> bool:
+    stripped = value.strip()
+    if stripped.startswith("{"):
+        return '"kind"' in stripped or '"tag"' in stripped
+    return bool(_TAG_SHAPE.fullmatch(stripped)) or stripped in _former_kinds()
+
+
+def survey_node(survey: Survey, node: cst.CSTNode) -> None:
+    """Note ``node`` (a dict or a string) when it may be a modern target: its statement is kept
+    for the rewriter, which asks where the value goes."""
+    if isinstance(node, cst.Dict):
+        if _looks_like_config(node):
+            survey.note(NOTE, node, True)
+    elif isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        if isinstance(value, str) and _looks_like_text(value):
+            survey.note(NOTE, node, True)
+
+
+def noted(survey: Survey, node: cst.CSTNode) -> bool:
+    return survey.noted(NOTE, node) is not None
+
+
+# -- where the value goes
+
+
+def is_target(rewriter: Rewriter, node: cst.CSTNode) -> bool:
+    """Whether the value of ``node`` is read as a target: a use of it is a target position, or it
+    is the ``host`` of a dict that is."""
+    parent = rewriter.flow.parent(node)
+    if isinstance(parent, cst.DictElement) and node is parent.value and _key(parent) == "host":
+        outer = rewriter.flow.parent(parent)
+        return isinstance(outer, cst.Dict) and is_target(rewriter, outer)
+    assert isinstance(node, cst.BaseExpression)
+    return any(use.kind == "target" for use in rewriter.flow.uses(node))
+
+
+# -- what is wrong
+
+
+def problems(rewriter: Rewriter, node: cst.CSTNode) -> list[Problem]:
+    """What is wrong with ``node``, a dict or string the survey noted, if it is a target (one
+    level: a nested ``host`` dict is a node of its own)."""
+    cache: dict[int, Any] = rewriter.survey.notes.setdefault(_CACHE, {})
+    if id(node) not in cache:
+        found: list[Problem] = []
+        if noted(rewriter.survey, node) and is_target(rewriter, node):
+            if isinstance(node, cst.Dict):
+                found = _dict_problems(rewriter, node)
+            elif isinstance(node, cst.SimpleString):
+                found = _text_problems(rewriter, node)
+        cache[id(node)] = found
+    result: list[Problem] = cache[id(node)]
+    return result
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(node: cst.BaseExpression) -> Any:
+    try:
+        return ast.literal_eval(cst.Module(body=[]).code_for_node(node))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """The release's view: its registry (with the user's kinds) and its name."""
+
+    registry: Registry
+    version: str
+
+
+def _reading(rewriter: Rewriter) -> _Reading:
+    version = str(rewriter.options.target_version.version)
+    return _Reading(_registry(version, rewriter.options.registry), version)
+
+
+@functools.lru_cache(maxsize=8)
+def _registry(version: str, user: Registry | None) -> Registry:
+    builtin = builtin_registry(version)
+    if user is None:
+        return builtin
+    merged = builtin
+    for kind in user.kinds.values():
+        merged = merged.with_kind(kind)
+    for name, config in user.tags.items():
+        merged = merged.with_tag(name, config)
+    return merged
+
+
+def _dict_problems(rewriter: Rewriter, node: cst.Dict) -> list[Problem]:
+    """The problems of a dict target, each at the node of its key or value."""
+    entries: dict[str, tuple[cst.DictElement, Any]] = {}
+    for element in node.elements:
+        name = _key(element)
+        if name is None:
+            return []  # a ** or a computed key: what it holds is not known here
+        assert isinstance(element, cst.DictElement)
+        entries[name] = (element, _literal(element.value))
+    config = {name: value for name, (_, value) in entries.items()}
+    return _config_problems(
+        _reading(rewriter),
+        config,
+        key_node=lambda name: entries[name][0].key,
+        value_node=lambda name: entries[name][0].value,
+        fix=lambda name, value: _value_code(entries[name][0].value, value),
+    )
+
+
+def _value_code(node: cst.BaseExpression, value: Any) -> str | None:
+    quote = '"'
+    if isinstance(node, cst.SimpleString):
+        quote = node.quote[-1] if node.quote[-1] in "'\"" else quote
+    return render(value, quote)
+
+
+def _text_problems(rewriter: Rewriter, node: cst.SimpleString) -> list[Problem]:
+    """The problems of a target written as text: JSON, a tag or a bare kind."""
+    value = node.evaluated_value
+    assert isinstance(value, str)
+    reading = _reading(rewriter)
+    stripped = value.strip()
+    if not stripped.startswith("{"):
+        if stripped in reading.registry.kinds or stripped in reading.registry.tags:
+            return []
+        if "/" in stripped:
+            return _tag_problems(reading, stripped, node)
+        return _kind_problems(reading, stripped, node)
+    try:
+        config = json.loads(stripped)
+    except ValueError:
+        return []  # not JSON: TVM says so itself, and no rule here reads it
+    if not isinstance(config, dict):
+        return []
+    code = cst.Module(body=[]).code_for_node(node)
+
+    def fix(name: str, new: Any) -> str | None:
+        # the one JSON value, replaced in the literal as written (no escapes to rewrite)
+        if "\\" in code:
+            return None
+        old = json.dumps(config[name])
+        pattern = re.compile(re.escape(json.dumps(name)) + r"(\s*:\s*)" + re.escape(old))
+        if len(pattern.findall(code)) != 1:
+            return None
+        replaced = json.dumps(new)
+        if node.quote[-1] in replaced:
+            return None
+        return pattern.sub(lambda m: json.dumps(name) + m.group(1) + replaced, code)
+
+    found = _config_problems(reading, config, key_node=lambda name: node, value_node=lambda name: node, fix=fix)
+    # one node, one text: a fix a pass; the fix loop's next pass reads the text it wrote
+    fixes = [index for index, problem in enumerate(found) if problem.after is not None]
+    for index in fixes[1:]:
+        found[index] = Problem(found[index].rule, node, found[index].message)
+    return found
+
+
+def _kind_problems(reading: _Reading, kind: str, node: cst.CSTNode) -> list[Problem]:
+    if kind in reading.registry.kinds:
+        return []
+    removed = _REMOVED_KINDS.get(kind)
+    if removed is None and kind in _former_kinds():
+        removed = "no longer a target kind: " + MIGRATION_RULES["byoc-kind"].summary
+    if removed is not None:
+        message = f"kind {kind!r} is not in TVM {reading.version}: {removed}"
+    else:
+        message = f"TVM {reading.version} has no target kind {kind!r}{hint(suggest(kind, reading.registry.kinds))}"
+    return [Problem("target-unknown-kind", node, message)]
+
+
+def _tag_problems(reading: _Reading, tag: str, node: cst.CSTNode) -> list[Problem]:
+    if tag in reading.registry.tags or modern_tag(reading.registry, tag) is not None:
+        return []
+    message = f"TVM {reading.version} has no tag {tag!r}{hint(suggest(tag, reading.registry.tags))}"
+    return [Problem("target-unknown-tag", node, message)]
+
+
+def _config_problems(
+    reading: _Reading,
+    config: Mapping[str, Any],
+    *,
+    key_node: Any,
+    value_node: Any,
+    fix: Any,
+) -> list[Problem]:
+    """What is wrong with one level of a config whose values are known where they are literals
+    (``_NOT_LITERAL`` elsewhere)."""
+    kind = config.get("kind", _NOT_LITERAL)
+    tag = config.get("tag", _NOT_LITERAL)
+    found: list[Problem] = []
+    if isinstance(tag, str) and tag:
+        found += _tag_problems(reading, tag, value_node("tag"))
+        tagged = reading.registry.tags.get(tag) or modern_tag(reading.registry, tag)
+        if kind is _NOT_LITERAL and "kind" not in config and tagged is not None:
+            kind = tagged.get("kind", _NOT_LITERAL)
+    if not isinstance(kind, str):
+        return found
+    if kind not in reading.registry.kinds:
+        return found + _kind_problems(reading, kind, value_node("kind"))
+    attrs = reading.registry.kinds[kind].attrs
+    for name in config:
+        if name in ("kind", "tag") or name in attrs:
+            continue
+        moved = _REMOVED_ATTRS.get(name)
+        if moved is not None:
+            what = f"TVM removed it: it moved to {moved}"
+        else:
+            what = f"TVM {reading.version} rejects it ('Unknown config option'){hint(suggest(name, attrs))}"
+        found.append(Problem("target-unknown-attr", key_node(name), f"kind {kind!r} has no attribute {name!r}: {what}"))
+    known = {
+        name: value
+        for name, value in config.items()
+        if value is not _NOT_LITERAL and name not in ("host",) and (name == "kind" or name in attrs)
+    }
+    complete = len(known) == len([name for name in config if name != "host" and (name == "kind" or name in attrs)])
+    for rejection in rejections(known):
+        if rejection.check is None:
+            found.append(_type_problem(reading, kind, rejection, value_node(rejection.attribute), fix))
+        elif complete:
+            message = f"TVM 0.27 rejects {rejection.attribute!r} of a {kind} target: {rejection.reason}"
+            found.append(Problem("target-rejected", value_node(rejection.attribute), message))
+    return found
+
+
+def _type_problem(reading: _Reading, kind: str, rejection: Rejection, node: cst.CSTNode, fix: Any) -> Problem:
+    """A value of the wrong type, and what to write where that is clear."""
+    name, value = rejection.attribute, rejection.value
+    wanted = option_types()[kind][name]
+    message = (
+        f"{name!r} of a {kind} target is {wanted}, not {type(value).__name__}: TVM 0.27 rejects it ({rejection.reason})"
+    )
+    new: Any = _NOT_LITERAL
+    safety: Safety = "report-only"
+    if wanted == "Array<str>" and isinstance(value, str):
+        parts = [part.strip() for part in value.split(",")]
+        if len(parts) == 1:
+            new, safety = [value], "safe"
+        elif all(parts):
+            # the legacy reader split an option's text at its commas; a list of one item with
+            # commas in it is accepted too, and means otherwise to all but LLVM's -mattr
+            new, safety = parts, "unsafe"
+            message += "; the legacy reader split it at the commas"
+    elif wanted == "int" and isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,18}", value.strip()):
+        new, safety = int(value), "unsafe"
+    elif wanted == "bool" and isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        new = value.strip().lower() == "true"
+    after = None if new is _NOT_LITERAL else fix(name, new)
+    if after is None and safety != "report-only":
+        safety = "report-only"
+    return Problem("target-attr-type", node, message, after, safety)
+
+
+def report(
+    rewriter: Rewriter, rule: str, original: cst.CSTNode, where: Callable[[cst.CSTNode], bool] = lambda node: True
+) -> list[tuple[Problem, bool]]:
+    """Report the problems of ``rule`` found at ``original`` (a noted node), those at a node
+    ``where`` holds; each with whether its fix is to be applied."""
+    done = []
+    for problem in problems(rewriter, original):
+        if problem.rule == rule and where(problem.node):
+            applied = rewriter.report(problem.node, rule, problem.message, problem.after, problem.safety)
+            done.append((problem, applied))
+    return done
