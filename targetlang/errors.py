@@ -22,6 +22,7 @@ __all__ = [
     "MissingDashError",
     "NestingTooDeepError",
     "RegistryError",
+    "SettingsError",
     "SourceSyntaxError",
     "SourceTooLargeError",
     "TagCycleError",
@@ -250,6 +251,12 @@ class CanonicalizationError(TargetError):
 
 class RegistryError(TargetError):
     """A registry file (or registry data) that does not describe kinds and tags."""
+
+
+class SettingsError(TargetError):
+    """A ``targetlang fix`` configuration (``[tool.targetlang]`` of a ``pyproject.toml``, or a
+    ``targetlang.toml``) that cannot be read or holds a bad key or value; the message names the
+    file, the line and the key."""
 
 
 class UnprintableTargetError(TargetError):

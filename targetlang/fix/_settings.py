@@ -1,0 +1,473 @@
+"""The configuration of ``targetlang fix``: ``[tool.targetlang]`` of a ``pyproject.toml``, or a
+``targetlang.toml`` (its keys at the top level, as ``ruff.toml``), and the command line over it.
+
+A path given on the command line takes the configuration found from it (a directory: from
+itself; a file: from its directory; standard input: from the working directory): the nearest
+folder above holding a ``targetlang.toml``, or a ``pyproject.toml`` with a ``[tool.targetlang]``
+table (in one folder the ``targetlang.toml`` wins), searched up to the repository's root (the
+folder holding ``.git``), as the project's line length is (:mod:`._layout`). Every file below
+that path is fixed with those settings; a nested project's configuration is not read (give its
+folder on the command line on its own to use it).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import fnmatch
+import os
+import re
+import tomllib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, NoReturn
+
+from ..errors import RegistryError, SettingsError
+from ._apis import TargetApi, parse_api
+from ._rules import RULES
+
+__all__ = [
+    "CONFIG_NAMES",
+    "DEFAULT_EXCLUDE",
+    "KEYS",
+    "Settings",
+    "api_text",
+    "auto_target_version",
+    "find_config",
+    "ignored_for",
+    "load_settings",
+    "project_folders",
+]
+
+CONFIG_NAMES = ("targetlang.toml", "pyproject.toml")
+"""The files a configuration is read from, the one that wins in a folder first."""
+
+# Directories nobody wants rewritten: version control, environments, caches, build output.
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "__pycache__",
+    "node_modules",
+    "build",
+    "dist",
+    "site-packages",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".eggs",
+)
+
+KEYS = (
+    "select",
+    "ignore",
+    "extend-select",
+    "exclude",
+    "extend-exclude",
+    "per-file-ignores",
+    "target-version",
+    "registry",
+    "docs",
+    "line-length",
+    "target-apis",
+)
+"""The keys of ``[tool.targetlang]``, in the order ``--show-settings`` prints them."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings in force for the files below one path.
+
+    ``config`` is the file they were read from (``None``: none found), ``root`` the folder the
+    globs of ``exclude``, ``extend-exclude`` and ``per-file-ignores`` are relative to (the
+    config's, else the working directory). ``values`` holds every key of :data:`KEYS` with its
+    value in force, ``sources`` where each came from (``default``, ``command line``, or the
+    config file), ``notes`` what is worth saying (how ``target-version = "auto"`` decided)."""
+
+    config: Path | None
+    root: Path
+    values: Mapping[str, Any]
+    sources: Mapping[str, str]
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def select(self) -> tuple[str, ...] | None:
+        """The rules to run (``None``: every rule), ``extend-select`` included."""
+        chosen, extra = self.values["select"], self.values["extend-select"]
+        if chosen is None and not extra:
+            return None
+        return tuple(dict.fromkeys([*(chosen if chosen is not None else RULES), *extra]))
+
+    @property
+    def ignore(self) -> tuple[str, ...]:
+        return tuple(self.values["ignore"])
+
+    @property
+    def target_version(self) -> str:
+        return str(self.values["target-version"])
+
+    @property
+    def registry(self) -> str | None:
+        value = self.values["registry"]
+        return None if value is None else str(value)
+
+    @property
+    def docs(self) -> bool:
+        return bool(self.values["docs"])
+
+    @property
+    def line_length(self) -> int | None:
+        value = self.values["line-length"]
+        return None if value is None else int(value)
+
+    @property
+    def target_apis(self) -> tuple[TargetApi, ...]:
+        return tuple(parse_api(text) for text in self.values["target-apis"])
+
+    @property
+    def exclude(self) -> tuple[str, ...]:
+        """``exclude`` and ``extend-exclude``, the patterns that leave a file or folder out."""
+        return (*self.values["exclude"], *self.values["extend-exclude"])
+
+    @property
+    def per_file_ignores(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return tuple((glob, tuple(rules)) for glob, rules in self.values["per-file-ignores"].items())
+
+    def excluded(self, path: str) -> bool:
+        """Whether ``path`` (a file or folder met below a given path) is left out: one of its
+        names matches a pattern of ``exclude`` or ``extend-exclude`` without a ``/``, or its
+        path from :attr:`root` one with."""
+        return _matches(path, self.root, list(self.exclude))
+
+    def ignored_in(self, path: str) -> tuple[str, ...]:
+        """The rules ``per-file-ignores`` turns off for ``path``."""
+        return ignored_for(path, self.root, self.per_file_ignores)
+
+    def shown(self) -> str:
+        """What ``--show-settings`` prints: the file read, and each key, its value and source."""
+        where = _display(self.config) if self.config is not None else "none (defaults)"
+        lines = [f"config: {where}", f"root: {_display(self.root)}"]
+        for key in KEYS:
+            value = self.values[key]
+            shown = _toml(value) if value is not None else _UNSET.get(key, "(none)")
+            lines.append(f"{key} = {shown}  # {self.sources[key]}")
+        lines += [f"note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+
+# what a key left unset means
+_UNSET = {"select": "(every rule)", "line-length": "(the project's: [tool.ruff] or [tool.black], else 88)"}
+
+
+def _display(path: Path) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+def _toml(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_toml(k)} = {_toml(v)}" for k, v in value.items()) + "}"
+    return "[" + ", ".join(_toml(item) for item in value) + "]"
+
+
+def ignored_for(path: str, root: Path, table: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, ...]:
+    """The rules of ``table`` (``per-file-ignores``: glob, rule ids) turned off for ``path``."""
+    found: list[str] = []
+    for glob, rules in table:
+        if _matches(path, root, [glob]):
+            found += [rule for rule in rules if rule not in found]
+    return tuple(found)
+
+
+def api_text(api: TargetApi) -> str:
+    """``api`` as ``--target-api`` and ``target-apis`` write it (``QUALNAME:ARG``)."""
+    from ._apis import EVERY_POSITIONAL
+
+    parts = ["*" if at == EVERY_POSITIONAL else str(at) for at in api.positions] + list(api.keywords)
+    return f"{api.name}:{'='.join(parts)}"
+
+
+def _matches(path: str, root: Path, patterns: list[str]) -> bool:
+    """gitignore's reading, in short: a pattern without ``/`` matches any name along the path; one
+    with a ``/`` the path from ``root`` (a trailing ``/`` is dropped; ``*`` crosses folders)."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        relative = PurePosixPath(absolute.relative_to(root).as_posix())
+    except ValueError:
+        relative = PurePosixPath(Path(path).as_posix())
+    names = relative.parts
+    for pattern in patterns:
+        bare = pattern.rstrip("/")
+        if "/" in bare:
+            if fnmatch.fnmatchcase(str(relative), bare.lstrip("/")) or any(
+                fnmatch.fnmatchcase("/".join(names[:end]), bare.lstrip("/")) for end in range(1, len(names))
+            ):
+                return True
+        elif any(fnmatch.fnmatchcase(name, bare) for name in names):
+            return True
+    return False
+
+
+def project_folders(directory: Path) -> Iterator[Path]:
+    """``directory`` and the folders above it, up to the repository's root (the first that holds
+    ``.git``), or up to the file system's root outside a repository."""
+    for folder in (directory, *directory.parents):
+        yield folder
+        if (folder / ".git").exists():
+            return
+
+
+def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
+    from .._registry_files import MAX_TOML_BYTES, check_toml_keys
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_TOML_BYTES + 1)
+    except OSError as err:
+        raise SettingsError(f"{_display(path)}: cannot read it: {err.strerror or err}") from None
+    if len(data) > MAX_TOML_BYTES:
+        raise SettingsError(f"{_display(path)}: more than {MAX_TOML_BYTES} bytes, more than fix reads")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise SettingsError(f"{_display(path)}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    try:
+        check_toml_keys(text)  # tomllib's time and memory on a key of many parts: bounded first
+        return text, tomllib.loads(text)
+    except RegistryError as err:
+        raise SettingsError(f"{_display(path)}: {err.message}", text, err.start, err.end) from None
+    except tomllib.TOMLDecodeError as err:
+        raise SettingsError(f"{_display(path)}: not TOML: {err}") from None
+
+
+def _config_in(folder: Path) -> tuple[Path, str, dict[str, Any]] | None:
+    """The configuration of ``folder`` itself: its file, text and table, if it has one."""
+    own = folder / "targetlang.toml"
+    if own.is_file():
+        text, data = _read_toml(own)
+        return own, text, data
+    project = folder / "pyproject.toml"
+    if project.is_file():
+        text, data = _read_toml(project)
+        tool = data.get("tool")
+        if isinstance(tool, dict) and "targetlang" in tool:
+            table = tool["targetlang"]
+            if not isinstance(table, dict):
+                line = _line_of(text, "targetlang")
+                raise SettingsError(f"{_display(project)}: line {line}: tool.targetlang is a table")
+            return project, text, table
+    return None
+
+
+def find_config(start: Path) -> tuple[Path, str, dict[str, Any]] | None:
+    """The configuration found from the folder ``start``: its file, text and table."""
+    for folder in project_folders(start.resolve()):
+        found = _config_in(folder)
+        if found is not None:
+            return found
+    return None
+
+
+def _line_of(text: str, key: str) -> int:
+    """The line of ``text`` where ``key`` is set (its first ``key =`` in ``[tool.targetlang]``
+    if the text has that table, else at the top level), else where the table starts."""
+    table = re.search(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*[\"']?targetlang[\"']?[ \t]*\]", text, re.MULTILINE)
+    start = table.end() if table else 0
+    following = re.compile(r"^[ \t]*\[", re.MULTILINE).search(text, start)
+    end = following.start() if following else len(text)
+    match = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.MULTILINE).search(text, start, end)
+    at = match.start() if match else table.start() if table else 0
+    return text.count("\n", 0, at) + 1
+
+
+_Complain = Callable[[str], NoReturn]
+
+
+def _rule_list(value: Any, complain: _Complain) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        complain("a list of rule ids")
+    unknown = [rule for rule in value if rule not in RULES]
+    if unknown:
+        guess = difflib.get_close_matches(unknown[0], RULES, n=1)
+        hint = f" (did you mean {guess[0]!r}?)" if guess else f" (the rules: {', '.join(RULES)})"
+        complain(f"rule ids; {unknown[0]!r} is none{hint}")
+    return list(value)
+
+
+def _checked(key: str, value: Any, complain: _Complain, folder: Path) -> Any:
+    """``value`` of ``key`` as the settings hold it; ``complain(what)`` raises for a bad one."""
+    from . import TARGET_VERSIONS
+
+    if key in ("select", "ignore", "extend-select"):
+        return _rule_list(value, complain)
+    if key in ("exclude", "extend-exclude"):
+        if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+            complain("a list of glob patterns")
+        return list(value)
+    if key == "per-file-ignores":
+        if not isinstance(value, dict):
+            complain("a table of glob = [rule ids]")
+        return {str(glob): _rule_list(rules, complain) for glob, rules in value.items()}
+    if key == "target-version":
+        if value != "auto" and value not in TARGET_VERSIONS:
+            complain(f'"auto" or one of {", ".join(TARGET_VERSIONS)} (a string)')
+        return value
+    if key == "registry":
+        if not isinstance(value, str) or not value:
+            complain("the path of a registry file")
+        return os.path.normpath(folder / value)
+    if key == "docs":
+        if not isinstance(value, bool):
+            complain("true or false")
+        return value
+    if key == "line-length":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            complain("a whole number from 1")
+        return value
+    if key == "target-apis":
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            complain('a list of "QUALNAME:ARG" strings')
+        for text in value:
+            try:
+                parse_api(text)
+            except ValueError as err:
+                complain(f'"QUALNAME:ARG" strings; {text!r}: {err}')
+        return list(value)
+    raise AssertionError(key)
+
+
+_DEFAULTS: dict[str, Any] = {
+    "select": None,
+    "ignore": [],
+    "extend-select": [],
+    "exclude": list(DEFAULT_EXCLUDE),
+    "extend-exclude": [],
+    "per-file-ignores": {},
+    "target-version": None,  # the newest of TARGET_VERSIONS
+    "registry": None,
+    "docs": False,
+    "line-length": None,  # the project's formatter's
+    "target-apis": [],
+}
+
+
+def load_settings(start: str, given: Mapping[str, Any] | None = None) -> Settings:
+    """The settings for the files below ``start`` (a path; ``-`` for standard input: the
+    working directory's): its configuration's, with ``given`` (the command line's values, by
+    key of :data:`KEYS`, each one given) over them. Raises :class:`SettingsError` for a
+    configuration that cannot be read or holds a bad key or value."""
+    from . import TARGET_VERSIONS
+
+    folder = Path(os.getcwd() if start == "-" else (start if os.path.isdir(start) else os.path.dirname(start) or "."))
+    found = find_config(folder)
+    values = {key: copy.copy(value) for key, value in _DEFAULTS.items()}
+    sources = dict.fromkeys(KEYS, "default")
+    config: Path | None = None
+    root = Path(os.getcwd())
+    if found is not None:
+        config, text, table = found
+        root = config.parent
+        label = _display(config) + (" [tool.targetlang]" if config.name == "pyproject.toml" else "")
+        for key, value in table.items():
+            if key not in KEYS:
+                guess = difflib.get_close_matches(str(key), KEYS, n=1)
+                hint = f"; did you mean {guess[0]!r}?" if guess else f"; the keys: {', '.join(KEYS)}"
+                raise SettingsError(f"{_display(config)}: line {_line_of(text, str(key))}: unknown key {key!r}{hint}")
+
+            def complain(what: str, key: str = key, config: Path = config) -> NoReturn:
+                raise SettingsError(f"{_display(config)}: line {_line_of(text, key)}: {key} is {what}")
+
+            values[key] = _checked(key, value, complain, root)
+            sources[key] = label
+    for key, value in (given or {}).items():
+        values[key] = value
+        sources[key] = "command line"
+    notes: list[str] = []
+    if values["target-version"] == "auto":
+        version, note = auto_target_version(root if config is not None else folder.resolve())
+        values["target-version"] = version
+        sources["target-version"] += " (auto)"
+        notes.append(note)
+    elif values["target-version"] is None:
+        values["target-version"] = TARGET_VERSIONS[-1]
+    return Settings(config, root, values, sources, tuple(notes))
+
+
+_REQUIREMENTS = re.compile(r"requirements.*\.txt\Z")
+
+
+def _tvm_requirements(folder: Path) -> list[tuple[str, str]]:
+    """The project's requirements on ``apache-tvm``: ``(where, requirement)``, from the
+    ``pyproject.toml`` of ``folder`` (``[project]`` dependencies and optional-dependencies) and
+    the ``requirements*.txt`` files beside it."""
+    texts: list[tuple[str, str]] = []
+    project = folder / "pyproject.toml"
+    if project.is_file():
+        _, data = _read_toml(project)
+        table = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
+        deps = list(table.get("dependencies", []) or [])
+        for extra in (table.get("optional-dependencies", {}) or {}).values():
+            deps += list(extra or [])
+        texts += [(_display(project), str(dep)) for dep in deps if isinstance(dep, str)]
+    try:
+        names = sorted(name for name in os.listdir(folder) if _REQUIREMENTS.match(name))
+    except OSError:
+        names = []
+    for name in names:
+        try:
+            lines = (folder / name).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        for line in lines:
+            line = line.split(" #", 1)[0].strip()
+            if line and not line.startswith(("#", "-")):
+                texts.append((_display(folder / name), line))
+    return texts
+
+
+def auto_target_version(folder: Path) -> tuple[str, str]:
+    """``target-version = "auto"``: the lowest of ``TARGET_VERSIONS`` the project's requirement on
+    ``apache-tvm`` allows (as django-upgrade's ``--target-version auto``), with a note saying
+    how; with no requirement, or one that allows none of them, the newest, with a note."""
+    from . import TARGET_VERSIONS
+
+    default = TARGET_VERSIONS[-1]
+    try:
+        from packaging.requirements import InvalidRequirement, Requirement
+        from packaging.utils import canonicalize_name
+        from packaging.version import Version
+    except ImportError:
+        return default, f"target-version auto: the packaging library is not installed; {default}, the default"
+    found = []
+    for where, text in _tvm_requirements(folder):
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement:
+            continue  # another tool's line (an option, a URL): not ours to judge
+        if canonicalize_name(requirement.name) == "apache-tvm":
+            found.append((where, requirement))
+    if not found:
+        return default, f"target-version auto: no requirement on apache-tvm found; {default}, the default"
+    said = ", ".join(f"{requirement} ({where})" for where, requirement in found)
+    for release in TARGET_VERSIONS:
+        # a release is allowed when one of its patch releases is (>=0.25.1 allows 0.25)
+        patches = [Version(f"{release}.{patch}") for patch in range(100)]
+        if any(all(r.specifier.contains(v, prereleases=True) for _, r in found) for v in patches):
+            return release, f"target-version auto: {release}, the lowest release allowed by {said}"
+    return default, f"target-version auto: {said} allows none of {', '.join(TARGET_VERSIONS)}; {default}, the default"
