@@ -11,6 +11,7 @@ other byte of the source. Whether a fix of a value is safe is decided by where t
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import tokenize
 import warnings
@@ -30,6 +31,7 @@ from ._imports import imports
 from ._layout import black_formatter, long_lines, project_line_length, split
 from ._prefilter import worth_parsing
 from ._rewriter import Options, Rewriter
+from ._suppress import python_suppression
 from ._survey import Survey
 from ._walk import walk
 
@@ -173,6 +175,8 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
         return text, [], ""
     # The survey's node ids name the nodes the rewriter meets: the same tree, not a copy.
     flow = Flow(module, table, survey.name_of)
+    # each pass reads its own text's comments: a fix before may have moved the lines
+    options = dataclasses.replace(options, suppressed=python_suppression(text))
     rewriter = Rewriter(module, survey, options, flow)
     fixed = module.visit(rewriter)
     findings = sorted(rewriter.placed(), key=lambda f: (f.line, f.column))

@@ -20,6 +20,7 @@ from ._literal import render
 from ._plugins import rewrite_hooks
 from ._positions import starts
 from ._rules import Safety
+from ._suppress import NO_SUPPRESSION, Suppression
 from ._survey import Survey
 
 __all__ = ["Options", "Rewriter"]
@@ -28,7 +29,8 @@ __all__ = ["Options", "Rewriter"]
 @dataclass(frozen=True)
 class Options:
     """What a run asks for: the file's name, the registry read with, whether unsafe fixes are
-    applied, which rules run, whether tags are preferred."""
+    applied, which rules run, whether tags are preferred; ``suppressed``: the findings the
+    text's comments leave alone (``# targetlang: ignore``), by the text's own lines."""
 
     path: str
     registry: Registry | None
@@ -38,6 +40,7 @@ class Options:
     target_version: Release = RELEASES[str(MODERN)]
     first_line: int = 1
     line_length: int = DEFAULT_LINE_LENGTH
+    suppressed: Suppression = NO_SUPPRESSION
 
 
 def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:
@@ -188,7 +191,10 @@ class Rewriter(cst.CSTTransformer):
         blocker: Use | None = None,
     ) -> bool:
         """Record a finding (with the uses of its value, and the use that makes it unsafe);
-        whether to apply it."""
+        whether to apply it. A finding its line's comment suppresses is neither recorded nor
+        applied."""
+        if self.options.suppressed and self._suppressed(original, rule):
+            return False
         apply = (
             after is not None
             and self.options.selected(rule)
@@ -213,6 +219,11 @@ class Rewriter(cst.CSTTransformer):
         self.reported.append(original)
         self.uses.append((uses, blocker))
         return apply
+
+    def _suppressed(self, node: cst.CSTNode, rule: str) -> bool:
+        # a file with suppression comments only: its node's line costs a printing of the module
+        line, _ = starts(self.module, [node])[node]
+        return self.options.suppressed.covers(line, rule)
 
     def placed(self) -> list[Finding]:
         """The findings, each at the line and column where its node starts (found at once, for
