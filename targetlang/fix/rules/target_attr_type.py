@@ -33,14 +33,11 @@ def _dict(rewriter: Rewriter, original: cst.Dict, updated: cst.Dict) -> cst.Base
 @RULE.rewrite(cst.SimpleString)
 def _text(rewriter: Rewriter, original: cst.SimpleString, updated: cst.SimpleString) -> cst.BaseExpression:
     """A JSON text, or a str value of a dict: the value alone is replaced, the rest kept as it is."""
-    if noted(rewriter.survey, original):
-        found = report(rewriter, RULE.rule.id, original)
-    else:
-        element = rewriter.flow.parent(original) if rewriter.survey.notes.get(NOTE) else None
-        config = rewriter.flow.parent(element) if isinstance(element, cst.DictElement) else None
-        if config is None or not noted(rewriter.survey, config):
-            return updated
-        found = report(rewriter, RULE.rule.id, config, lambda node: node is original)
+    found = report(rewriter, RULE.rule.id, original) if noted(rewriter.survey, original) else []
+    element = rewriter.flow.parent(original) if rewriter.survey.notes.get(NOTE) else None
+    config = rewriter.flow.parent(element) if isinstance(element, cst.DictElement) else None
+    if config is not None and noted(rewriter.survey, config):
+        found += report(rewriter, RULE.rule.id, config, lambda node: node is original)
     for problem, applied in found:
         if applied and problem.after is not None:
             return rewriter.parens(cst.parse_expression(problem.after), updated)
