@@ -1,0 +1,127 @@
+"""The Python code blocks of a document, each given to the Python fixer (``fix_block``) and its
+fix put back where the block stands: under its indent, or under a session's prompts (the
+expected output left as it is). A block that does not parse as Python is left to be read as
+text; without LibCST a Python block is read as text too, for the strings that are targets."""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..errors import SourceSyntaxError
+from ._document_blocks import Block, blocks, session
+from ._findings import Finding, UseSite
+from ._text_place import Lines
+
+__all__ = ["DocumentCode", "FixBlock", "fix_document", "moved"]
+
+FixBlock = Callable[[str, int], tuple[str, list[Finding]]]
+"""The Python fixer for a block: its code and the line (from 1) it starts on, to the fixed code
+and the findings."""
+
+
+@dataclass
+class DocumentCode:
+    """What :func:`fix_document` made of a document: its ``text`` with the fixes, the
+    ``findings`` of its Python blocks, the spans read as Python (``python``), the blocks of a
+    configuration format (``config``), and the Python blocks read as text, LibCST missing
+    (``unread``)."""
+
+    text: str
+    findings: list[Finding] = field(default_factory=list)
+    python: list[tuple[int, int]] = field(default_factory=list)
+    config: list[Block] = field(default_factory=list)
+    unread: list[tuple[int, int]] = field(default_factory=list)
+
+
+def moved(finding: Finding, where: Callable[[int, int], tuple[int, int]]) -> Finding:
+    """``finding`` with its place, and its uses' places, moved by ``where`` (line, column to line,
+    column)."""
+    line, column = where(finding.line, finding.column)
+    return dataclasses.replace(
+        finding, line=line, column=column, uses=tuple(_moved_use(u, where) for u in finding.uses)
+    )
+
+
+def _moved_use(use: UseSite, where: Callable[[int, int], tuple[int, int]]) -> UseSite:
+    line, column = where(use.line, use.column)
+    return dataclasses.replace(use, line=line, column=column)
+
+
+def fix_document(text: str, markdown: bool, fix_block: FixBlock | None, lines: Lines) -> DocumentCode:
+    """The Python blocks of a Markdown (``markdown``) or reStructuredText ``text`` fixed by
+    ``fix_block`` (``None``: none read as Python)."""
+    result = DocumentCode(text)
+    pieces: list[str] = []
+    done = 0
+    missing = False
+    for block in blocks(text, markdown):
+        if block.config:
+            result.config.append(block)
+            continue
+        if fix_block is None or not block.python:
+            continue
+        if missing:
+            if block.language:  # named Python: its strings are read as text
+                result.unread.append((block.start, block.end))
+            continue
+        try:
+            fixed, found = (_session if block.session else _plain)(text, block, fix_block, lines)
+        except SourceSyntaxError:
+            continue  # a console session or a fragment: read as text
+        except ImportError:
+            missing = True
+            if block.language:
+                result.unread.append((block.start, block.end))
+            continue
+        result.python.append((block.start, block.end))
+        result.findings.extend(found)
+        if fixed != text[block.start : block.end]:
+            pieces += [text[done : block.start], fixed]
+            done = block.end
+    pieces.append(text[done:])
+    result.text = "".join(pieces)
+    return result
+
+
+def _plain(text: str, block: Block, fix_block: FixBlock, lines: Lines) -> tuple[str, list[Finding]]:
+    body = text[block.start : block.end]
+    code = textwrap.dedent(body)
+    fixed, found = fix_block(code, lines.line_col(block.start)[0])
+    shift = len(block.indent)
+    found = [moved(f, lambda line, column: (line, column + shift)) for f in found] if shift else found
+    if fixed == code:
+        return body, found
+    return textwrap.indent(fixed, block.indent, lambda line: bool(line.strip())), found
+
+
+def _session(text: str, block: Block, fix_block: FixBlock, lines: Lines) -> tuple[str, list[Finding]]:
+    body = text[block.start : block.end]
+    rows = [row[len(block.indent) :] if row.startswith(block.indent) else row for row in body.split("\n")]
+    code = session("\n".join(rows))
+    if not code.code.strip():
+        raise SourceSyntaxError("no code", body, 0, 0)
+    fixed, found = fix_block(code.code, 1)
+    first = lines.line_col(block.start)[0]
+    indent = len(block.indent)
+
+    def where(line: int, column: int) -> tuple[int, int]:
+        if not 1 <= line <= len(code.lines):
+            return first, column
+        return first + code.lines[line - 1], column + indent + len(code.prompts[line - 1])
+
+    found = [moved(f, where) for f in found]
+    if fixed == code.code:
+        return body, found
+    written = fixed.split("\n")[:-1] if fixed.endswith("\n") else fixed.split("\n")
+    if len(written) != len(code.lines):
+        # the fix split or added a line: where the new lines go among the prompts is the author's
+        note = " (the fix changes the session's lines: write it by hand)"
+        return body, [dataclasses.replace(f, applied=False, message=f.message + note) for f in found]
+    original = body.split("\n")
+    for number, (line, prompt) in enumerate(zip(code.lines, code.prompts, strict=True)):
+        if written[number] != code.code.split("\n")[number]:
+            original[line] = block.indent + prompt + written[number]
+    return "\n".join(original), found
