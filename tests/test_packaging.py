@@ -63,3 +63,5 @@ def test_the_wheel_carries_the_licence_and_the_metadata(tmp_path: Path) -> None:
     ):
         assert expected in headers
     assert "targetlang/grammar/target.lark" in names and "targetlang/py.typed" in names
+    # targetlang rule prints these
+    assert "targetlang/data/rules/target-string.md" in names
