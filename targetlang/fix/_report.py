@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import __version__
 from ._findings import Finding
+from ._rule_docs import rule_doc
 from ._rules import RULES, Rule
 
 __all__ = [
@@ -216,11 +217,16 @@ def _region(finding: Finding) -> dict[str, int]:
 
 
 def _sarif_rule(rule: Rule) -> dict[str, Any]:
+    doc = rule_doc(rule.id)
+    full = {"text": f"{rule.summary}; its fixes are {rule.safety} at best."}
+    if doc is not None:  # the rule's section of docs/fix.md: its first paragraph, and the whole in Markdown
+        paragraphs = doc.split("\n\n")
+        full = {"text": " ".join(paragraphs[1].split()) if len(paragraphs) > 1 else full["text"], "markdown": doc}
     return {
         "id": rule.id,
         "name": rule.id,
         "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": f"{rule.summary}. Fixes are {rule.safety} at best."},
+        "fullDescription": full,
         "helpUri": f"{DOCS_URL}#{rule.id}",
         "defaultConfiguration": {"level": "warning" if rule.safety == "report-only" else "error"},
         "properties": {"safety": rule.safety},
