@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from targetlang.errors import SourceSyntaxError
 from targetlang.fix import fix_source
+from targetlang.fix._notebook import fix_notebook
 
 from .conftest import Run
 
@@ -401,6 +404,77 @@ def test_what_is_no_notebook_is_an_error_with_its_position(
     with pytest.raises(SourceSyntaxError) as caught:
         fix_source(text, path="a.ipynb")
     assert (caught.value.message, caught.value.line) == (message, line)
+
+
+_PIECES = st.sampled_from(
+    [
+        "a",
+        "b",
+        "\n",
+        "\r\n",
+        "\u00e9",
+        '"',
+        "\\",
+        "/",
+        "\t",
+        "\x01",
+        "\U0001f600",
+        " ",
+        "x = 1\n",
+    ]
+)
+_TEXTS = st.lists(_PIECES, max_size=10).map("".join)
+_SOURCES = st.one_of(
+    _TEXTS,
+    _TEXTS.map(lambda text: text.splitlines(keepends=True)),
+    st.lists(_TEXTS, max_size=4),
+)
+_CELLS = st.lists(
+    st.fixed_dictionaries(
+        {
+            "cell_type": st.sampled_from(["code", "markdown", "raw"]),
+            "metadata": st.just({}),
+            "source": _SOURCES,
+        }
+    ),
+    max_size=4,
+)
+
+
+def _text_of(source: str | list[str]) -> str:
+    return source if isinstance(source, str) else "".join(source)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_CELLS, st.sampled_from([None, 1, 2, "\t"]), st.booleans(), st.booleans())
+def test_any_notebook_keeps_its_bytes_and_its_sources_shape(
+    cells: list[dict[str, Any]],
+    indent: int | str | None,
+    ascii_only: bool,
+    sort_keys: bool,
+) -> None:
+    book = {
+        "cells": cells,
+        "metadata": {"k": "r\u00e9sum\u00e9 \\/"},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    text = json.dumps(book, indent=indent, ensure_ascii=ascii_only, sort_keys=sort_keys)
+    assert fix_notebook(text, lambda code: (code, [])) == (text, [])
+    # a fixer that makes every 'a' two characters and drops every 'b'
+    fixed, _ = fix_notebook(
+        text, lambda code: (code.replace("a", "AB").replace("b", ""), [])
+    )
+    new = json.loads(fixed)
+    for old_cell, new_cell in zip(cells, new["cells"], strict=True):
+        assert type(new_cell["source"]) is type(old_cell["source"])
+        if old_cell["cell_type"] == "code":
+            assert _text_of(new_cell["source"]) == _text_of(old_cell["source"]).replace(
+                "a", "AB"
+            ).replace("b", "")
+        else:
+            assert new_cell == old_cell
+    assert new["metadata"] == book["metadata"]
 
 
 # ------------------------------------------------------------------ a real notebook
