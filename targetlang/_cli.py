@@ -585,7 +585,7 @@ examples:
 def _add_rule_parser(commands: Any) -> None:
     from .fix import RULES
 
-    summary = "explain a rule of fix: why, what it rewrites, how safe, examples"
+    summary = "explain a rule of fix: why, what it rewrites, how safe"
     rule = commands.add_parser(
         "rule",
         help=summary,
