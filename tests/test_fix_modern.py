@@ -111,6 +111,33 @@ ROWS: list[Row] = [
         [(3, 19, "target-attr-type", "safe", True)],
     ),
     (
+        "a JSON text with three wrong types: the two safe fixes, at once",
+        'import tvm\n\ntvm.target.Target(\'{"kind": "llvm", "mattr": "+a", "libs": "x", "num-cores": "4"}\')\n',
+        False,
+        'import tvm\n\ntvm.target.Target(\'{"kind": "llvm", "mattr": ["+a"], "libs": ["x"], "num-cores": "4"}\')\n',
+        [
+            (3, 19, "target-attr-type", "safe", True),
+            (3, 19, "target-attr-type", "safe", True),
+            (3, 19, "target-attr-type", "unsafe", False),
+        ],
+    ),
+    (
+        "a JSON text written with escapes: reported",
+        'import tvm\n\ntvm.target.Target("{\\"kind\\": \\"llvm\\", \\"mattr\\": \\"+neon\\"}")\n',
+        False,
+        'import tvm\n\ntvm.target.Target("{\\"kind\\": \\"llvm\\", \\"mattr\\": \\"+neon\\"}")\n',
+        [(3, 19, "target-attr-type", "report-only", False)],
+    ),
+    (
+        "a tag as the host, and a removed kind's bare name",
+        'import tvm\n\na = tvm.target.Target({"kind": "cuda", "host": "nvidia/jetson-nanoo"})\n'
+        'b = tvm.target.Target("stackvm")\n',
+        False,
+        'import tvm\n\na = tvm.target.Target({"kind": "cuda", "host": "nvidia/jetson-nanoo"})\n'
+        'b = tvm.target.Target("stackvm")\n',
+        [(3, 48, "target-unknown-tag", "report-only", False), (4, 23, "target-unknown-kind", "report-only", False)],
+    ),
+    (
         "an unknown attribute",
         'import tvm\n\ntvm.target.Target({"kind": "llvm", "mcpux": "skylake"})\n',
         False,
@@ -270,15 +297,15 @@ def test_the_tutorial_snippet_is_found_and_fixed() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the rST code blocks in the comments of a sphinx-gallery .py tutorial do not reach the Python fixer yet",
-)
 def test_the_whole_tutorial_file_is_fixed_with_docs() -> None:
     text = TUTORIAL.read_text(encoding="utf-8")
     result = fix_source(text, path="cross_compilation_and_rpc.py", docs=True)
     assert '#           {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mattr": ["+neon"]}\n' in result.text
     assert result.text.replace('["+neon"]', '"+neon"') == text
+    assert [(f.line, f.column, f.rule, f.applied) for f in result.findings] == [(734, 75, "target-attr-type", True)]
+    reported = fix_source(text, path="cross_compilation_and_rpc.py")  # without docs: reported, not applied
+    assert reported.text == text
+    assert [(f.line, f.column, f.rule, f.applied) for f in reported.findings] == [(734, 75, "target-attr-type", False)]
 
 
 # -- the cases of the differential proof

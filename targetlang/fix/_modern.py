@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .._diagnostics import hint, suggest
-from .._registry import Registry, builtin_registry, modern_tag
+from .._registry import Registry, builtin_registry, modern_tag, release_kinds
 from .._versions import SCHEMA_RELEASES
 from ..migration._checks import Rejection, option_types, rejections
 from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
@@ -62,10 +62,9 @@ _TAG_SHAPE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+")
 @functools.cache
 def _former_kinds() -> frozenset[str]:
     """Every kind some release had that the newest has not."""
-    newest = set(builtin_registry(SCHEMA_RELEASES[-1]).kinds)
-    every: set[str] = set()
-    for version in SCHEMA_RELEASES:
-        every.update(builtin_registry(version).kinds)
+    # (the kinds alone: a registry's tags cost most of building one)
+    newest = {kind.name for kind in release_kinds(SCHEMA_RELEASES[-1])}
+    every = {kind.name for version in SCHEMA_RELEASES for kind in release_kinds(version)}
     return frozenset(every - newest)
 
 
@@ -137,6 +136,9 @@ def problems(rewriter: Rewriter, node: cst.CSTNode) -> list[Problem]:
 
 
 _NOT_LITERAL = object()
+
+_Fix = Callable[[str, Any], "str | None"]
+"""The code to write for the attribute named, to give it the value."""
 
 
 def _literal(node: cst.BaseExpression) -> Any:
@@ -231,12 +233,7 @@ def _text_problems(rewriter: Rewriter, node: cst.SimpleString) -> list[Problem]:
             return None
         return pattern.sub(lambda m: json.dumps(name) + m.group(1) + replaced, code)
 
-    found = _config_problems(reading, config, key_node=lambda name: node, value_node=lambda name: node, fix=fix)
-    # one node, one text: a fix a pass; the fix loop's next pass reads the text it wrote
-    fixes = [index for index, problem in enumerate(found) if problem.after is not None]
-    for index in fixes[1:]:
-        found[index] = Problem(found[index].rule, node, found[index].message)
-    return found
+    return _config_problems(reading, config, key_node=lambda name: node, value_node=lambda name: node, fix=fix)
 
 
 def _kind_problems(reading: _Reading, kind: str, node: cst.CSTNode) -> list[Problem]:
@@ -263,9 +260,9 @@ def _config_problems(
     reading: _Reading,
     config: Mapping[str, Any],
     *,
-    key_node: Any,
-    value_node: Any,
-    fix: Any,
+    key_node: Callable[[str], cst.CSTNode],
+    value_node: Callable[[str], cst.CSTNode],
+    fix: _Fix,
 ) -> list[Problem]:
     """What is wrong with one level of a config whose values are known where they are literals
     (``_NOT_LITERAL`` elsewhere)."""
@@ -306,7 +303,7 @@ def _config_problems(
     return found
 
 
-def _type_problem(reading: _Reading, kind: str, rejection: Rejection, node: cst.CSTNode, fix: Any) -> Problem:
+def _type_problem(reading: _Reading, kind: str, rejection: Rejection, node: cst.CSTNode, fix: _Fix) -> Problem:
     """A value of the wrong type, and what to write where that is clear."""
     name, value = rejection.attribute, rejection.value
     wanted = option_types()[kind][name]

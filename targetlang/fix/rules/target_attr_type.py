@@ -33,12 +33,32 @@ def _dict(rewriter: Rewriter, original: cst.Dict, updated: cst.Dict) -> cst.Base
 @RULE.rewrite(cst.SimpleString)
 def _text(rewriter: Rewriter, original: cst.SimpleString, updated: cst.SimpleString) -> cst.BaseExpression:
     """A JSON text, or a str value of a dict: the value alone is replaced, the rest kept as it is."""
-    found = report(rewriter, RULE.rule.id, original) if noted(rewriter.survey, original) else []
+    if noted(rewriter.survey, original):
+        # a JSON text: each fix is the literal with one value replaced; all of them, at once
+        code = rewriter.code(original)
+        edits = [_edit(code, problem.after) for problem, applied in report(rewriter, RULE.rule.id, original) if applied]
+        for start, end, text in sorted((edit for edit in edits if edit is not None), reverse=True):
+            code = code[:start] + text + code[end:]
+        if code != rewriter.code(original):
+            return cst.parse_expression(code)
     element = rewriter.flow.parent(original) if rewriter.survey.notes.get(NOTE) else None
     config = rewriter.flow.parent(element) if isinstance(element, cst.DictElement) else None
     if config is not None and noted(rewriter.survey, config):
-        found += report(rewriter, RULE.rule.id, config, lambda node: node is original)
-    for problem, applied in found:
-        if applied and problem.after is not None:
-            return rewriter.parens(cst.parse_expression(problem.after), updated)
+        for problem, applied in report(rewriter, RULE.rule.id, config, lambda node: node is original):
+            if applied and problem.after is not None:
+                return rewriter.parens(cst.parse_expression(problem.after), updated)
     return updated
+
+
+def _edit(code: str, after: str | None) -> tuple[int, int, str] | None:
+    """Where ``after`` differs from ``code`` (one place): its start and end in ``code``, and the
+    text there instead."""
+    if after is None:
+        return None
+    start = 0
+    while start < min(len(code), len(after)) and code[start] == after[start]:
+        start += 1
+    end = 0
+    while end < min(len(code), len(after)) - start and code[-1 - end] == after[-1 - end]:
+        end += 1
+    return start, len(code) - end, after[start : len(after) - end]
