@@ -50,9 +50,12 @@ def _moved_use(use: UseSite, where: Callable[[int, int], tuple[int, int]]) -> Us
     return dataclasses.replace(use, line=line, column=column)
 
 
-def fix_document(text: str, markdown: bool, fix_block: FixBlock | None, lines: Lines) -> DocumentCode:
+def fix_document(
+    text: str, markdown: bool, fix_block: FixBlock | None, lines: Lines, line_offset: int = 0
+) -> DocumentCode:
     """The Python blocks of a Markdown (``markdown``) or reStructuredText ``text`` fixed by
-    ``fix_block`` (``None``: none read as Python)."""
+    ``fix_block`` (``None``: none read as Python); the lines of its findings are those of
+    ``text`` plus ``line_offset`` (the lines of the file it stands in)."""
     result = DocumentCode(text)
     pieces: list[str] = []
     done = 0
@@ -68,7 +71,7 @@ def fix_document(text: str, markdown: bool, fix_block: FixBlock | None, lines: L
                 result.unread.append((block.start, block.end))
             continue
         try:
-            fixed, found = (_session if block.session else _plain)(text, block, fix_block, lines)
+            fixed, found = (_session if block.session else _plain)(text, block, fix_block, lines, line_offset)
         except SourceSyntaxError:
             continue  # a console session or a fragment: read as text
         except ImportError:
@@ -86,10 +89,10 @@ def fix_document(text: str, markdown: bool, fix_block: FixBlock | None, lines: L
     return result
 
 
-def _plain(text: str, block: Block, fix_block: FixBlock, lines: Lines) -> tuple[str, list[Finding]]:
+def _plain(text: str, block: Block, fix_block: FixBlock, lines: Lines, offset: int) -> tuple[str, list[Finding]]:
     body = text[block.start : block.end]
     code = textwrap.dedent(body)
-    fixed, found = fix_block(code, lines.line_col(block.start)[0])
+    fixed, found = fix_block(code, lines.line_col(block.start)[0] + offset)
     shift = len(block.indent)
     found = [moved(f, lambda line, column: (line, column + shift)) for f in found] if shift else found
     if fixed == code:
@@ -97,14 +100,14 @@ def _plain(text: str, block: Block, fix_block: FixBlock, lines: Lines) -> tuple[
     return textwrap.indent(fixed, block.indent, lambda line: bool(line.strip())), found
 
 
-def _session(text: str, block: Block, fix_block: FixBlock, lines: Lines) -> tuple[str, list[Finding]]:
+def _session(text: str, block: Block, fix_block: FixBlock, lines: Lines, offset: int) -> tuple[str, list[Finding]]:
     body = text[block.start : block.end]
     rows = [row[len(block.indent) :] if row.startswith(block.indent) else row for row in body.split("\n")]
     code = session("\n".join(rows))
     if not code.code.strip():
         raise SourceSyntaxError("no code", body, 0, 0)
     fixed, found = fix_block(code.code, 1)
-    first = lines.line_col(block.start)[0]
+    first = lines.line_col(block.start)[0] + offset
     indent = len(block.indent)
 
     def where(line: int, column: int) -> tuple[int, int]:

@@ -19,7 +19,7 @@ from ._text_place import Lines
 
 __all__ = ["fix_comments"]
 
-_MARKERS = ("code-block", "::", "```", "~~~")
+_MARKERS = ("code-block", "::", "```")  # (not ~~~: in reStructuredText, a title's underline)
 _COMMENT = re.compile(r"[ \t]*# ?")
 
 
@@ -69,14 +69,12 @@ def fix_comments(source: str, fixed: str, fix_block: FixBlock) -> tuple[str, lis
             inner += "\n" * (len(raw) - len(run.prefixes))
         if not any(marker in inner for marker in _MARKERS):
             continue
-        document = fix_document(inner, "```" in inner or "~~~" in inner, fix_block, Lines(inner))
+        first = run.first_line
+        document = fix_document(inner, "```" in inner, fix_block, Lines(inner), first - 1)
         prefixes = run.prefixes
 
-        def where(
-            line: int, column: int, prefixes: tuple[str, ...] = prefixes, first: int = run.first_line
-        ) -> tuple[int, int]:
-            index = min(line, len(prefixes)) - 1
-            return first + line - 1, column + len(prefixes[index])
+        def where(line: int, column: int, prefixes: tuple[str, ...] = prefixes, first: int = first) -> tuple[int, int]:
+            return line, column + len(prefixes[max(0, min(line - first, len(prefixes) - 1))])
 
         findings += [moved(finding, where) for finding in document.findings]
         if document.text == inner:
