@@ -315,6 +315,35 @@ def test_junit_has_a_case_per_file_and_a_failure_per_finding(run: Run) -> None:
     assert shell.text == f"run.sh:1:14: text-target [report-only] {SHELL}\n{WRITE_SH}"
 
 
+def test_a_file_that_does_not_parse_is_an_error_in_each_format(run: Run) -> None:
+    tree()
+    Path("bad.py").write_text("def f(:\n", encoding="utf-8")
+    reason = "bad.py:1: cannot parse Python: invalid syntax (line 1, column 7)"
+    status, out, _ = run("fix", "--output-format", "junit", "bad.py", "run.sh")
+    assert status == 2
+    suite = ET.fromstring(out.split("\n", 1)[1]).find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("2", "1", "1")
+    [case] = [case for case in suite.findall("testcase") if case.get("name") == "bad.py"]
+    assert [(e.tag, e.get("message")) for e in case] == [("error", reason)]
+    status, out, _ = run("fix", "--output-format", "github", "bad.py")
+    assert status == 2
+    assert parse_workflow_command(out.rstrip("\n")) == (
+        "error",
+        {"file": "bad.py", "title": "targetlang (error)"},
+        reason,
+    )
+    status, out, _ = run("fix", "--output-format", "sarif", "bad.py", "run.sh")
+    assert status == 2
+    log = json.loads(out)
+    validate(log)
+    [invocation] = log["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    [note] = invocation["toolExecutionNotifications"]
+    assert (note["level"], note["message"]["text"]) == ("error", reason)
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["text-target"]
+
+
 # ------------------------------------------------------------------ --statistics and json
 
 

@@ -174,11 +174,15 @@ def _level(finding: Finding) -> str:
     return "warning" if finding.safety == "report-only" else "error"
 
 
-def github(findings: Iterable[Finding]) -> str:
+def github(findings: Iterable[Finding], errors: Iterable[tuple[str, str]] = ()) -> str:
     """One GitHub Actions workflow command per finding (``::error file=...,line=...::message``),
-    which the runner shows as an annotation on the line. A finding in a notebook's cell names the
+    which the runner shows as an annotation on the line, and one per file ``errors`` names (path,
+    message: a file that could not be read or parsed). A finding in a notebook's cell names the
     file only: its line is the cell's, not the file's."""
-    out = []
+    out = [
+        f"::error file={escape_property(path)},title={escape_property('targetlang (error)')}::{escape_data(message)}\n"
+        for path, message in errors
+    ]
     for finding in findings:
         properties = {"file": finding.path}
         if finding.cell is None:
@@ -271,9 +275,18 @@ def _sarif_result(finding: Finding, rule_index: Mapping[str, int]) -> dict[str, 
     return result
 
 
-def sarif(findings: Iterable[Finding]) -> str:
-    """A SARIF 2.1.0 log of one run: the tool and every rule, and a result per finding (with its
-    fix where it has one). Columns count Unicode code points, as the findings' do."""
+def sarif(findings: Iterable[Finding], errors: Iterable[tuple[str, str]] = ()) -> str:
+    """A SARIF 2.1.0 log of one run: the tool and every rule, a result per finding (with its fix
+    where it has one), and the files ``errors`` names (path, message) as the invocation's
+    notifications. Columns count Unicode code points, as the findings' do."""
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": message},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(path)}}}],
+        }
+        for path, message in errors
+    ]
     rules = list(RULES.values())
     rule_index = {rule.id: index for index, rule in enumerate(rules)}
     log = {
@@ -289,6 +302,9 @@ def sarif(findings: Iterable[Finding]) -> str:
                         "rules": [_sarif_rule(rule) for rule in rules],
                     }
                 },
+                "invocations": [
+                    {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+                ],
                 "columnKind": "unicodeCodePoints",
                 "results": [_sarif_result(finding, rule_index) for finding in findings],
             }
@@ -300,19 +316,25 @@ def sarif(findings: Iterable[Finding]) -> str:
 # ------------------------------------------------------------------ junit
 
 
-def junit(findings: Iterable[Finding], files: Iterable[str]) -> str:
-    """JUnit XML: one test suite, a test case per file read (passing when it has no finding) and a
-    failure per finding in it."""
+def junit(findings: Iterable[Finding], files: Iterable[str], errors: Iterable[tuple[str, str]] = ()) -> str:
+    """JUnit XML: one test suite, a test case per file read (passing when it has no finding), a
+    failure per finding in it, and an error per message of ``errors`` (path, message: a file that
+    could not be read or parsed)."""
     by_file: dict[str, list[Finding]] = {path: [] for path in files}
     for finding in findings:
         by_file.setdefault(finding.path, []).append(finding)
-    failed = sum(bool(found) for found in by_file.values())
-    suites = ET.Element("testsuites", name="targetlang fix", tests=str(len(by_file)), failures=str(failed))
-    suite = ET.SubElement(
-        suites, "testsuite", name="targetlang fix", tests=str(len(by_file)), failures=str(failed), errors="0"
-    )
+    problems: dict[str, list[str]] = {}
+    for path, message in errors:
+        by_file.setdefault(path, [])
+        problems.setdefault(path, []).append(message)
+    failed = sum(bool(found) for path, found in by_file.items() if path not in problems)
+    tests, broken = str(len(by_file)), str(len(problems))
+    suites = ET.Element("testsuites", name="targetlang fix", tests=tests, failures=str(failed), errors=broken)
+    suite = ET.SubElement(suites, "testsuite", name="targetlang fix", tests=tests, failures=str(failed), errors=broken)
     for path, found in by_file.items():
         case = ET.SubElement(suite, "testcase", name=path, classname=path)
+        for message in problems.get(path, ()):
+            ET.SubElement(case, "error", message=message)
         for finding in found:
             failure = ET.SubElement(case, "failure", message=finding.message, type=finding.rule)
             failure.text = shown(finding)
@@ -323,14 +345,18 @@ def junit(findings: Iterable[Finding], files: Iterable[str]) -> str:
 # ------------------------------------------------------------------ dispatch
 
 
-def render(output_format: str, findings: Sequence[Finding], files: Sequence[str]) -> str:
-    """The findings in a machine format (``json``, ``github``, ``sarif``, ``junit``)."""
+def render(
+    output_format: str, findings: Sequence[Finding], files: Sequence[str], errors: Sequence[tuple[str, str]] = ()
+) -> str:
+    """The findings in a machine format (``json``, ``github``, ``sarif``, ``junit``), with the
+    ``errors`` of files (path, message) where the format has a place for them (not in ``json``,
+    an array of findings)."""
     if output_format == "json":
         return json_findings(findings)
     if output_format == "github":
-        return github(findings)
+        return github(findings, errors)
     if output_format == "sarif":
-        return sarif(findings)
+        return sarif(findings, errors)
     if output_format == "junit":
-        return junit(findings, files)
+        return junit(findings, files, errors)
     raise ValueError(f"output format is one of {', '.join(FORMATS[1:])}, not {output_format!r}")
