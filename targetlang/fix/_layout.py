@@ -26,6 +26,7 @@ import libcst as cst
 from .._registry_files import MAX_TOML_BYTES, check_toml_keys
 from ..errors import RegistryError
 from ._positions import starts
+from ._settings import project_folders
 from ._walk import walk
 
 __all__ = ["DEFAULT_LINE_LENGTH", "black_formatter", "long_lines", "project_line_length", "split"]
@@ -42,7 +43,7 @@ def project_line_length(path: str | None) -> int:
 
 @functools.lru_cache(maxsize=256)
 def _line_length_of(directory: Path) -> int:
-    for folder in (directory, *directory.parents):
+    for folder in project_folders(directory):  # (the search the settings make, too)
         config = folder / "pyproject.toml"
         if config.is_file():
             try:
@@ -62,8 +63,6 @@ def _line_length_of(directory: Path) -> int:
                 if isinstance(length, int) and length > 0:
                     return length
             return DEFAULT_LINE_LENGTH
-        if (folder / ".git").exists():
-            break
     return DEFAULT_LINE_LENGTH
 
 

@@ -274,7 +274,11 @@ def add_ignores(text: str, suffix: str, findings: Iterable[tuple[int, str]]) -> 
         span = {line: statement for statement in statements for line in range(statement[0], statement[1] + 1)}
         for line, rule in wanted:
             statement = span.get(line)
-            if statement is None:
+            if statement is None and line in comments:
+                # a comment's own line (a code block in a tutorial's comments): the marker after it,
+                # where the block's code reads it too
+                places.setdefault(line, []).append(rule)
+            elif statement is None:
                 unplaced.append((line, rule))
             elif line in statement[2]:
                 places.setdefault(line, []).append(rule)
