@@ -269,7 +269,8 @@ def _config_in(folder: Path) -> tuple[Path, str, dict[str, Any]] | None:
         if isinstance(tool, dict) and "targetlang" in tool:
             table = tool["targetlang"]
             if not isinstance(table, dict):
-                line = _line_of(text, "targetlang")
+                found = re.search(r"^[ \t]*(?:tool[ \t]*\.[ \t]*)?targetlang[ \t]*=", text, re.MULTILINE)
+                line = text.count("\n", 0, found.start()) + 1 if found else 1
                 raise SettingsError(f"{_display(project)}: line {line}: tool.targetlang is a table")
             return project, text, table
     return None

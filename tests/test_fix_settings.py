@@ -1,0 +1,332 @@
+"""The configuration of ``targetlang fix``: ``[tool.targetlang]`` in ``pyproject.toml`` and
+``targetlang.toml``, found from each path given, the command line over it, ``exclude`` and
+``per-file-ignores``, ``target-version = "auto"``, ``--show-settings``, and bad configurations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from targetlang import SettingsError, TargetError
+from targetlang.fix._settings import DEFAULT_EXCLUDE, auto_target_version, load_settings
+
+from .conftest import Run
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".git").mkdir()  # the repository's root: the search for a configuration stops here
+    monkeypatch.chdir(tmp_path)
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+# ------------------------------------------------------------------ keys and values
+
+VALUES = [
+    pytest.param("", {}, id="empty-table"),
+    pytest.param('select = ["target-string"]', {"select": ("target-string",)}, id="select"),
+    pytest.param(
+        'select = ["target-string"]\nextend-select = ["text-target"]',
+        {"select": ("target-string", "text-target")},
+        id="extend-select",
+    ),
+    pytest.param('ignore = ["text-target"]', {"ignore": ("text-target",)}, id="ignore"),
+    pytest.param('target-version = "0.25"', {"target_version": "0.25"}, id="target-version"),
+    pytest.param("docs = true", {"docs": True}, id="docs"),
+    pytest.param("line-length = 100", {"line_length": 100}, id="line-length"),
+    pytest.param('registry = "conf/hip.toml"', {"registry": "{root}/conf/hip.toml"}, id="registry-relative"),
+    pytest.param(
+        'per-file-ignores = {"tests/*" = ["target-string"]}',
+        {"per_file_ignores": (("tests/*", ("target-string",)),)},
+        id="per-file-ignores",
+    ),
+    pytest.param('exclude = ["gen"]', {"exclude": ("gen",)}, id="exclude-replaces"),
+    pytest.param('extend-exclude = ["gen"]', {"exclude": (*DEFAULT_EXCLUDE, "gen")}, id="extend-exclude-adds"),
+]
+DEFAULTS = {
+    "select": None,
+    "ignore": (),
+    "target_version": "0.27",
+    "docs": False,
+    "line_length": None,
+    "registry": None,
+    "per_file_ignores": (),
+    "exclude": DEFAULT_EXCLUDE,
+}
+
+
+@pytest.mark.parametrize(("body", "expected"), VALUES)
+def test_values_of_tool_targetlang(tmp_path: Path, body: str, expected: dict[str, object]) -> None:
+    _tree(tmp_path, {"pyproject.toml": f"[tool.ruff]\nselect = ['E']\n\n[tool.targetlang]\n{body}\n", "src/a.py": ""})
+    settings = load_settings("src")
+    assert settings.config == tmp_path / "pyproject.toml"
+    for name, value in {**DEFAULTS, **expected}.items():
+        if isinstance(value, str):
+            value = value.replace("{root}", str(tmp_path))
+        assert getattr(settings, name) == value, name
+
+
+def test_target_apis_are_rows_of_the_table(tmp_path: Path) -> None:
+    _tree(tmp_path, {"targetlang.toml": 'target-apis = ["mypkg.build:1=target", "mypkg.run:*"]\n'})
+    apis = load_settings(".").target_apis
+    assert [(api.name, api.positions, api.keywords) for api in apis] == [
+        ("mypkg.build", (1,), ("target",)),
+        ("mypkg.run", (-1,), ()),
+    ]
+
+
+def test_the_command_line_overrides_each_key(tmp_path: Path) -> None:
+    _tree(tmp_path, {"targetlang.toml": 'select = ["target-string"]\nextend-select = ["text-target"]\ndocs = true\n'})
+    settings = load_settings(".", {"select": ["canon-target"], "extend-select": [], "line-length": 70})
+    assert (settings.select, settings.docs, settings.line_length) == (("canon-target",), True, 70)
+    assert settings.sources["select"] == "command line"
+    assert settings.sources["docs"] == "targetlang.toml"
+    assert settings.sources["ignore"] == "default"
+
+
+# ------------------------------------------------------------------ which file
+
+
+@pytest.mark.parametrize(
+    ("files", "start", "config"),
+    [
+        pytest.param({"pyproject.toml": "[tool.targetlang]\n"}, "src", "pyproject.toml", id="above"),
+        pytest.param(
+            {"pyproject.toml": "[tool.targetlang]\n", "targetlang.toml": ""},
+            "src",
+            "targetlang.toml",
+            id="targetlang-toml-wins-in-one-folder",
+        ),
+        pytest.param(
+            {"pyproject.toml": "[tool.targetlang]\n", "src/pyproject.toml": "[tool.targetlang]\ndocs = true\n"},
+            "src/a.py",
+            "src/pyproject.toml",
+            id="nearest",
+        ),
+        pytest.param(
+            {"pyproject.toml": "[tool.targetlang]\n", "src/pyproject.toml": "[tool.black]\nline-length = 80\n"},
+            "src",
+            "pyproject.toml",
+            id="a-pyproject-without-the-table-is-passed",
+        ),
+        pytest.param({"src/a.py": ""}, "src/a.py", None, id="none"),
+    ],
+)
+def test_the_nearest_configuration(tmp_path: Path, files: dict[str, str], start: str, config: str | None) -> None:
+    _tree(tmp_path, {"src/a.py": "", **files})
+    assert load_settings(start).config == (tmp_path / config if config else None)
+
+
+def test_the_search_stops_at_the_repository_s_root(tmp_path: Path) -> None:
+    _tree(tmp_path, {"pyproject.toml": "[tool.targetlang]\n", "repo/src/a.py": ""})
+    (tmp_path / "repo" / ".git").mkdir()
+    assert load_settings("repo/src").config is None
+
+
+# ------------------------------------------------------------------ exclude and per-file-ignores
+
+
+@pytest.mark.parametrize(
+    ("patterns", "path", "excluded"),
+    [
+        (["gen"], "src/gen/a.py", True),
+        (["gen"], "src/generated/a.py", False),
+        (["*_pb2.py"], "src/x_pb2.py", True),
+        (["src/gen"], "src/gen", True),
+        (["src/gen"], "lib/src/gen", False),  # a pattern with a / is from the config's folder
+        (["/src/gen/"], "src/gen/a.py", True),
+        (["docs/**/*.md"], "docs/a/b/c.md", True),
+    ],
+)
+def test_exclude_patterns(tmp_path: Path, patterns: list[str], path: str, excluded: bool) -> None:
+    _tree(tmp_path, {"targetlang.toml": f"exclude = {patterns!r}\n".replace("'", '"')})
+    assert load_settings(".").excluded(path) is excluded
+
+
+@pytest.mark.parametrize(
+    ("path", "ignored"),
+    [
+        ("tests/test_a.py", ("target-string",)),
+        ("tests/deep/test_b.py", ("target-string",)),
+        ("scripts/run.sh", ("text-target", "target-string")),
+        ("src/a.py", ()),
+    ],
+)
+def test_per_file_ignores(tmp_path: Path, path: str, ignored: tuple[str, ...]) -> None:
+    config = '[per-file-ignores]\n"tests/*" = ["target-string"]\n"*.sh" = ["text-target", "target-string"]\n'
+    _tree(tmp_path, {"targetlang.toml": config})
+    assert load_settings(".").ignored_in(path) == ignored
+
+
+# ------------------------------------------------------------------ target-version = "auto"
+
+
+@pytest.mark.parametrize(
+    ("files", "version"),
+    [
+        ({"pyproject.toml": '[project]\ndependencies = ["apache-tvm>=0.25,<0.27"]\n'}, "0.25"),
+        ({"pyproject.toml": '[project]\ndependencies = ["numpy", "apache-tvm==0.26.*"]\n'}, "0.26"),
+        ({"pyproject.toml": '[project]\ndependencies = ["Apache_TVM >= 0.25.1"]\n'}, "0.25"),
+        ({"pyproject.toml": '[project.optional-dependencies]\ngpu = ["apache-tvm~=0.26.0"]\n'}, "0.26"),
+        ({"requirements.txt": "numpy\napache-tvm>=0.24  # the first JSON release\n"}, "0.24"),
+        ({"requirements-dev.txt": "-r requirements.txt\napache-tvm<0.26\n"}, "0.24"),
+        ({"pyproject.toml": '[project]\ndependencies = ["apache-tvm"]\n'}, "0.24"),
+        ({"pyproject.toml": '[project]\ndependencies = ["numpy"]\n'}, "0.27"),  # none: the default
+        ({"pyproject.toml": '[project]\ndependencies = ["apache-tvm<0.20"]\n'}, "0.27"),  # none allowed
+    ],
+)
+def test_auto_target_version(tmp_path: Path, files: dict[str, str], version: str) -> None:
+    _tree(tmp_path, files)
+    assert auto_target_version(tmp_path)[0] == version
+
+
+def test_auto_says_how_it_decided(tmp_path: Path) -> None:
+    _tree(tmp_path, {"requirements.txt": "apache-tvm<0.20\n"})
+    assert auto_target_version(tmp_path)[1] == (
+        "target-version auto: apache-tvm<0.20 (requirements.txt) allows none of 0.24, 0.25, 0.26, 0.27; "
+        "0.27, the default"
+    )
+
+
+# ------------------------------------------------------------------ bad configurations
+
+BAD = [
+    pytest.param("[tool.targetlang\n", "pyproject.toml: not TOML: Expected ']' at the end of a table declaration "
+                 "(at line 1, column 17)", id="syntax"),
+    pytest.param(
+        '[tool.ruff]\nselect = ["E"]\n\n[tool.targetlang]\nselect = ["target-strings"]\n',
+        "pyproject.toml: line 5: select is rule ids; 'target-strings' is none (did you mean 'target-string'?)",
+        id="unknown-rule",
+    ),
+    pytest.param(
+        '[tool.targetlang]\ndocs = true\nline_length = 80\n',
+        "pyproject.toml: line 3: unknown key 'line_length'; did you mean 'line-length'?",
+        id="unknown-key",
+    ),
+    pytest.param(
+        '[tool.targetlang]\ntarget-version = 0.25\n',
+        'pyproject.toml: line 2: target-version is "auto" or one of 0.24, 0.25, 0.26, 0.27 (a string)',
+        id="version-not-a-string",
+    ),
+    pytest.param(
+        '[tool.targetlang]\nline-length = "88"\n',
+        "pyproject.toml: line 2: line-length is a whole number from 1",
+        id="line-length",
+    ),
+    pytest.param(
+        '[tool.targetlang]\ntarget-apis = ["build"]\n',
+        "pyproject.toml: line 2: target-apis is \"QUALNAME:ARG\" strings; 'build': --target-api takes "
+        "QUALNAME:ARG (mypkg.compile:target, mypkg.compile:1), not 'build'",
+        id="target-api",
+    ),
+    pytest.param(
+        '[tool]\ntargetlang = 1\n',
+        "pyproject.toml: line 2: tool.targetlang is a table",
+        id="not-a-table",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD)
+def test_a_bad_configuration_names_the_file_the_line_and_the_key(tmp_path: Path, text: str, message: str) -> None:
+    _tree(tmp_path, {"pyproject.toml": text})
+    with pytest.raises(SettingsError) as info:
+        load_settings(".")
+    assert info.value.message == message
+    assert isinstance(info.value, TargetError)
+
+
+def test_a_bad_configuration_is_exit_2(run: Run, tmp_path: Path) -> None:
+    _tree(tmp_path, {"targetlang.toml": "docs = 1\n", "a.py": ""})
+    assert run("fix", "--check", "a.py") == (2, "", "error: targetlang.toml: line 1: docs is true or false\n")
+
+
+# ------------------------------------------------------------------ the command
+
+LEGACY = 'import tvm\nt = tvm.target.Target("cuda -arch=sm_80")\n'
+FIXED = 'import tvm\nt = tvm.target.Target({"kind": "cuda", "arch": "sm_80"})\n'
+
+
+def test_exclude_keeps_a_folder_untouched_by_write(run: Run, tmp_path: Path) -> None:
+    _tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[tool.targetlang]\nextend-exclude = ["third_party", "src/gen"]\n',
+            "src/a.py": LEGACY,
+            "src/gen/b.py": LEGACY,
+            "third_party/c.py": LEGACY,
+            "build/d.py": LEGACY,  # the default list still holds with extend-exclude
+        },
+    )
+    assert run("fix", "--write", ".") == (0, "", "1 finding in 2 files, 1 fixed; 1 file changed\n")
+    assert (tmp_path / "src/a.py").read_text() == FIXED
+    for name in ("src/gen/b.py", "third_party/c.py", "build/d.py"):
+        assert (tmp_path / name).read_text() == LEGACY
+    # named on the command line, an excluded file is still read (as ruff does without --force-exclude)
+    assert run("fix", "--write", "--quiet", "third_party/c.py")[0] == 0
+    assert (tmp_path / "third_party/c.py").read_text() == FIXED
+
+
+def test_exclude_replaces_the_default_list(run: Run, tmp_path: Path) -> None:
+    _tree(tmp_path, {"targetlang.toml": 'exclude = ["vendor"]\n', "build/a.py": LEGACY, "vendor/b.py": LEGACY})
+    assert run("fix", "--write", "--quiet", ".")[0] == 0
+    assert (tmp_path / "build/a.py").read_text() == FIXED
+    assert (tmp_path / "vendor/b.py").read_text() == LEGACY
+
+
+def test_per_file_ignores_on_the_command(run: Run, tmp_path: Path) -> None:
+    config = '[tool.targetlang]\nper-file-ignores = {"tests/**" = ["target-string"]}\n'
+    _tree(tmp_path, {"pyproject.toml": config, "tests/t.py": LEGACY, "src/a.py": LEGACY})
+    assert run("fix", "--write", "--quiet", ".")[0] == 0
+    assert (tmp_path / "tests/t.py").read_text() == LEGACY
+    assert (tmp_path / "src/a.py").read_text() == FIXED
+
+
+SHOWN = """\
+path: src
+config: pyproject.toml
+root: .
+select = ["target-string", "text-target"]  # pyproject.toml [tool.targetlang]
+ignore = []  # default
+extend-select = []  # default
+exclude = [{default}]  # default
+extend-exclude = ["gen"]  # pyproject.toml [tool.targetlang]
+per-file-ignores = {{}}  # default
+target-version = "0.25"  # pyproject.toml [tool.targetlang] (auto)
+registry = (none)  # default
+docs = true  # command line
+line-length = (the project's: [tool.ruff] or [tool.black], else 88)  # default
+target-apis = ["mypkg.build:1=target"]  # command line
+note: target-version auto: 0.25, the lowest release allowed by apache-tvm<0.27,>=0.25 (pyproject.toml)
+"""
+
+
+def test_show_settings(run: Run, tmp_path: Path) -> None:
+    config = (
+        '[project]\nname = "m"\ndependencies = ["apache-tvm>=0.25,<0.27"]\n\n[tool.targetlang]\n'
+        'select = ["target-string", "text-target"]\nextend-exclude = ["gen"]\ntarget-version = "auto"\n'
+    )
+    _tree(tmp_path, {"pyproject.toml": config, "src/a.py": LEGACY})
+    default = ", ".join(f'"{name}"' for name in DEFAULT_EXCLUDE)
+    status, out, err = run("fix", "--show-settings", "--docs", "--target-api", "mypkg.build:1=target", "src")
+    assert (status, out, err) == (0, SHOWN.format(default=default), "")
+    assert (tmp_path / "src/a.py").read_text() == LEGACY
+
+
+def test_auto_picks_0_25_for_the_fix_itself(run: Run, tmp_path: Path) -> None:
+    """From 0.25 on a Target reads its attributes again: the finding of a removed property says
+    what the read does there, where for 0.24 it says the property is gone."""
+    source = 'import tvm\nt = tvm.target.Target({"kind": "cuda", "arch": "sm_80"})\nprint(t.arch)\n'
+    project = '[project]\ndependencies = ["apache-tvm>=0.25,<0.27"]\n\n[tool.targetlang]\ntarget-version = "auto"\n'
+    _tree(tmp_path, {"pyproject.toml": project, "a.py": source})
+    auto = run("fix", "--check", "a.py")
+    assert auto == run("fix", "--check", "--target-version", "0.25", "a.py")
+    assert "a.py:3:7: target-property [safe] Target.arch: on TVM >= 0.25 it reads the attribute" in auto[1]
+    old = run("fix", "--check", "--target-version", "0.24", "a.py")
+    assert "a.py:3:7: target-property [safe] Target.arch was removed in TVM 0.24" in old[1]
