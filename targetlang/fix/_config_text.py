@@ -51,7 +51,7 @@ _ITEM = re.compile(r"^[ \t]*-[ \t]+(?=\S)", re.M)  # a YAML block list's item
 _COMMENT = {"yaml": re.compile(r"\s+#"), "ini": re.compile(r"\s+[#;]"), "toml": re.compile(r"\s+#")}
 
 
-def _read(quoted: str, form: str) -> str:
+def _read(quoted: str) -> str:
     """The text of a quoted value."""
     if quoted[0] == '"':
         try:
@@ -84,7 +84,7 @@ def places(text: str, form: str) -> Iterator[Place]:
         if found is not None:
             value = found[0]
             head = text[match.start("key") : at]
-            yield Place(match.start("key"), found.end(), head, _read(value, form), value, _quoting(form, True), named)
+            yield Place(match.start("key"), found.end(), head, _read(value), value, _quoting(form, True), named)
         elif form in _COMMENT:
             bare = _bare(text, at, form)
             if bare:
@@ -97,7 +97,7 @@ def places(text: str, form: str) -> Iterator[Place]:
             found = _QUOTED.match(text, at)
             value = found[0] if found is not None else _bare(text, at, form)
             if value and not _KEY["yaml"].match(text, match.start()):
-                read = _read(value, form) if found is not None else value
+                read = _read(value) if found is not None else value
                 yield Place(at, at + len(value), "", read, value, _quoting(form, found is not None), False)
 
 
@@ -128,7 +128,7 @@ def _items(text: str, at: int, form: str) -> Iterator[Place]:
                 return
             if depth == 1:
                 value = found[0]
-                yield Place(index, found.end(), "", _read(value, form), value, _quoting(form, True), False)
+                yield Place(index, found.end(), "", _read(value), value, _quoting(form, True), False)
             index = found.end()
             continue
         elif char == "#" and form != "json":

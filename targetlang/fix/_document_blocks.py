@@ -6,8 +6,10 @@ sessions; and a session's code with its prompts taken off, and put back under th
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 __all__ = ["PYTHON", "Block", "Session", "blocks", "line_spans", "session"]
@@ -96,17 +98,33 @@ def _starts_session(text: str, start: int, end: int) -> bool:
 
 
 def _common_indent(text: str, start: int, end: int) -> str:
-    indents = [
-        text[begin:stop][: len(text[begin:stop]) - len(text[begin:stop].lstrip(" \t"))]
-        for begin, stop in line_spans(text, start)
-        if begin < end and text[begin:stop].strip()
-    ]
+    indents = []
+    for begin, stop in line_spans(text, start):
+        if begin >= end:
+            break
+        line = text[begin:stop]
+        if line.strip():
+            indents.append(line[: len(line) - len(line.lstrip(" \t"))])
     if not indents:
         return ""
     common = min(indents, key=len)
     while common and not all(indent.startswith(common) for indent in indents):
         common = common[:-1]
     return common
+
+
+def _within(spans: list[tuple[int, int]]) -> Callable[[int], bool]:
+    """Whether an offset is in one of ``spans``: a binary search, not a look at every span for
+    every line (a document of many blocks cost the square of its length)."""
+    ordered = sorted(spans)
+    starts = [start for start, _ in ordered]
+    reach = list(itertools.accumulate((end for _, end in ordered), max))
+
+    def within(offset: int) -> bool:
+        last = bisect.bisect_right(starts, offset) - 1
+        return last >= 0 and offset < reach[last]
+
+    return within
 
 
 def blocks(text: str, markdown: bool) -> list[Block]:
@@ -135,8 +153,9 @@ def blocks(text: str, markdown: bool) -> list[Block]:
             session = _starts_session(text, start, end)
             found.append(Block(start, end, language, _common_indent(text, start, end), session))
             taken.append((match.start(), end))
+        directives = _within(taken)
         for match in _RST_LITERAL.finditer(text):
-            if any(begin <= match.start() < stop for begin, stop in taken):
+            if directives(match.start()):
                 continue
             base = len(match["indent"].expandtabs())
             start, end = _indented_body(text, match.end(), base)
@@ -152,12 +171,13 @@ def blocks(text: str, markdown: bool) -> list[Block]:
 def _indented_blocks(text: str, taken: list[tuple[int, int]]) -> Iterator[Block]:
     """Markdown's indented code blocks: lines indented 4 spaces or more after a blank line,
     outside the fences."""
+    fenced = _within(taken)
     previous_blank = True
     begin_block: int | None = None
     end_block = 0
     for begin, stop in line_spans(text):
         line = text[begin:stop]
-        inside = any(start <= begin < end for start, end in taken)
+        inside = fenced(begin)
         code = not inside and line.strip() != "" and (line.startswith("    ") or line.startswith("\t"))
         if begin_block is None:
             if code and previous_blank:
@@ -176,6 +196,7 @@ def _indented_blocks(text: str, taken: list[tuple[int, int]]) -> Iterator[Block]
 def _doctests(text: str, taken: list[tuple[int, int]]) -> Iterator[Block]:
     """``>>>`` runs (to the next blank line) outside every other block: doctest blocks."""
     run: tuple[int, int] | None = None
+    taken_at = _within(taken)
     for begin, stop in line_spans(text):
         line = text[begin:stop]
         if run is not None:
@@ -184,7 +205,7 @@ def _doctests(text: str, taken: list[tuple[int, int]]) -> Iterator[Block]:
                 continue
             yield Block(run[0], run[1], "pycon", _common_indent(text, *run), True)
             run = None
-        if _PROMPT.match(line) and not any(start <= begin < end for start, end in taken):
+        if _PROMPT.match(line) and not taken_at(begin):
             run = (begin, stop)
     if run is not None:
         yield Block(run[0], run[1], "pycon", _common_indent(text, *run), True)

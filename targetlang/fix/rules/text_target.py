@@ -87,16 +87,16 @@ def fix_text(
         unread, codes = [], _anywhere if suffix in _SHELL_SUFFIXES or suffix == ".txt" else None
     if selected("text-target"):
         unread_starts = {place.start for place in unread}
-        taken: list[tuple[int, int]] = []
+        reach = 0  # the end of the furthest place reported: one that starts before it overlaps it
         for place in sorted(found, key=lambda p: (p.start, -p.end)):
-            if any(start < place.end and place.start < end for start, end in taken):
+            if place.start < reach:
                 continue
             finding = _reported(text, place, path, registry, lines)
             if finding is not None:
                 if place.start in unread_starts:
                     finding = _unread(finding)
                 findings.append(finding)
-                taken.append((place.start, place.end))
+                reach = place.end
     if fix_block is not None and codes is not None:
         findings += _python_c(text, codes, path, fix_block, lines)
     findings.sort(key=lambda f: (f.line, f.column))
