@@ -223,7 +223,16 @@ class Session:
 
 def session(body: str) -> Session:
     """The code of a session: the lines after ``>>>``/``In [n]:``, and ``...`` lines right after
-    them; every other line is expected output, no code."""
+    them; every other line is expected output, no code.
+
+    >>> read = session(">>> t = Target(\\n...     'llvm -mcpu=a')\\n>>> t.kind.name\\n'llvm'")
+    >>> print(read.code, end="")
+    t = Target(
+        'llvm -mcpu=a')
+    t.kind.name
+    >>> read.lines, read.prompts
+    ((0, 1, 2), ('>>> ', '... ', '>>> '))
+    """
     code: list[str] = []
     where: list[int] = []
     prompts: list[str] = []
