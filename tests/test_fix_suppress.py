@@ -414,7 +414,8 @@ def test_add_ignore_on_tvm_s_own_files(run: Run, tmp_path: Path, name: str) -> N
 def test_add_ignore_as_docs_fix_md_shows_it(run: Run, tmp_path: Path) -> None:
     """The example of docs/fix.md, Suppressing a finding: the file it shows after --add-ignore."""
     source = (
-        'import tvm\nhost = "llvm -mcpu=skylake"\nprint("host:", host)\nt = tvm.target.Target("cuda -arch=sm_80", host)\n'
+        'import tvm\nhost = "llvm -mcpu=skylake"\nprint("host:", host)\n'
+        't = tvm.target.Target("cuda -arch=sm_80", host)\n'
     )
     _tree(tmp_path, {"serve.py": source})
     assert run("fix", "--add-ignore", "serve.py") == (0, "", "1 finding in 1 file, 1 fixed; 1 file changed\n")
