@@ -289,6 +289,42 @@ DOC_FIXES: list[tuple[str, str, str, str]] = [
 ]
 
 
+LONG = '"llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a78 -mattr=+neon,+dotprod -num-cores=4"'
+SPLIT = [
+    "{",
+    '    "kind": "llvm",',
+    '    "mtriple": "aarch64-linux-gnu",',
+    '    "mcpu": "cortex-a78",',
+    '    "mattr": ["+neon", "+dotprod"],',
+    '    "num-cores": 4,',
+    "}",
+]
+DOC_FIXES += [
+    (
+        "two statements changed side by side: each under its own prompt",
+        "README.md",
+        '```pycon\n>>> a = Target("llvm -mcpu=a")\n>>> b = Target("cuda -arch=sm_80")\n```\n',
+        f"```pycon\n>>> a = Target({LLVM_A})\n>>> b = Target({CUDA})\n```\n",
+    ),
+    (
+        "a fix split over lines: continuation prompts",
+        "README.md",
+        f"```pycon\n>>> t = tvm.target.Target({LONG})\n>>> t.kind.name\n'llvm'\n```\n",
+        "```pycon\n>>> t = tvm.target.Target(\n"
+        + "".join(f"...     {row}\n" for row in SPLIT)
+        + "... )\n>>> t.kind.name\n'llvm'\n```\n",
+    ),
+    (
+        "a fix split over lines in IPython: its ...: prompts",
+        "guide.rst",
+        f".. ipython:: python\n\n   In [1]: t = tvm.target.Target({LONG})\n\n   In [2]: t\n",
+        ".. ipython:: python\n\n   In [1]: t = tvm.target.Target(\n"
+        + "".join(f"      ...:     {row}\n" for row in SPLIT)
+        + "      ...: )\n\n   In [2]: t\n",
+    ),
+]
+
+
 @pytest.mark.parametrize(("path", "text", "fixed"), [c[1:] for c in DOC_FIXES], ids=[c[0] for c in DOC_FIXES])
 def test_a_documents_python_is_fixed_with_docs(path: str, text: str, fixed: str) -> None:
     result = fix_source(text, path=path, docs=True)

@@ -6,12 +6,13 @@ text; without LibCST a Python block is read as text too, for the strings that ar
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import SourceSyntaxError
-from ._document_blocks import Block, blocks, session
+from ._document_blocks import CODE_PROMPT, Block, Session, blocks, session
 from ._findings import Finding, UseSite
 from ._text_place import Lines
 
@@ -118,13 +119,46 @@ def _session(text: str, block: Block, fix_block: FixBlock, lines: Lines, offset:
     found = [moved(f, where) for f in found]
     if fixed == code.code:
         return body, found
-    written = fixed.split("\n")[:-1] if fixed.endswith("\n") else fixed.split("\n")
-    if len(written) != len(code.lines):
-        # the fix split or added a line: where the new lines go among the prompts is the author's
+    written = _under_prompts(body.split("\n"), code, fixed, block.indent)
+    if written is None:
+        # a line added before the first statement (an import) or a change across expected output:
+        # where the new lines go among the prompts is the author's
         note = " (the fix changes the session's lines: write it by hand)"
         return body, [dataclasses.replace(f, applied=False, message=f.message + note) for f in found]
-    original = body.split("\n")
-    for number, (line, prompt) in enumerate(zip(code.lines, code.prompts, strict=True)):
-        if written[number] != code.code.split("\n")[number]:
-            original[line] = block.indent + prompt + written[number]
-    return "\n".join(original), found
+    return written, found
+
+
+def _continued(prompt: str) -> str:
+    """The prompt of a statement's next line after ``prompt``: ``... ``, or IPython's ``...:``
+    under ``In [n]:``."""
+    stripped = prompt.lstrip(" \t")
+    indent = prompt[: len(prompt) - len(stripped)]
+    if stripped.startswith("In ["):
+        return indent + " " * (len(stripped.rstrip()) - 4) + "...: "
+    return indent + ("... " if stripped.startswith(">>>") else stripped)
+
+
+def _under_prompts(rows: list[str], code: Session, fixed: str, indent: str) -> str | None:
+    """``rows`` (a session's lines) with the code ``fixed`` in place of ``code``'s, each changed
+    run of lines under the prompt of its first and continuation prompts after it; ``None`` when
+    a run of changed lines spans expected output or none of the old lines."""
+    old = code.code.split("\n")[:-1]
+    new = fixed.split("\n")[:-1] if fixed.endswith("\n") else fixed.split("\n")
+    out = list(rows)
+    replaced: list[tuple[int, int, list[str]]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        if i1 == i2 or code.lines[i2 - 1] - code.lines[i1] != i2 - 1 - i1:
+            return None
+        prompt = code.prompts[i1]
+        if i2 - i1 == j2 - j1:  # each line changed in place: under its own prompt
+            texts = [code.prompts[i1 + j - j1] + new[j] for j in range(j1, j2)]
+        elif any(CODE_PROMPT.match(p.lstrip(" \t")) for p in code.prompts[i1 + 1 : i2]):
+            return None  # lines of two statements made more or fewer: which prompt goes where is unknown
+        else:
+            texts = [(prompt if j == j1 else _continued(prompt)) + new[j] for j in range(j1, j2)]
+        replaced.append((code.lines[i1], code.lines[i2 - 1] + 1, [indent + t if t.strip() else t for t in texts]))
+    for start, stop, texts in reversed(replaced):
+        out[start:stop] = texts
+    return "\n".join(out)

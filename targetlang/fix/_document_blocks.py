@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["PYTHON", "Block", "Session", "blocks", "line_spans", "session"]
+__all__ = ["CODE_PROMPT", "PYTHON", "Block", "Session", "blocks", "line_spans", "session"]
 
 PYTHON = frozenset({"python", "py", "python3", "ipython", "ipython3", "pycon", "sage"})
 _CONFIG = frozenset({"json", "jsonc", "json5", "yaml", "yml", "toml", "ini", "cfg"})
@@ -25,7 +25,8 @@ _RST_DIRECTIVE = re.compile(
 # A paragraph that ends in "::" (not a directive: ".. note::" holds reStructuredText)
 _RST_LITERAL = re.compile(r"^(?P<indent>[ \t]*)(?!\.\. )\S[^\n]*::[ \t]*\n", re.MULTILINE)
 _PROMPT = re.compile(r"(?P<indent>[ \t]*)>>>(?: |$)")
-_CODE_PROMPT = re.compile(r">>> ?|>>>$|In \[\d*\]: ?")
+CODE_PROMPT = re.compile(r">>> ?|>>>$|In \[\d*\]: ?")
+"""The prompt of a statement's first line in a session."""
 _MORE_PROMPT = re.compile(r"\.\.\.+: ?|\.\.\. ?|\.\.\.$")
 
 
@@ -240,7 +241,7 @@ def session(body: str) -> Session:
     for number, line in enumerate(body.split("\n")):
         stripped = line.lstrip(" \t")
         indent = line[: len(line) - len(stripped)]
-        prompt = _CODE_PROMPT.match(stripped) or (_MORE_PROMPT.match(stripped) if in_code else None)
+        prompt = CODE_PROMPT.match(stripped) or (_MORE_PROMPT.match(stripped) if in_code else None)
         if prompt is None:
             in_code = False
             continue
