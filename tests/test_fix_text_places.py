@@ -434,6 +434,26 @@ REAL: list[tuple[str, str, list[tuple[int, int, str]]]] = [
 ]
 
 
+CUDA_XAVIER = (
+    '--target "cuda -keys=cuda,gpu -libs=cudnn,cublas -arch=sm_72 -max_num_threads=1024 -max_threads_per_block=1024 '
+    '-registers_per_block=65536 -shared_memory_per_block=49152 -thread_warp_size=32"'
+)
+REAL += [
+    ("tensorflow-pet-dataset-client-server.yml", "c.yml", [(20, 5, "target: llvm -mcpu=core-avx2")]),
+    ("yolact-tvm-gpu-detection.yml", "c.yml", [(17, 5, 'target: "cuda -libs=cudnn,cublas"')]),
+    (
+        "jetson-agx-xavier-tvm-darknet-client.sh",
+        "client.sh",
+        [(16, 5, CUDA_XAVIER), (17, 5, '--target-host "llvm -mtriple=aarch64-linux-gnu"')],
+    ),
+    (
+        "resnet50-tvm-jetson-agx-orin-fp16.json",
+        "c.json",
+        [(40, 17, '"target": "cuda -arch=sm_87 -libs=cudnn,cublas"')],
+    ),
+]
+
+
 @pytest.mark.parametrize(("file", "name", "expected"), REAL, ids=[r[0] for r in REAL])
 def test_the_targets_of_real_files_are_found(file: str, name: str, expected: list[tuple[int, int, str]]) -> None:
     text = (PLACES / file).read_text(encoding="utf-8")
