@@ -510,3 +510,17 @@ def test_a_python_file_still_needs_libcst(tmp_path: Path) -> None:
         "",
         "0 findings in 1 file, 0 fixable; 0 files would change\n",
     )
+
+
+def test_the_tvm_tutorials_mattr_is_found_in_its_comments_and_fixed_with_docs() -> None:
+    # the rule is target-attr-type's; what is tested here is that the block reaches it, at the
+    # file's line and column, and that its fix goes back under the same "#" prefix
+    source = (PLACES / "cross_compilation_and_rpc.py").read_text(encoding="utf-8")
+    result = fix_source(source, path="cross_compilation_and_rpc.py")
+    assert [(f.line, f.column, f.rule, f.before, f.after, f.applied) for f in result.findings] == [
+        (734, 75, "target-attr-type", '"+neon"', '["+neon"]', False)
+    ]
+    fixed = fix_source(source, path="cross_compilation_and_rpc.py", docs=True).text
+    before = '    #           {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mattr": "+neon"}\n'
+    after = '    #           {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mattr": ["+neon"]}\n'
+    assert source.count(before) == 1 and fixed == source.replace(before, after)
