@@ -135,7 +135,7 @@ def _continued(prompt: str) -> str:
     indent = prompt[: len(prompt) - len(stripped)]
     if stripped.startswith("In ["):
         return indent + " " * (len(stripped.rstrip()) - 4) + "...: "
-    return indent + ("... " if stripped.startswith(">>>") else stripped)
+    return indent + (stripped if stripped.startswith("...") else "... ")  # (after the first prompt)
 
 
 def _under_prompts(rows: list[str], code: Session, fixed: str, indent: str) -> str | None:
