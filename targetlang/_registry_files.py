@@ -113,8 +113,8 @@ def check_toml_keys(text: str) -> None:
             what = "a table header" if group == "header" else "a dotted key"
             table = f" ({above} of them its table's)" if above else ""
             raise RegistryError(
-                f"line {line}: {what} of {parts:,} parts{table} is too deep: a key of a registry file "
-                f"has {MAX_KEY_PARTS} parts at most, its table's included"
+                f"line {line}: {what} of {parts:,} parts{table} is too deep: a key of the TOML targetlang "
+                f"reads has {MAX_KEY_PARTS} parts at most, its table's included"
             )
         if group == "header":
             header, braces = parts, 0
