@@ -508,6 +508,12 @@ def test_every_rule_has_a_safety() -> None:
         "canon-target",
         "target-property",
         "dynamic-target",
+        "target-unknown-kind",
+        "target-unknown-tag",
+        "target-unknown-attr",
+        "target-rejected",
+        "target-attr-type",
+        "target-str-compare",
         "text-target",
     }
 

@@ -237,7 +237,7 @@ def test_write_refuses_a_file_that_changed_meanwhile(run: Run, monkeypatch: pyte
 
     monkeypatch.setattr(command, "_fix_file", fix_then_edit)
     status, out, err = run("fix", "--write", "-j", "1", "a.py", "b.py")
-    assert (status, out) == (1, "")
+    assert (status, out) == (2, "")
     assert err == (
         "error: a.py changed while it was being fixed; not written (run again)\n"
         "2 findings in 2 files, 2 fixed; 2 files changed\n"
@@ -430,7 +430,7 @@ STDIN_CASES: list[tuple[str, list[str], bytes, int, str, str]] = [
         "not UTF-8",
         ["-"],
         b"x = '\xff'\n",
-        1,
+        2,
         "",
         "error: <stdin> is not UTF-8 text (invalid start byte at byte 5)\n",
     ),
@@ -454,7 +454,7 @@ def test_standard_input_as_json(run: Run) -> None:
 
 def test_standard_input_that_does_not_parse(run: Run) -> None:
     status, out, err = run("fix", "-", stdin=b'x = 1\ndef f(:\n    Target("llvm -mcpu=a")\n')
-    assert (status, out) == (1, "")
+    assert (status, out) == (2, "")
     assert err.startswith("error: <stdin>:2: cannot parse Python: ") and err.count("\n") == 1
 
 
@@ -529,7 +529,7 @@ def test_walk_reads_only_the_suffixes_it_knows(run: Run) -> None:
 def test_a_file_that_is_not_utf8_is_an_error_and_the_rest_is_fixed(run: Run) -> None:
     write({"a.py": b"# caf\xe9\n" + LEGACY.encode(), "b.py": LEGACY})
     status, out, err = run("fix", "--write", ".")
-    assert (status, out) == (1, "")
+    assert (status, out) == (2, "")
     assert err == (
         "error: a.py is not UTF-8 text (invalid continuation byte at byte 5); left alone\n"
         "1 finding in 2 files, 1 fixed; 1 file changed\n"
@@ -550,7 +550,7 @@ def test_a_file_that_is_not_utf8_is_an_error_and_the_rest_is_fixed(run: Run) -> 
 def test_python_that_does_not_parse_is_an_error_on_one_line(run: Run, source: str, line: int) -> None:
     write({"a.py": LEGACY, "bad.py": source})
     status, out, err = run("fix", ".")
-    assert status == 1
+    assert status == 2
     assert out == "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n" + "-" + LEGACY + "+" + FIXED
     first, summary = err.split("\n")[:2]
     assert first.startswith(f"error: bad.py:{line}: cannot parse Python: ")
@@ -569,7 +569,7 @@ def test_a_bug_met_in_one_file_is_an_error_on_one_line(run: Run, monkeypatch: py
 
     monkeypatch.setattr("targetlang.fix._command.fix_source", fix_source)
     status, out, err = run("fix", "--write", "-j", "1", ".")
-    assert (status, out) == (1, "")
+    assert (status, out) == (2, "")
     assert err == (
         "error: b.py: internal error (a bug in targetlang): RecursionError: maximum recursion depth exceeded\n"
         "2 findings in 3 files, 2 fixed; 2 files changed\n"
@@ -666,7 +666,7 @@ def test_registry_for_text_files(run: Run) -> None:
 def test_a_bad_registry_file_fails_once_before_any_work(run: Run) -> None:
     write({"bad.json": '{"kinds": {"npu": {"leaf": "false"}}}', "m.py": LEGACY})
     assert run("fix", "--write", "--registry", "bad.json", "m.py") == (
-        1,
+        2,
         "",
         "error: bad.json: kind 'npu': 'leaf' must be true or false, not a string\n",
     )
@@ -825,17 +825,22 @@ def test_a_special_file_named_is_refused_at_once(run: Run, kind: str) -> None:
     assert Path("a.py").read_text() == LEGACY  # refused before any work
 
 
-def test_a_notebook_named_is_refused_never_rewritten(run: Run) -> None:
+def test_a_notebook_named_is_never_read_as_python(run: Run) -> None:
     # Before, it was read as Python: its JSON metadata's target became a Python dict with True,
-    # and json.load failed on the file afterwards.
+    # and json.load failed on the file afterwards. Now its code cells are fixed, the rest kept.
     book = '{\n "metadata": {"target": "vulkan -supports_float16=1"},\n "nbformat": 4\n}\n'
-    write({"tune.ipynb": book, "a.py": LEGACY})
-    status, out, err = run("fix", "--write", "tune.ipynb", "a.py")
-    assert (status, out) == (1, "")
+    cell = r'{"cell_type": "code", "metadata": {}, "outputs": [], "source": ["t = Target(\"llvm -mcpu=a\")\n"]}'
+    good = '{\n "cells": [' + cell + '],\n "metadata": {"target": "vulkan -supports_float16=1"},\n "nbformat": 4\n}\n'
+    write({"tune.ipynb": book, "good.ipynb": good, "a.py": LEGACY})
+    status, out, err = run("fix", "--write", "tune.ipynb", "good.ipynb", "a.py")
+    assert (status, out) == (2, "")
     assert err.splitlines()[0] == (
-        "error: tune.ipynb:1: a Jupyter notebook, which fix does not read yet; left alone (line 1, column 1)"
+        "error: tune.ipynb:1: not an nbformat 4 notebook: 'cells' is no list of objects (line 1, column 1)"
     )
     assert Path("tune.ipynb").read_text() == book
+    assert Path("good.ipynb").read_text() == good.replace(
+        r'Target(\"llvm -mcpu=a\")', r'Target({\"kind\": \"llvm\", \"mcpu\": \"a\"})'
+    )
     assert Path("a.py").read_text() == FIXED
 
 
@@ -845,7 +850,7 @@ def test_a_file_past_the_size_fix_reads_is_refused_before_it_is_read(
     write({"a.py": LEGACY, "big.py": LEGACY + "#" * 100 + "\n"})
     monkeypatch.setattr(command, "MAX_FILE_BYTES", 100)
     status, out, err = run("fix", "--write", "-j", "1", "a.py", "big.py")
-    assert (status, out) == (1, "")
+    assert (status, out) == (2, "")
     size = len(LEGACY) + 101
     assert err.splitlines()[0] == f"error: cannot read big.py: {size} bytes, more than fix reads (100)"
     assert Path("a.py").read_text() == FIXED
@@ -869,7 +874,7 @@ def test_write_refuses_a_same_length_rewrite_with_its_time_set_back(
 
     monkeypatch.setattr(command, "_fix_file", fix_then_edit)
     status, _, err = run("fix", "--write", "-j", "1", "a.py")
-    assert status == 1
+    assert status == 2
     assert err.splitlines()[0] == "error: a.py changed while it was being fixed; not written (run again)"
     assert Path("a.py").read_text() == edited
 

@@ -9,7 +9,8 @@ tgt = Target({"kind": "cuda", "arch": "sm_80"})
 
 Python is rewritten through LibCST (``pip install 'targetlang[fix]'``), keeping every other byte.
 Other text files (shell scripts, Markdown, reStructuredText, configuration) are only reported,
-except the Python code blocks of documents with ``docs=True``. The rules are
+and read without LibCST, except the Python code blocks of documents (and of a Python file's
+comments, a sphinx-gallery tutorial's) with ``docs=True``. The rules are
 :data:`RULES`; ``docs/fix.md`` describes each.
 """
 
@@ -22,12 +23,12 @@ from pathlib import PurePath
 
 from .._registry import Registry
 from .._versions import LAST_LEGACY, RELEASES, release
-from ..errors import SourceSyntaxError
 from ._apis import DEFAULT_TABLE, TARGET_APIS, ApiTable, TargetApi, parse_api
 from ._findings import Finding, FixResult, UseSite
 from ._rules import RULES, Rule, Safety
 
 __all__ = [
+    "NOTEBOOK_SUFFIXES",
     "PYTHON_SUFFIXES",
     "RULES",
     "TARGET_APIS",
@@ -48,8 +49,8 @@ TARGET_VERSIONS = tuple(str(r.version) for r in RELEASES.values() if r.version >
 """The TVM releases fixed code may be meant for (``--target-version``): those after the last
 that read legacy strings, the newest last (the default)."""
 TEXT_SUFFIXES = frozenset({".sh", ".bash", ".md", ".rst", ".txt", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini"})
-_DOC_SUFFIXES = frozenset({".md", ".rst"})
-_NOTEBOOK_SUFFIXES = frozenset({".ipynb"})
+NOTEBOOK_SUFFIXES = frozenset({".ipynb"})
+"""Jupyter notebooks: the Python of their code cells is fixed, every other byte kept."""
 
 _INSTALL_HINT = "targetlang fix rewrites Python with LibCST: pip install 'targetlang[fix]'"
 
@@ -82,8 +83,9 @@ def fix_source(
     and names it in the findings. Safe fixes are applied, unsafe ones too with ``unsafe``; report-only findings never.
     ``select``/``ignore`` take rule ids of :data:`RULES`. ``registry`` adds user kinds (a fork's
     ``hip``); ``prefer_tags`` writes a TVM 0.27 tag where one is provably equal and names the
-    target's own model. The Python code blocks of Markdown and reStructuredText are reported,
-    and fixed with ``docs``. ``target_apis`` are APIs of the user's that take a target, beside
+    target's own model. The Python code blocks of Markdown and reStructuredText (and those in the
+    comments of a Python file) are reported, and fixed with ``docs``. ``target_apis`` are APIs
+    of the user's that take a target, beside
     :data:`TARGET_APIS` (:func:`parse_api` reads them as ``--target-api`` does).
     ``target_version`` is the TVM release the fixed code will run on (one of
     :data:`TARGET_VERSIONS`): from 0.25 on a ``Target`` reads its attributes again, and a
@@ -92,7 +94,11 @@ def fix_source(
     ``[tool.black]`` ``line-length`` of the ``pyproject.toml`` above ``path``, else 88) is split
     over lines, by black where black leaves the file as it is; ``0`` leaves the lines as the
     fixes wrote them (what ``--check`` and ``--json`` do, which show no text).
-    Raises :class:`~targetlang.SourceSyntaxError` for Python that does not parse, and
+    A Jupyter notebook (:data:`NOTEBOOK_SUFFIXES`) has the Python of its code cells fixed and
+    every other byte kept; its findings name their ``cell``, and a cell that does not parse is
+    left alone with a line of :attr:`FixResult.errors`.
+    Raises :class:`~targetlang.SourceSyntaxError` for Python that does not parse (or a notebook
+    that is not nbformat 4 JSON), and
     ``ImportError`` (saying how to install it) when LibCST is missing.
     """
     selected = _selector(select, ignore)
@@ -102,10 +108,52 @@ def fix_source(
     runs_on = release(target_version)
     name = path if path is not None else "<string>"
     suffix = PurePath(path).suffix.lower() if path is not None else ".py"
-    if suffix in _NOTEBOOK_SUFFIXES:
-        # JSON that Python would parse as a dict: read as Python, its targets in metadata and
-        # cells would be rewritten into Python's dicts, and the notebook no JSON any more
-        raise SourceSyntaxError(f"{name}: a Jupyter notebook, which fix does not read yet; left alone", text, 0, 0)
+    if suffix in NOTEBOOK_SUFFIXES:
+        # never read as Python (its JSON would be a dict, its targets in metadata rewritten):
+        # the code cells are fixed as a .py file is, and every other byte is kept
+        from ._notebook import fix_notebook
+
+        python_cell = _python_fixer()
+        cell_errors: list[str] = []
+        fixed, findings = fix_notebook(
+            text,
+            lambda cell: python_cell(
+                cell,
+                path=name,
+                registry=registry,
+                unsafe=unsafe,
+                selected=selected,
+                prefer_tags=prefer_tags,
+                table=table,
+                target_version=runs_on,
+                line_length=line_length,
+            ),
+            path=name,
+            errors=cell_errors,
+        )
+        return FixResult(text, fixed, tuple(findings), tuple(cell_errors))
+
+    def fix_block(block: str, line: int) -> tuple[str, list[Finding]]:
+        # LibCST is imported for the first block that needs it: a shell script or a config never does
+        fixed, found = _python_fixer()(
+            block,
+            path=name,
+            registry=registry,
+            unsafe=unsafe,
+            selected=selected,
+            prefer_tags=prefer_tags,
+            first_line=line,
+            table=table,
+            target_version=runs_on,
+            line_length=line_length,
+        )
+        if docs:
+            return fixed, found
+        # reported, not applied: a document's code is changed only when asked (--docs)
+        return block, [
+            replace(f, applied=False, message=f"{f.message} (--docs fixes it)", in_document=True) for f in found
+        ]
+
     if suffix not in TEXT_SUFFIXES:
         fixed, findings = _python_fixer()(
             text,
@@ -118,34 +166,22 @@ def fix_source(
             target_version=runs_on,
             line_length=line_length,
         )
+        from ._comment_blocks import fix_comments
+
+        # a sphinx-gallery tutorial's examples, in .. code-block:: of its comments
+        fixed, in_comments = fix_comments(text, fixed, fix_block)
+        if in_comments:
+            findings = sorted([*findings, *in_comments], key=lambda f: (f.line, f.column))
         return FixResult(text, fixed, tuple(findings))
     from .rules.text_target import fix_text
 
-    fix_block = None
-    if suffix in _DOC_SUFFIXES:
-        python = _python_fixer()
-
-        def fix_block(block: str, line: int) -> tuple[str, list[Finding]]:
-            fixed, found = python(
-                block,
-                path=name,
-                registry=registry,
-                unsafe=unsafe,
-                selected=selected,
-                prefer_tags=prefer_tags,
-                first_line=line,
-                table=table,
-                target_version=runs_on,
-                line_length=line_length,
-            )
-            if docs:
-                return fixed, found
-            # reported, not applied: a document's code is changed only when asked (--docs)
-            return block, [
-                replace(f, applied=False, message=f"{f.message} (--docs fixes it)", in_document=True) for f in found
-            ]
-
     fixed, findings = fix_text(text, path=name, registry=registry, selected=selected, fix_block=fix_block)
+    from ._suppress import text_suppression
+
+    # a code block's Python fixes read their own comments; what is only reported, the file's
+    suppressed = text_suppression(text, suffix)
+    if suppressed:
+        findings = [f for f in findings if f.applied or not suppressed.covers(f.line, f.rule)]
     return FixResult(text, fixed, tuple(findings))
 
 

@@ -3,19 +3,19 @@
 It behaves as ruff and pyupgrade users expect: by default a unified diff of what would change
 and the findings left to do by hand, exit status 1 when anything would change or is left;
 ``--write`` applies the fixes (each file replaced atomically), ``--check`` prints the findings
-and a summary only, ``--json`` every finding as JSON.
+and a summary only, ``--output-format`` prints them for tools (``_report``).
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
-import json
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from .._eras import DEFAULT_ERA
@@ -23,10 +23,14 @@ from .._registry import Registry, builtin_registry
 from .._signals import signals_held
 from .._versions import LAST_LEGACY, MODERN, release
 from ..errors import TargetError
-from . import PYTHON_SUFFIXES, RULES, TARGET_VERSIONS, TEXT_SUFFIXES, Finding, fix_source
+from . import NOTEBOOK_SUFFIXES, PYTHON_SUFFIXES, RULES, TARGET_VERSIONS, TEXT_SUFFIXES, Finding, FixResult, fix_source
 from ._apis import TargetApi, parse_api
 from ._diff import lines as split_lines
 from ._diff import unified_diff
+from ._report import FORMATS, render, statistics, statistics_json
+from ._report import shown as _shown
+from ._report import summary as _summary
+from ._settings import DEFAULT_EXCLUDE, Settings, api_text, ignored_for, load_settings
 
 __all__ = ["add_parser"]
 
@@ -39,6 +43,8 @@ examples:
   $ targetlang fix --write src/ docs/   # apply the safe fixes in place
   $ targetlang fix --write --unsafe-fixes --select target-string,target-helper src/
   $ targetlang fix --check --json . > findings.json
+  $ targetlang fix --output-format github .   # annotations in a GitHub Actions log
+  $ targetlang fix --statistics .             # the number of findings per rule
   $ echo 'Target("llvm -mcpu=skylake")' | targetlang fix -
   Target({{"kind": "llvm", "mcpu": "skylake"}})
 
@@ -50,31 +56,19 @@ saying which use and where, and are applied with --unsafe-fixes only. Report-onl
 (shell scripts, documents, tests that expect TVM to reject a string, targets TVM 0.27 cannot
 express) are listed with a suggestion where there is one.
 
-Exit status: 0 nothing to change or left to do; 1 something would change or is left (after
---write: something is left); 2 usage error or LibCST missing (pip install 'targetlang[fix]').
+Exit status:
+  0  nothing would change and nothing is left to do (after --write: nothing is left)
+  1  something would change or a finding is left (after --write: a finding is left)
+  2  a usage or input error: an unknown rule, a missing path, a file that cannot be read,
+     decoded, parsed or written (the other files are still fixed), a bad --registry file,
+     or LibCST missing (pip install 'targetlang[fix]')
+
+'targetlang rule RULE-ID' explains a rule.
 """
 
-# Directories nobody wants rewritten: version control, environments, caches, build output.
-_SKIPPED_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".venv",
-        "venv",
-        ".tox",
-        ".nox",
-        "__pycache__",
-        "node_modules",
-        "build",
-        "dist",
-        "site-packages",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
-        ".eggs",
-    }
-)
+# Directories nobody wants rewritten (version control, environments, caches, build output): the
+# default of the settings' exclude, what a walk skips without a configuration.
+_SKIPPED_DIRS = frozenset(DEFAULT_EXCLUDE)
 _PARALLEL_FROM = 16  # files; below this a process pool costs more than it saves
 
 
@@ -90,6 +84,10 @@ class _Job:
     target_apis: tuple[TargetApi, ...] = ()
     target_version: str = TARGET_VERSIONS[-1]
     line_length: int | None = None
+    # the configuration's per-file-ignores, its globs relative to root
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    root: str = "."
+    add_ignore: bool = False
 
 
 @dataclass
@@ -100,6 +98,7 @@ class _Outcome:
     findings: list[Finding] = field(default_factory=list)
     error: str | None = None
     digest: bytes | None = None  # of the bytes read: the file is written only if they are still there
+    cell_errors: list[str] = field(default_factory=list)  # a notebook's cells left alone, the rest fixed
 
 
 _REGISTRIES: dict[tuple[str | None, str | None], Registry | None] = {}
@@ -179,20 +178,32 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
     # A byte order mark is no part of the text: fixed without it (columns count from the first
     # character) and written back as it was.
     bom = "\ufeff" if outcome.source.startswith("\ufeff") else ""
-    try:
-        result = fix_source(
-            outcome.source[len(bom) :],
+    ignore = job.ignore
+    if job.per_file_ignores:
+        ignore += ignored_for(outcome.path, Path(job.root), job.per_file_ignores)
+
+    def fixed(text: str) -> FixResult:
+        return fix_source(
+            text,
             path=outcome.path,
             registry=_registry(job.registry_file, job.tvm_version),
             unsafe=job.unsafe,
             select=job.select,
-            ignore=job.ignore,
+            ignore=ignore,
             prefer_tags=job.prefer_tags,
             docs=job.docs,
             target_apis=job.target_apis,
             target_version=job.target_version,
             line_length=job.line_length,
         )
+
+    try:
+        result = fixed(outcome.source[len(bom) :])
+        if job.add_ignore:
+            from ._suppress import ignore_remaining
+
+            text, findings = ignore_remaining(result, os.path.splitext(outcome.path)[1].lower(), fixed)
+            result = replace(result, text=text, findings=tuple(findings))
     except TargetError as err:
         outcome.error = str(err).split("\n", 1)[0]
         if err.source:
@@ -205,24 +216,30 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
         return outcome
     outcome.text = bom + result.text
     outcome.findings = list(result.findings)
+    outcome.cell_errors = list(result.errors)
     return outcome
 
 
-def _walk(paths: Sequence[str], notes: list[str]) -> Iterator[str]:
+def _walk(paths: Sequence[str], notes: list[str], excluded: Callable[[str], bool] | None = None) -> Iterator[str]:
     """The files to look at: each file given, and below each directory given the regular files
     with a suffix fix reads, in sorted order; symbolic links met on the way are not followed,
-    and a FIFO, a device or a socket is skipped with a note in ``notes``."""
-    suffixes = PYTHON_SUFFIXES | TEXT_SUFFIXES
+    and a FIFO, a device or a socket is skipped with a note in ``notes``. Below a directory,
+    what ``excluded`` says of its path is left out (by default the folders of _SKIPPED_DIRS)."""
+    if excluded is None:
+        excluded = _skipped_by_default
+    suffixes = PYTHON_SUFFIXES | TEXT_SUFFIXES | NOTEBOOK_SUFFIXES
     for given in paths:
         if not os.path.isdir(given):
             yield given
             continue
         here = os.path.normpath(given) == "."  # files below '.' are shown as 'src/a.py', not './src/a.py'
         for root, dirs, files in os.walk(given):
-            dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not os.path.islink(os.path.join(root, d)))
+            dirs[:] = sorted(
+                d for d in dirs if not excluded(os.path.join(root, d)) and not os.path.islink(os.path.join(root, d))
+            )
             for name in sorted(files):
                 full = os.path.relpath(os.path.join(root, name)) if here else os.path.join(root, name)
-                if os.path.splitext(name)[1].lower() not in suffixes:
+                if os.path.splitext(name)[1].lower() not in suffixes or excluded(full):
                     continue
                 try:
                     mode = os.lstat(full).st_mode
@@ -235,11 +252,17 @@ def _walk(paths: Sequence[str], notes: list[str]) -> Iterator[str]:
                     yield full
 
 
-def _run_all(files: list[str], job: _Job, jobs: int) -> Iterator[_Outcome]:
-    """Every file's outcome, in the order of ``files``, whatever the number of processes."""
+def _skipped_by_default(path: str) -> bool:
+    return os.path.basename(path) in _SKIPPED_DIRS
+
+
+def _run_all(files: list[str], job: _Job | Mapping[str, _Job], jobs: int) -> Iterator[_Outcome]:
+    """Every file's outcome, in the order of ``files``, whatever the number of processes;
+    ``job`` is every file's, or each file's own (the settings of the path it was found under)."""
+    each = job if isinstance(job, Mapping) else dict.fromkeys(files, job)
     if jobs <= 1 or len(files) < _PARALLEL_FROM:
         for path in files:
-            yield _fix_file(path, job)
+            yield _fix_file(path, each[path])
         return
     # imported here, as the command's own modules are, with the stops held (a stop inside an
     # import can break it): every command builds fix's options, and the pool's modules cost 11 ms
@@ -249,7 +272,7 @@ def _run_all(files: list[str], job: _Job, jobs: int) -> Iterator[_Outcome]:
     # The logs commands' pool: a stop is the command's (its workers ignore Ctrl-C, and the command
     # waits for the files they are at), and the workers die with the command, even a killed one.
     with Pool(jobs) as pool:
-        yield from pool.map((_fix_file, (path, job)) for path in files)
+        yield from pool.map((_fix_file, (path, each[path])) for path in files)
 
 
 def _progress(outcomes: Iterable[_Outcome], total: int, quiet: bool) -> Iterator[_Outcome]:
@@ -303,53 +326,31 @@ def _rules(value: str) -> tuple[str, ...]:
     return names
 
 
-def _summary(found: list[Finding], changed: int, files: int, write: bool, unsafe_fixes: bool) -> str:
-    """The closing line: what was (or would be) fixed, and what each option left would fix."""
-    applied = sum(f.applied for f in found)
-    left = [f for f in found if not f.applied and f.safety != "report-only"]
-    # what each is left for: a document's Python needs --docs, an unsafe fix --unsafe-fixes
-    needs = [(f.in_document, f.safety == "unsafe" and not unsafe_fixes) for f in left]
-    docs, unsafe, both = needs.count((True, False)), needs.count((False, True)), needs.count((True, True))
-    by_hand = sum(f.safety == "report-only" for f in found)
-    verb = "fixed" if write else "fixable"
-    what = "changed" if write else "would change"
-    parts = [
-        f"{len(found)} finding{'s' if len(found) != 1 else ''} in {files} file{'s' if files != 1 else ''}",
-        f"{applied} {verb}",
-    ]
-    if docs:
-        parts.append(f"{docs} more with --docs")
-    if unsafe:
-        parts.append(f"{unsafe} more with --unsafe-fixes")
-    if both:
-        parts.append(f"{both} more with --docs --unsafe-fixes")
-    if by_hand:
-        parts.append(f"{by_hand} to do by hand")
-    return f"{', '.join(parts)}; {changed} file{'s' if changed != 1 else ''} {what}"
-
-
 def _run(args: argparse.Namespace) -> int:
-    job = _Job(
-        args.registry,
-        args.tvm_version,
-        args.unsafe_fixes,
-        args.select,
-        args.ignore or (),
-        args.prefer_tags,
-        args.docs,
-        tuple(args.target_api or ()),
-        args.target_version,
-        # the layout of long lines shows only in a text: none is shown with --check or --json
-        0 if (args.check or args.json) and not args.write else args.line_length,
-    )
-    if args.registry is not None:
-        _registry(args.registry)  # a bad registry file fails here, once, before any work
-    try:
-        from ._python import fix_python  # noqa: F401  (LibCST present?)
-    except ImportError:
-        print("error: targetlang fix rewrites Python with LibCST: pip install 'targetlang[fix]'", file=sys.stderr)
+    machine = args.output_format != "text"  # the findings as data on standard output, no diff
+    args.json = args.output_format == "json"  # --json's own name, for what reads it
+    args.write = args.write or args.add_ignore  # the fixes --write applies, then comments for the rest
+    try:  # one configuration per path given: the nearest to it (docs/fix.md, Configuration)
+        settings = {path: load_settings(path, _given(args)) for path in dict.fromkeys(args.paths)}
+    except TargetError as err:
+        print(f"error: {err.message}", file=sys.stderr)
         return 2
+    if args.show_settings:
+        print("\n\n".join(f"path: {path}\n{each.shown()}" for path, each in settings.items()))
+        return 0
+    jobs_of = {path: _settings_job(args, each, machine) for path, each in settings.items()}
+    job = jobs_of[args.paths[0]]
+    for registry_file in dict.fromkeys(each.registry_file for each in jobs_of.values()):
+        if registry_file is None:
+            continue
+        try:
+            _registry(registry_file)  # a bad registry file fails here, once, before any work
+        except (TargetError, OSError) as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     if args.paths == ["-"]:
+        if _without_libcst([args.stdin_filename or "<stdin>"]):
+            return 2
         return _run_stdin(args, job)
     if "-" in args.paths:
         print("error: '-' (standard input) cannot be mixed with paths", file=sys.stderr)
@@ -364,19 +365,32 @@ def _run(args: argparse.Namespace) -> int:
         print(f"error: {path} is {what}, not a file fix reads", file=sys.stderr)
         return 2
     notes: list[str] = []
-    files = list(_walk(args.paths, notes))
-    if not (args.quiet or args.json):
+    files: list[str] = []
+    file_jobs: dict[str, _Job] = {}
+    for given in args.paths:
+        for path in _walk([given], notes, settings[given].excluded):
+            files.append(path)
+            file_jobs.setdefault(path, jobs_of[given])
+    if _without_libcst(files):
+        return 2
+    if not (args.quiet or machine):
         for note in notes:
             print(note, file=sys.stderr)
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     found: list[Finding] = []
     changed = failed = 0
+    errors: list[tuple[str, str]] = []  # (path, message): the output formats show them too
     out = sys.stdout
-    for outcome in _progress(_run_all(files, job, jobs), len(files), args.quiet or args.json):
+    for outcome in _progress(_run_all(files, file_jobs, jobs), len(files), args.quiet or machine):
         if outcome.error is not None:
             failed += 1
+            errors.append((outcome.path, outcome.error))
             print(f"error: {outcome.error}", file=sys.stderr)
             continue
+        for cell_error in outcome.cell_errors:
+            errors.append((outcome.path, cell_error))
+            print(f"error: {cell_error}", file=sys.stderr)
+        failed += bool(outcome.cell_errors)
         found += outcome.findings
         if outcome.text != outcome.source:
             changed += 1
@@ -384,52 +398,112 @@ def _run(args: argparse.Namespace) -> int:
                 problem = _write(outcome)
                 if problem is not None:
                     failed += 1
+                    errors.append((outcome.path, problem))
                     print(f"error: {problem}", file=sys.stderr)
-            elif not args.check and not args.json:
+            elif not (args.check or args.statistics or machine):
                 out.write(_diff(outcome))
-        if not args.json and not args.quiet:
+        if not (machine or args.quiet or args.statistics):
             for finding in outcome.findings:
                 if not finding.applied or args.check:
                     print(_shown(finding), file=sys.stderr if not args.check else out)
-    if args.json:
-        json.dump([finding.to_json() for finding in found], out, indent=2, ensure_ascii=False)
-        out.write("\n")
+    _report(args, found, files, errors)
     if not args.quiet:
         sys.stdout.flush()  # the diff before the summary, where both go to one terminal
         print(_summary(found, changed, len(files), args.write, args.unsafe_fixes), file=sys.stderr)
     left = any(not f.applied for f in found)
-    if failed:
-        return 1
+    if failed:  # a file that could not be read, decoded, parsed or written: an input error
+        return 2
     return 1 if left or (changed and not args.write) else 0
 
 
-def _shown(finding: Finding) -> str:
-    line = finding.describe()
-    if finding.after is not None and not finding.applied:
-        after = finding.after.replace("\n", "\n    ")  # a fix of two statements: both lines indented
-        line += f"\n  {'write' if finding.safety != 'unsafe' else 'fix (unsafe)'}: {after}"
-    return line
+def _report(
+    args: argparse.Namespace, found: Sequence[Finding], files: Sequence[str], errors: Sequence[tuple[str, str]] = ()
+) -> None:
+    """``--statistics`` or the findings as data (``--output-format``), on standard output, with the
+    files' ``errors`` where the format has a place for them. After ``--write`` a fixed finding is no
+    longer there, and only ``json`` (which says ``applied``) shows it."""
+    left = [f for f in found if not (args.write and f.applied)]
+    if args.statistics:
+        sys.stdout.write(statistics_json(left) if args.output_format == "json" else statistics(left))
+    elif args.output_format != "text":
+        shown = found if args.output_format == "json" else left
+        sys.stdout.write(render(args.output_format, shown, files, errors))
+
+
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings the command line gives, by key of ``[tool.targetlang]``: over the config's."""
+    given: dict[str, Any] = {}
+    if args.select is not None:
+        given.update({"select": list(args.select), "extend-select": []})
+    if args.ignore is not None:
+        given["ignore"] = list(args.ignore)
+    if args.docs:
+        given["docs"] = True
+    if args.line_length is not None:
+        given["line-length"] = args.line_length
+    if args.target_version is not None:
+        given["target-version"] = args.target_version
+    if args.registry is not None:
+        given["registry"] = args.registry
+    if args.target_api:
+        given["target-apis"] = [api_text(api) for api in args.target_api]
+    return given
+
+
+def _settings_job(args: argparse.Namespace, settings: Settings, machine: bool) -> _Job:
+    return _Job(
+        settings.registry,
+        args.tvm_version,
+        args.unsafe_fixes,
+        settings.select,
+        settings.ignore,
+        args.prefer_tags,
+        settings.docs,
+        settings.target_apis,
+        settings.target_version,
+        # the layout of long lines shows only in a text: none is shown with --check, --statistics or data
+        0 if (args.check or args.statistics or machine) and not args.write else settings.line_length,
+        settings.per_file_ignores,
+        str(settings.root),
+        args.add_ignore,
+    )
+
+
+def _without_libcst(names: Sequence[str]) -> bool:
+    """Whether LibCST is needed, a Python file or a notebook being among ``names``, and missing
+    (said on standard error): shell scripts, documents and configuration are read without it."""
+    if all(os.path.splitext(name)[1].lower() in TEXT_SUFFIXES for name in names):
+        return False
+    try:
+        from ._python import fix_python  # noqa: F401  (LibCST present?)
+    except ImportError:
+        print("error: targetlang fix rewrites Python with LibCST: pip install 'targetlang[fix]'", file=sys.stderr)
+        return True
+    return False
 
 
 def _run_stdin(args: argparse.Namespace, job: _Job) -> int:
     """Standard input: the fixed text on standard output (as a formatter would), the findings
-    left and the summary on standard error; ``--check`` and ``--json`` print what they print
-    for a file."""
+    left and the summary on standard error; ``--check``, ``--statistics`` and ``--output-format``
+    print what they print for a file."""
     outcome = _Outcome(args.stdin_filename or "<stdin>")
     data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
     try:
         outcome.source = data.decode("utf-8")
     except UnicodeDecodeError as err:
         print(f"error: {outcome.path} is not UTF-8 text ({err.reason} at byte {err.start})", file=sys.stderr)
-        return 1
+        return 2
     _fix_text(outcome, job)
     if outcome.error is not None:
         print(f"error: {outcome.error}", file=sys.stderr)
-        return 1
+        return 2
+    for cell_error in outcome.cell_errors:
+        print(f"error: {cell_error}", file=sys.stderr)
     changed = outcome.text != outcome.source
-    if args.json:
-        json.dump([finding.to_json() for finding in outcome.findings], sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+    as_data = args.output_format != "text" or args.statistics  # what is printed instead of the text
+    if as_data:
+        problems = [(outcome.path, cell_error) for cell_error in outcome.cell_errors]
+        _report(args, outcome.findings, [outcome.path], problems)
     elif args.check:
         if not args.quiet:
             for finding in outcome.findings:
@@ -438,13 +512,15 @@ def _run_stdin(args: argparse.Namespace, job: _Job) -> int:
         sys.stdout.write(outcome.text)
     if not args.quiet:
         sys.stdout.flush()
-        if not args.json and not args.check:
+        if not (as_data or args.check):
             for finding in outcome.findings:
                 if not finding.applied:
                     print(_shown(finding), file=sys.stderr)
-        summary = _summary(outcome.findings, int(changed), 1, not (args.check or args.json), args.unsafe_fixes)
+        summary = _summary(outcome.findings, int(changed), 1, not (args.check or as_data), args.unsafe_fixes)
         print(summary, file=sys.stderr)
-    if args.check or args.json:  # no text is printed: what would change is as much left to do as the rest
+    if outcome.cell_errors:
+        return 2
+    if args.check or as_data:  # no text is printed: what would change is as much left to do as the rest
         return 1 if outcome.findings or changed else 0
     return 1 if any(not f.applied for f in outcome.findings) else 0
 
@@ -466,7 +542,37 @@ def add_parser(commands: Any) -> None:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="apply the fixes, replacing each file atomically")
     mode.add_argument("--check", action="store_true", help="print the findings and the summary only, no diff")
-    parser.add_argument("--json", action="store_true", help="print every finding as JSON on standard output")
+    mode.add_argument(
+        "--add-ignore",
+        action="store_true",
+        help="apply the fixes --write applies, and write a '# targetlang: ignore[RULE]' comment for each "
+        "finding left (as ruff's --add-noqa)",
+    )
+    parser.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings in force for each path (the config file read, each key, its value and "
+        "where it came from) and exit",
+    )
+    parser.add_argument(
+        "--output-format",
+        choices=FORMATS,
+        default="text",
+        help="how to print the findings: text (the default), json, github (workflow annotations), sarif "
+        "(SARIF 2.1.0) or junit (JUnit XML); all but text go to standard output, with no diff",
+    )
+    parser.add_argument(
+        "--json",
+        dest="output_format",
+        action="store_const",
+        const="json",
+        help="print every finding as JSON on standard output (--output-format json)",
+    )
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print the number of findings per rule instead of the findings (as JSON with --output-format json)",
+    )
     parser.add_argument("--unsafe-fixes", action="store_true", help="apply the unsafe fixes too")
     parser.add_argument("--select", metavar="RULES", type=_rules, help="only these rules (comma-separated ids)")
     parser.add_argument("--ignore", metavar="RULES", type=_rules, help="not these rules (comma-separated ids)")
@@ -476,7 +582,9 @@ def add_parser(commands: Any) -> None:
         help=f"write a TVM {MODERN} tag where its expansion equals the target and it names the target's model",
     )
     parser.add_argument(
-        "--docs", action="store_true", help="fix the Python code blocks of Markdown and reStructuredText files too"
+        "--docs",
+        action="store_true",
+        help="fix the Python code blocks of Markdown and reStructuredText files (and of Python files' comments) too",
     )
     parser.add_argument(
         "--stdin-filename", metavar="NAME", help="with '-': the name (and so the language) of standard input"
@@ -508,11 +616,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--target-version",
         metavar="VERSION",
-        choices=TARGET_VERSIONS,
-        default=TARGET_VERSIONS[-1],
-        help=f"the TVM release the fixed code will run on ({', '.join(TARGET_VERSIONS)}; default: "
-        f"{TARGET_VERSIONS[-1]}): from 0.25 on a Target reads its attributes again, and a removed "
-        "property is fixed only where it still behaves otherwise",
+        choices=(*TARGET_VERSIONS, "auto"),
+        help=f"the TVM release the fixed code will run on ({', '.join(TARGET_VERSIONS)}, or auto: the lowest "
+        f"the project's requirement on apache-tvm allows; default: {TARGET_VERSIONS[-1]}): from 0.25 on a "
+        "Target reads its attributes again, and a removed property is fixed only where it still behaves otherwise",
     )
     parser.add_argument(
         "--line-length",

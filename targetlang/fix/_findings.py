@@ -81,11 +81,14 @@ class Finding:
 
 @dataclass(frozen=True)
 class FixResult:
-    """``text`` is ``source`` with the applied fixes; ``findings`` lists every finding in order."""
+    """``text`` is ``source`` with the applied fixes; ``findings`` lists every finding in order.
+    ``errors`` are the parts left alone that could not be read (a notebook's cell that does not
+    parse), each a line ``path:cell N:line: message``."""
 
     source: str
     text: str
     findings: tuple[Finding, ...] = field(default=())
+    errors: tuple[str, ...] = field(default=())
 
     @property
     def changed(self) -> bool:

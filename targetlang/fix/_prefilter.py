@@ -62,6 +62,9 @@ def _prefilter(registry: Registry | None) -> tuple[re.Pattern[str], re.Pattern[s
                 # a helper imported or named without a call (removed: the import fails)
                 rf"""\btarget\.(?:{helpers}|vta|micro)\b""",
                 rf"""\bfrom\s+tvm\.target(?:\.target)?\s+import\b[^;]{{0,300}}?\b(?:{helpers}|vta|micro)\b""",
+                # a modern target (a dict or JSON with a kind or tag, a tag), and str() of one tested
+                r"""\bkind\\?["']\s*:|\btag\\?["']\s*:|Target\(\s*["'][\w.-]+/""",
+                r"""\bstr\([^()\n]{1,80}\)\s*(?:[=!]=|\.(?:starts|ends)with\b)|\bin\s+str\(""",
             )
         )
     )

@@ -50,6 +50,20 @@ RULES: dict[str, Rule] = {
             "safe",
             "a legacy target built by an f-string, %, + or .format(), or options appended to one (target += ...)",
         ),
+        Rule("target-unknown-kind", "report-only", "a modern target of a kind the release removed or never had"),
+        Rule("target-unknown-tag", "report-only", "a tag the release does not have, with did-you-mean"),
+        Rule("target-unknown-attr", "report-only", "an attribute the target's kind does not have, with did-you-mean"),
+        Rule("target-rejected", "report-only", "a value one of TVM 0.27's canonicalisers rejects, with its message"),
+        Rule(
+            "target-attr-type",
+            "safe",
+            'a value of the wrong type in a modern target ("mattr": "+neon"), fixed where unambiguous (["+neon"])',
+        ),
+        Rule(
+            "target-str-compare",
+            "unsafe",
+            "str(target) compared with or searched for a kind or option, which is JSON since TVM 0.24",
+        ),
         Rule("text-target", "report-only", "a legacy target in a shell script, document or configuration file"),
     )
 }
