@@ -189,6 +189,12 @@ CASES: list[tuple[str, str, str, list[Found]]] = [
         [(4, 23, "target-string", '"llvm -mcpu=a"', LLVM_A)],
     ),
     (
+        "Markdown: a block run by another language's cell magic is read as text",
+        "chapter.md",
+        '```python\n%%bash\ntvmc compile --target="llvm -mcpu=a" m.onnx\n```\n',
+        [(3, 14, "text-target", '--target="llvm -mcpu=a"', f"--target='{LLVM_A}'")],
+    ),
+    (
         "Markdown: a fence of {python}",
         "README.md",
         '```{python}\nt = Target("llvm -mcpu=a")\n```\n',
@@ -261,6 +267,12 @@ DOC_FIXES: list[tuple[str, str, str, str]] = [
         "README.md",
         '```{.python .input}\nt = Target("llvm -mcpu=a")\n```\n',
         f"```{{.python .input}}\nt = Target({LLVM_A})\n```\n",
+    ),
+    (
+        "a d2l-style block with IPython lines: they stay as they were",
+        "chapter.md",
+        '```{.python .input  n=1}\n%matplotlib inline\n!pip install tvm\nt = Target("llvm -mcpu=a")\n```\n',
+        f"```{{.python .input  n=1}}\n%matplotlib inline\n!pip install tvm\nt = Target({LLVM_A})\n```\n",
     ),
     (
         "a session: the fix under the prompts, the expected output left alone",

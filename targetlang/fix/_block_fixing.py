@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..errors import SourceSyntaxError
 from ._document_blocks import CODE_PROMPT, Block, Session, blocks, session
 from ._findings import Finding, UseSite
+from ._ipython import mask, unmask
 from ._text_place import Lines
 
 __all__ = ["DocumentCode", "FixBlock", "fix_document", "moved"]
@@ -93,7 +94,17 @@ def fix_document(
 def _plain(text: str, block: Block, fix_block: FixBlock, lines: Lines, offset: int) -> tuple[str, list[Finding]]:
     body = text[block.start : block.end]
     code = textwrap.dedent(body)
-    fixed, found = fix_block(code, lines.line_col(block.start)[0] + offset)
+    # a book made of notebooks (d2l's {.python .input} blocks) keeps their %matplotlib and !pip
+    masked = mask(code)
+    if masked is None:  # a cell magic of another language: no Python
+        raise SourceSyntaxError("a block of another language's cell magic", code, 0, 0)
+    fixed, found = fix_block(masked[0], lines.line_col(block.start)[0] + offset)
+    restored = unmask(fixed, masked[1])
+    if restored is None:  # a fix moved a masked line: the block's findings, none applied
+        fixed = code
+        found = [dataclasses.replace(f, applied=False) for f in found]
+    else:
+        fixed = restored
     shift = len(block.indent)
     found = [moved(f, lambda line, column: (line, column + shift)) for f in found] if shift else found
     if fixed == code:

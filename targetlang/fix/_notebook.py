@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import SourceSyntaxError, TargetError
 from ._findings import Finding
+from ._ipython import mask, unmask
 
 __all__ = ["fix_notebook"]
 
@@ -33,11 +34,6 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _PIECE = re.compile(r"\\u([0-9a-fA-F]{4})|\\(.)|[^\\]", re.DOTALL)
 _PYTHONS = frozenset({"python", "python2", "python3", "ipython", "ipython2", "ipython3"})
-# Cell magics whose body is Python that IPython runs as such.
-_PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "python", "python2", "python3", "debug"})
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-_HELP = re.compile(r"(\?{1,2}[\w.*]+|[\w.*\[\]]+\?{1,2})[ \t]*")
-_ASSIGNED_MAGIC = re.compile(r"[A-Za-z_][\w.]*(\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!]")
 
 
 @dataclass(frozen=True)
@@ -87,7 +83,7 @@ def fix_notebook(
     for number, (cell, source) in enumerate(_cells(text, book, path), 1):
         if cell.get("cell_type") != "code" or source is None:
             continue
-        masked = _mask(source.text.chars)
+        masked = mask(source.text.chars)
         if masked is None:
             continue
         code, originals = masked
@@ -98,7 +94,7 @@ def fix_notebook(
                 message = err.message.removeprefix(f"{path}: ")
                 errors.append(f"{path}:cell {number}:{err.line}: {message}; cell left alone")
             continue
-        restored = _unmask(fixed, originals)
+        restored = unmask(fixed, originals)
         if restored is None:
             if errors is not None:
                 errors.append(f"{path}:cell {number}: its IPython lines moved in the fix; cell left alone")
@@ -319,107 +315,3 @@ def _carried(old: _Text, new: str, ascii_only: bool) -> tuple[list[str], set[int
 def _escaped(char: str, ascii_only: bool) -> str:
     surrogate = "\ud800" <= char <= "\udfff"  # no UTF-8 for it: escaped whatever the file does
     return json.dumps(char, ensure_ascii=ascii_only or surrogate)[1:-1]
-
-
-# ------------------------------------------------------------------ IPython syntax
-
-
-def _mask(code: str) -> tuple[str, dict[str, str]] | None:
-    """``code`` with its IPython lines made Python (each a placeholder that says which), and
-    the lines by placeholder; ``None`` for a cell another language's cell magic runs."""
-    token = "targetlang-ipython-"
-    while token in code:
-        token += "-"
-    lines = _NEWLINE.split(code)
-    breaks = _NEWLINE.findall(code)
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    originals: dict[str, str] = {}
-
-    def masked(i: int, statement: bool) -> None:
-        line = lines[i]
-        indent = line[: len(line) - len(line.lstrip(" \t\f"))]
-        key = f"{token}{len(originals)}"
-        originals[key] = line
-        lines[i] = f"{indent}pass  # {key}" if statement else f"# {key}"
-
-    if first is not None and lines[first].lstrip().startswith("%%"):
-        name = lines[first].lstrip()[2:].split(maxsplit=1)
-        if not name or name[0] not in _PYTHON_CELL_MAGICS:
-            return None
-        masked(first, True)
-    depth, quote, continued = 0, "", False
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        body = line.lstrip(" \t\f")
-        if not (depth or quote or continued) and _is_ipython(body):
-            masked(i, True)
-            while line.endswith("\\") and i + 1 < len(lines):  # the magic goes on
-                i += 1
-                line = lines[i]
-                masked(i, False)
-            i += 1
-            continue
-        depth, quote, continued = _scanned(line, depth, quote)
-        i += 1
-    if not originals:
-        return code, {}
-    return "".join(line + brk for line, brk in zip(lines, [*breaks, ""], strict=True)), originals
-
-
-def _is_ipython(body: str) -> bool:
-    """A logical line that IPython turns into a call: a line magic, a shell escape, help."""
-    return body.startswith(("%", "!")) or bool(_HELP.fullmatch(body) or _ASSIGNED_MAGIC.match(body))
-
-
-def _scanned(line: str, depth: int, quote: str) -> tuple[int, str, bool]:
-    """The brackets open, the string open and whether the logical line goes on, after ``line``:
-    enough of Python's tokens to tell a line magic from a line that goes on with ``%``."""
-    i = 0
-    while i < len(line):
-        if quote:
-            if line[i] == "\\":
-                i += 2
-                continue
-            if line.startswith(quote, i):
-                i += len(quote)
-                quote = ""
-                continue
-            i += 1
-            continue
-        char = line[i]
-        if char == "#":
-            return depth, "", False
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth = max(0, depth - 1)
-        elif char in "\"'":
-            quote = char * 3 if line.startswith(char * 3, i) else char
-            i += len(quote)
-            continue
-        i += 1
-    continues = line.endswith("\\")
-    if len(quote) == 1 and not continues:
-        quote = ""  # an unclosed one-line string: Python's error, not a reason to read on
-    return depth, quote, continues and not quote
-
-
-def _unmask(fixed: str, originals: dict[str, str]) -> str | None:
-    """``fixed`` with each placeholder line back as it was; ``None`` if one is not found once."""
-    if not originals:
-        return fixed
-    lines = _NEWLINE.split(fixed)
-    breaks = [*_NEWLINE.findall(fixed), ""]
-    seen: set[str] = set()
-    for i, line in enumerate(lines):
-        body = line.strip(" \t\f")
-        key = body.removeprefix("pass  # ").removeprefix("# ")
-        if key in originals and body in (f"pass  # {key}", f"# {key}"):
-            if key in seen:
-                return None
-            seen.add(key)
-            lines[i] = originals[key]
-    if len(seen) != len(originals):
-        return None
-    return "".join(line + brk for line, brk in zip(lines, breaks, strict=True))
