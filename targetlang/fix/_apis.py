@@ -100,6 +100,13 @@ TARGET_APIS: tuple[TargetApi, ...] = (
         "tvm.s_tir.meta_schedule.tir_integration.tune_tir",
     ),
     _api(
+        "tvm.meta_schedule.tir_integration.compile_tir",
+        (2,),
+        ("target",),
+        "0.11+",
+        "tvm.s_tir.meta_schedule.tir_integration.compile_tir",
+    ),
+    _api(
         "tvm.meta_schedule.tune_relax",
         (2,),
         ("target",),
