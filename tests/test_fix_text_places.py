@@ -275,6 +275,18 @@ DOC_FIXES: list[tuple[str, str, str, str]] = [
         f"```{{.python .input  n=1}}\n%matplotlib inline\n!pip install tvm\nt = Target({LLVM_A})\n```\n",
     ),
     (
+        "a blank line of spaces in a fixed block stays as it was",
+        "chapter.md",
+        '```python\nwith tvm.target.create("cuda"):\n    \n    x = 1\n```\n',
+        '```python\nwith tvm.target.Target("cuda"):\n    \n    x = 1\n```\n',
+    ),
+    (
+        "a fenced block indented as a whole keeps its indent",
+        "chapter.md",
+        '```python\n  with tvm.target.create("cuda"):\n      \n      x = 1\n```\n',
+        '```python\n  with tvm.target.Target("cuda"):\n      \n      x = 1\n```\n',
+    ),
+    (
         "a session: the fix under the prompts, the expected output left alone",
         "README.md",
         '```pycon\n>>> t = Target("llvm -mcpu=a")\n>>> print(t)\nllvm -mcpu=a\n```\n',

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import SourceSyntaxError
+from ._diff import lines
 from ._document_blocks import CODE_PROMPT, Block, Session, blocks, session
 from ._findings import Finding, UseSite
 from ._ipython import mask, unmask
@@ -93,7 +93,7 @@ def fix_document(
 
 def _plain(text: str, block: Block, fix_block: FixBlock, lines: Lines, offset: int) -> tuple[str, list[Finding]]:
     body = text[block.start : block.end]
-    code = textwrap.dedent(body)
+    indent, code = _dedented(body)
     # a book made of notebooks (d2l's {.python .input} blocks) keeps their %matplotlib and !pip
     masked = mask(code)
     if masked is None:  # a cell magic of another language: no Python
@@ -105,11 +105,28 @@ def _plain(text: str, block: Block, fix_block: FixBlock, lines: Lines, offset: i
         found = [dataclasses.replace(f, applied=False) for f in found]
     else:
         fixed = restored
-    shift = len(block.indent)
+    shift = len(indent)
     found = [moved(f, lambda line, column: (line, column + shift)) for f in found] if shift else found
     if fixed == code:
         return body, found
-    return textwrap.indent(fixed, block.indent, lambda line: bool(line.strip())), found
+    return _indented(fixed, indent), found
+
+
+def _dedented(body: str) -> tuple[str, str]:
+    """The indent the non-blank lines of ``body`` share, and ``body`` without it. Unlike
+    ``textwrap.dedent``, a blank line stays as it is (spaces and all): the block is written back
+    byte for byte where the fix does not change it."""
+    rows = lines(body)  # at \n only, as Python reads the block
+    indents = [row[: len(row) - len(row.lstrip(" \t"))] for row in rows if row.strip()]
+    indent = min(indents, key=len) if indents else ""
+    while indent and not all(each.startswith(indent) for each in indents):
+        indent = indent[:-1]
+    return indent, "".join(row[len(indent) :] if row.strip() else row for row in rows)
+
+
+def _indented(code: str, indent: str) -> str:
+    """``code`` with ``indent`` put back before each non-blank line (a blank one was kept whole)."""
+    return "".join(indent + row if row.strip() else row for row in lines(code))
 
 
 def _session(text: str, block: Block, fix_block: FixBlock, lines: Lines, offset: int) -> tuple[str, list[Finding]]:
