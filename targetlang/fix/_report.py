@@ -22,7 +22,6 @@ from ._rule_docs import rule_doc
 from ._rules import RULES, Rule
 
 __all__ = [
-    "DOCS_URL",
     "FORMATS",
     "Span",
     "escape_data",
@@ -42,8 +41,6 @@ __all__ = [
 FORMATS = ("text", "json", "github", "sarif", "junit")
 """The values of ``--output-format``, the default first."""
 
-DOCS_URL = "https://targetlang.readthedocs.io/en/latest/fix/"
-"""Where docs/fix.md is published; a rule's section is ``DOCS_URL#<rule-id>`` (the page's anchors)."""
 
 _SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -231,7 +228,8 @@ def _sarif_rule(rule: Rule) -> dict[str, Any]:
         "name": rule.id,
         "shortDescription": {"text": rule.summary},
         "fullDescription": full,
-        "helpUri": f"{DOCS_URL}#{rule.id}",
+        # no helpUri: the project publishes its docs nowhere yet, so the docs travel in the log itself
+        **({"help": {"text": full["text"], "markdown": doc}} if doc is not None else {}),
         "defaultConfiguration": {"level": "warning" if rule.safety == "report-only" else "error"},
         "properties": {"safety": rule.safety},
     }
@@ -298,7 +296,6 @@ def sarif(findings: Iterable[Finding], errors: Iterable[tuple[str, str]] = ()) -
                     "driver": {
                         "name": "targetlang",
                         "version": __version__,
-                        "informationUri": DOCS_URL,
                         "rules": [_sarif_rule(rule) for rule in rules],
                     }
                 },
