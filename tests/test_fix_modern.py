@@ -56,10 +56,42 @@ ROWS: list[Row] = [
     ),
     (
         "a dict that flows to Target",
+        'import tvm\n\ndef f():\n    cfg = {"kind": "llvm", "mattr": "+neon"}\n    return tvm.target.Target(cfg)\n',
+        False,
+        'import tvm\n\ndef f():\n    cfg = {"kind": "llvm", "mattr": ["+neon"]}\n    return tvm.target.Target(cfg)\n',
+        [(4, 37, "target-attr-type", "safe", True)],
+    ),
+    (
+        "a module-level dict: other modules may import it, unsafe as a legacy string there is",
         'import tvm\n\ncfg = {"kind": "llvm", "mattr": "+neon"}\ntarget = tvm.target.Target(cfg)\n',
         False,
-        'import tvm\n\ncfg = {"kind": "llvm", "mattr": ["+neon"]}\ntarget = tvm.target.Target(cfg)\n',
-        [(3, 33, "target-attr-type", "safe", True)],
+        'import tvm\n\ncfg = {"kind": "llvm", "mattr": "+neon"}\ntarget = tvm.target.Target(cfg)\n',
+        [(3, 33, "target-attr-type", "unsafe", False)],
+    ),
+    (
+        "a dict whose value is also read as text: unsafe (a list would break the +)",
+        'def f():\n    cfg = {"kind": "llvm", "mattr": "+avx2"}\n    print("f: " + cfg["mattr"])\n'
+        "    return Target(cfg)\n",
+        False,
+        'def f():\n    cfg = {"kind": "llvm", "mattr": "+avx2"}\n    print("f: " + cfg["mattr"])\n'
+        "    return Target(cfg)\n",
+        [(2, 37, "target-attr-type", "unsafe", False)],
+    ),
+    (
+        "a dict appended to: unsafe",
+        'def f():\n    opts = {"kind": "llvm", "mattr": "+neon"}\n    opts["mattr"] += ",+fma"\n'
+        "    return Target(opts)\n",
+        True,
+        'def f():\n    opts = {"kind": "llvm", "mattr": ["+neon"]}\n    opts["mattr"] += ",+fma"\n'
+        "    return Target(opts)\n",
+        [(2, 38, "target-attr-type", "unsafe", True)],
+    ),
+    (
+        "an empty feature string: no fix offered",
+        'Target({"kind": "llvm", "mattr": ""})\n',
+        False,
+        'Target({"kind": "llvm", "mattr": ""})\n',
+        [(1, 34, "target-attr-type", "report-only", False)],
     ),
     (
         "commas: unsafe, not applied",

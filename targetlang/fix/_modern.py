@@ -29,6 +29,7 @@ from .._versions import SCHEMA_RELEASES
 from ..migration._checks import Rejection, option_types, rejections
 from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
+from ._flow import Use, unsafe_use
 from ._literal import render
 from ._rules import Safety
 from ._survey import Survey
@@ -314,7 +315,9 @@ def _type_problem(reading: _Reading, kind: str, rejection: Rejection, node: cst.
     safety: Safety = "report-only"
     if wanted == "Array<str>" and isinstance(value, str):
         parts = [part.strip() for part in value.split(",")]
-        if len(parts) == 1:
+        if not value.strip():
+            pass  # no feature at all: [] or [""]? the author's to say
+        elif len(parts) == 1:
             new, safety = [value], "safe"
         elif all(parts):
             # the legacy reader split an option's text at its commas; a list of one item with
@@ -339,6 +342,26 @@ def report(
     done = []
     for problem in problems(rewriter, original):
         if problem.rule == rule and where(problem.node):
-            applied = rewriter.report(problem.node, rule, problem.message, problem.after, problem.safety)
+            uses, blocker = _flow_of(rewriter, original)
+            # safe only where every use of the value is a target position, as for a legacy string:
+            # cfg["mattr"] formatted or appended to elsewhere breaks once it is a list
+            safety: Safety = "unsafe" if problem.safety == "safe" and blocker is not None else problem.safety
+            applied = rewriter.report(problem.node, rule, problem.message, problem.after, safety, (), uses, blocker)
             done.append((problem, applied))
     return done
+
+
+def _flow_of(rewriter: Rewriter, node: cst.CSTNode) -> tuple[list[Use], Use | None]:
+    """The uses of the target ``node`` belongs to (the outermost dict, for a ``host``), and the use
+    that keeps a fix of it from being safe (``None``: every use is a target position)."""
+    while True:
+        parent = rewriter.flow.parent(node)
+        if not (isinstance(parent, cst.DictElement) and node is parent.value and _key(parent) == "host"):
+            break
+        outer = rewriter.flow.parent(parent)
+        if not isinstance(outer, cst.Dict):
+            break
+        node = outer
+    assert isinstance(node, cst.BaseExpression)
+    uses = list(rewriter.flow.uses(node))
+    return uses, unsafe_use(uses, node)
