@@ -275,6 +275,18 @@ DOC_FIXES: list[tuple[str, str, str, str]] = [
         f"```{{.python .input  n=1}}\n%matplotlib inline\n!pip install tvm\nt = Target({LLVM_A})\n```\n",
     ),
     (
+        "a Markdown fence with CRLF line endings",
+        "windows.md",
+        'x\r\n\r\n```python\r\nt = Target("llvm -mcpu=a")\r\n```\r\n',
+        f"x\r\n\r\n```python\r\nt = Target({LLVM_A})\r\n```\r\n",
+    ),
+    (
+        "a reST literal block with CRLF line endings",
+        "windows.rst",
+        'Build it::\r\n\r\n    t = Target("cuda -arch=sm_80")\r\n\r\nText.\r\n',
+        f"Build it::\r\n\r\n    t = Target({CUDA})\r\n\r\nText.\r\n",
+    ),
+    (
         "a blank line of spaces in a fixed block stays as it was",
         "chapter.md",
         '```python\nwith tvm.target.create("cuda"):\n    \n    x = 1\n```\n',

@@ -17,13 +17,14 @@ __all__ = ["CODE_PROMPT", "PYTHON", "Block", "Session", "blocks", "line_spans", 
 PYTHON = frozenset({"python", "py", "python3", "ipython", "ipython3", "pycon", "sage"})
 _CONFIG = frozenset({"json", "jsonc", "json5", "yaml", "yml", "toml", "ini", "cfg"})
 
-_MD_FENCE = re.compile(r"^(?P<indent>[ \t]{0,3})(?P<fence>```+|~~~+)[ \t]*(?P<info>[^\n]*)\n", re.MULTILINE)
+# (a line may end in \r\n: the \r belongs to no info string, and a closing fence may have one)
+_MD_FENCE = re.compile(r"^(?P<indent>[ \t]{0,3})(?P<fence>```+|~~~+)[ \t]*(?P<info>[^\r\n]*)\r?\n", re.MULTILINE)
 _RST_DIRECTIVE = re.compile(
     r"^(?P<indent>[ \t]*)\.\. (?P<name>code-block|code|sourcecode|ipython)::[ \t]*(?P<lang>[\w+-]*)[^\n]*\n",
     re.MULTILINE,
 )
 # A paragraph that ends in "::" (not a directive: ".. note::" holds reStructuredText)
-_RST_LITERAL = re.compile(r"^(?P<indent>[ \t]*)(?!\.\. )\S[^\n]*::[ \t]*\n", re.MULTILINE)
+_RST_LITERAL = re.compile(r"^(?P<indent>[ \t]*)(?!\.\. )\S[^\n]*::[ \t]*\r?\n", re.MULTILINE)
 _PROMPT = re.compile(r"(?P<indent>[ \t]*)>>>(?: |$)")
 CODE_PROMPT = re.compile(r">>> ?|>>>$|In \[\d*\]: ?")
 """The prompt of a statement's first line in a session."""
@@ -137,7 +138,7 @@ def blocks(text: str, markdown: bool) -> list[Block]:
         position = 0
         while (match := _MD_FENCE.search(text, position)) is not None:
             fence = match["fence"]
-            close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.MULTILINE)
+            close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*\r?$", re.MULTILINE)
             closing = close.search(text, match.end())
             stop = closing.start() if closing is not None else len(text)
             language = _language(match["info"])
