@@ -560,3 +560,13 @@ def test_the_tvm_tutorials_mattr_is_found_in_its_comments_and_fixed_with_docs() 
     before = '    #           {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mattr": "+neon"}\n'
     after = '    #           {"kind": "llvm", "mtriple": "aarch64-linux-gnu", "mattr": ["+neon"]}\n'
     assert source.count(before) == 1 and fixed == source.replace(before, after)
+
+
+def test_a_session_s_unsafe_reason_names_the_document_s_line() -> None:
+    # the use that keeps the fix unsafe is print(t), on the document's line 5 (the session's 2nd)
+    text = '# T\n\n```pycon\n>>> t = "llvm -mcpu=a"\n>>> print(t)\nllvm -mcpu=a\n>>> Target(t)\n```\n'
+    [finding] = fix_source(text, path="s.md").findings
+    assert (finding.line, finding.column, finding.safety) == (4, 9, "unsafe")
+    assert finding.reason == "at line 5, passed to print(), which the table of target APIs does not know"
+    assert "not safe: at line 5, passed to print()" in finding.message
+    assert [(use.line, use.kind) for use in finding.uses] == [(4, "export"), (5, "call"), (7, "target")]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,9 +43,23 @@ def moved(finding: Finding, where: Callable[[int, int], tuple[int, int]]) -> Fin
     """``finding`` with its place, and its uses' places, moved by ``where`` (line, column to line,
     column)."""
     line, column = where(finding.line, finding.column)
+    reason, message = finding.reason, finding.message
+    said = _AT_LINE.match(reason) if reason is not None else None
+    if reason is not None and said is not None:  # the use that makes it unsafe, named by its line
+        moved_reason = f"at line {where(int(said[1]), 1)[0]}, {reason[said.end() :]}"
+        message = message.replace(f"not safe: {reason}", f"not safe: {moved_reason}")
+        reason = moved_reason
     return dataclasses.replace(
-        finding, line=line, column=column, uses=tuple(_moved_use(u, where) for u in finding.uses)
+        finding,
+        line=line,
+        column=column,
+        reason=reason,
+        message=message,
+        uses=tuple(_moved_use(u, where) for u in finding.uses),
     )
+
+
+_AT_LINE = re.compile(r"at line (\d+), ")  # how the rewriter names the use that keeps a fix unsafe
 
 
 def _moved_use(use: UseSite, where: Callable[[int, int], tuple[int, int]]) -> UseSite:
