@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.parse
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -329,14 +330,23 @@ def junit(findings: Iterable[Finding], files: Iterable[str], errors: Iterable[tu
     suites = ET.Element("testsuites", name="targetlang fix", tests=tests, failures=str(failed), errors=broken)
     suite = ET.SubElement(suites, "testsuite", name="targetlang fix", tests=tests, failures=str(failed), errors=broken)
     for path, found in by_file.items():
-        case = ET.SubElement(suite, "testcase", name=path, classname=path)
+        case = ET.SubElement(suite, "testcase", name=_xml(path), classname=_xml(path))
         for message in problems.get(path, ()):
-            ET.SubElement(case, "error", message=message)
+            ET.SubElement(case, "error", message=_xml(message))
         for finding in found:
-            failure = ET.SubElement(case, "failure", message=finding.message, type=finding.rule)
-            failure.text = shown(finding)
+            failure = ET.SubElement(case, "failure", message=_xml(finding.message), type=finding.rule)
+            failure.text = _xml(shown(finding))
     ET.indent(suites, space="  ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+# The characters XML 1.0 has no place for, even escaped: a file name may hold them (a\x01b.py).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml(text: str) -> str:
+    """``text`` with each character XML cannot carry written as Python writes it (``\\x01``)."""
+    return _NOT_XML.sub(lambda found: ascii(found[0])[1:-1], text)
 
 
 # ------------------------------------------------------------------ dispatch
