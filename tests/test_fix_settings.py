@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -330,3 +331,209 @@ def test_auto_picks_0_25_for_the_fix_itself(run: Run, tmp_path: Path) -> None:
     assert "a.py:3:7: target-property [safe] Target.arch: on TVM >= 0.25 it reads the attribute" in auto[1]
     old = run("fix", "--check", "--target-version", "0.24", "a.py")
     assert "a.py:3:7: target-property [safe] Target.arch was removed in TVM 0.24" in old[1]
+
+
+# ------------------------------------------------------------------ defects found in review
+
+CHECKED = "1 finding in 1 file, 1 fixable; 1 file would change\n"
+
+
+@pytest.mark.parametrize(
+    ("config", "given", "inner"),
+    [
+        pytest.param({}, "build/proj", "build", id="default-exclude-above"),
+        pytest.param({}, "build/proj/", "dist", id="trailing-slash"),
+        pytest.param({"targetlang.toml": 'exclude = ["gen"]\n'}, "gen/proj", "gen", id="configured-name-above"),
+        pytest.param(
+            {"targetlang.toml": 'exclude = ["gen/proj", "vendor"]\n'}, "gen/proj", "vendor", id="configured-path-given"
+        ),
+    ],
+)
+def test_a_folder_given_inside_an_excluded_one_is_walked(
+    run: Run, tmp_path: Path, config: dict[str, str], given: str, inner: str
+) -> None:
+    top = given.strip("/")
+    _tree(tmp_path, {**config, f"{top}/a.py": LEGACY, f"{top}/{inner}/b.py": LEGACY})  # below it: still excluded
+    status, out, err = run("fix", "--check", given)
+    assert (status, err) == (1, CHECKED)
+    assert out == f"{top}/a.py:2:23: target-string [safe] legacy target string\n"
+
+
+def test_an_absolute_folder_inside_an_excluded_one_is_walked_without_a_config(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _tree(tmp_path, {"elsewhere/.git/HEAD": "", "tree/build/proj/a.py": LEGACY, "tree/build/proj/dist/b.py": LEGACY})
+    monkeypatch.chdir(tmp_path / "elsewhere")  # the walk's names are outside the settings' root
+    given = str(tmp_path / "tree" / "build" / "proj")
+    status, out, err = run("fix", "--check", given)
+    assert (status, err) == (1, CHECKED)
+    assert out == f"{given}/a.py:2:23: target-string [safe] legacy target string\n"
+
+
+@pytest.mark.parametrize(
+    ("patterns", "below", "path", "excluded"),
+    [
+        (["build"], "build/proj", "build/proj/a.py", False),
+        (["build"], "build/proj", "build/proj/sub", False),
+        (["build"], "build/proj", "build/proj/build", True),
+        (["build"], "build/proj", "build/proj/build/a.py", True),
+        (["src/gen"], "src/gen", "src/gen/a.py", False),
+        (["src/gen"], "src", "src/gen", True),
+        (["gen/*.py"], "gen", "gen/a.py", True),  # what lies below is still matched
+        (["build"], ".", "build", True),
+    ],
+)
+def test_only_what_lies_below_the_given_path_is_matched(
+    tmp_path: Path, patterns: list[str], below: str, path: str, excluded: bool
+) -> None:
+    _tree(tmp_path, {"targetlang.toml": f"exclude = {patterns!r}\n".replace("'", '"')})
+    assert load_settings(".").excluded(path, below=below) is excluded
+
+
+@pytest.mark.parametrize(
+    ("project", "message"),
+    [
+        pytest.param(
+            '[project]\nname = "m"\noptional-dependencies = ["apache-tvm"]\n',
+            "pyproject.toml: line 3: project.optional-dependencies is a table of lists of requirement strings",
+            id="optional-dependencies-a-list",
+        ),
+        pytest.param(
+            '[project.optional-dependencies]\ngpu = "apache-tvm"\n',
+            "pyproject.toml: line 1: project.optional-dependencies is a table of lists of requirement strings",
+            id="an-extra-a-string",
+        ),
+        pytest.param(
+            '[project]\nname = "m"\ndependencies = 5\n',
+            "pyproject.toml: line 3: project.dependencies is a list of requirement strings",
+            id="dependencies-a-number",
+        ),
+        pytest.param(
+            'project = "m"\n',
+            "pyproject.toml: line 1: project is a table",
+            id="project-not-a-table",
+        ),
+    ],
+)
+def test_a_malformed_project_table_is_a_settings_error(
+    run: Run, tmp_path: Path, project: str, message: str
+) -> None:
+    _tree(tmp_path, {"pyproject.toml": project + '\n[tool.targetlang]\ntarget-version = "auto"\n', "a.py": ""})
+    with pytest.raises(SettingsError) as info:
+        load_settings("a.py")
+    assert info.value.message == message
+    assert run("fix", "--check", "a.py") == (2, "", f"error: {message}\n")
+
+
+@pytest.mark.parametrize(
+    ("files", "start", "version"),
+    [
+        pytest.param(
+            {"pyproject.toml": '[project]\ndependencies = ["apache-tvm>=0.25,<0.27"]\n', "src/a.py": ""},
+            "src",
+            "0.25",
+            id="pyproject-above",
+        ),
+        pytest.param(
+            {"requirements.txt": "apache-tvm<0.26\n", "pkg/src/a.py": ""},
+            "pkg/src/a.py",
+            "0.24",
+            id="requirements-two-above",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[project]\ndependencies = ["apache-tvm>=0.25"]\n',
+                "pkg/pyproject.toml": '[project]\ndependencies = ["apache-tvm>=0.26"]\n',
+                "pkg/a.py": "",
+            },
+            "pkg",
+            "0.26",
+            id="the-nearest-wins",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[project]\ndependencies = ["apache-tvm>=0.26"]\n',
+                "pkg/requirements.txt": "numpy\n",
+                "pkg/a.py": "",
+            },
+            "pkg",
+            "0.26",
+            id="a-project-without-tvm-is-passed",
+        ),
+    ],
+)
+def test_auto_searches_upwards_for_the_requirement(
+    run: Run, tmp_path: Path, files: dict[str, str], start: str, version: str
+) -> None:
+    _tree(tmp_path, files)
+    assert load_settings(start, {"target-version": "auto"}).target_version == version
+    out = run("fix", "--show-settings", "--target-version", "auto", start)[1]
+    assert f'target-version = "{version}"  # command line (auto)\n' in out
+
+
+def test_auto_stops_at_the_repository_s_root(tmp_path: Path) -> None:
+    _tree(tmp_path, {"requirements.txt": "apache-tvm<0.26\n", "repo/.git/HEAD": "", "repo/a.py": ""})
+    assert load_settings("repo", {"target-version": "auto"}).target_version == "0.27"
+
+
+PIP_COMPILE = """\
+#
+# This file is autogenerated by pip-compile with Python 3.11
+#
+-c constraints.txt
+--index-url https://example.org/simple
+apache-tvm==0.26.0 \\
+    --hash=sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9 \\
+    --hash=sha256:f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8
+    # via -r requirements.in
+numpy==1.26.4 ; python_version >= "3.9" \\
+    --hash=sha256:00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "version", "said"),
+    [
+        pytest.param(PIP_COMPILE, "0.26", "apache-tvm==0.26.0", id="pip-compile-hashes"),
+        pytest.param("apache-tvm>=0.25 \\\n  ,<0.27\n", "0.25", "apache-tvm<0.27,>=0.25", id="continued"),
+        pytest.param(
+            'apache-tvm>=0.26 ; python_version >= "3.9"  # the JSON targets\n',
+            "0.26",
+            "apache-tvm>=0.26",
+            id="marker-and-comment",
+        ),
+        pytest.param("-r base.txt\n\tapache-tvm<0.25\t# tab\n", "0.24", "apache-tvm<0.25", id="tab-comment"),
+    ],
+)
+def test_auto_reads_requirements_files_as_pip_writes_them(
+    tmp_path: Path, text: str, version: str, said: str
+) -> None:
+    _tree(tmp_path, {"requirements.txt": text})
+    assert auto_target_version(tmp_path) == (
+        version,
+        f"target-version auto: {version}, the lowest release allowed by {said} (requirements.txt)",
+    )
+
+
+def test_ipynb_checkpoints_are_left_alone(run: Run, tmp_path: Path) -> None:
+    cell: dict[str, object] = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": []}
+    cell["source"] = LEGACY
+    notebook = json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
+    _tree(tmp_path, {"nb.ipynb": notebook, ".ipynb_checkpoints/nb-checkpoint.ipynb": notebook})
+    assert ".ipynb_checkpoints" in DEFAULT_EXCLUDE
+    assert run("fix", "--write", "--quiet", ".")[0] == 0
+    assert (tmp_path / "nb.ipynb").read_text(encoding="utf-8") == notebook.replace(
+        'Target(\\"cuda -arch=sm_80\\")', 'Target({\\"kind\\": \\"cuda\\", \\"arch\\": \\"sm_80\\"})'
+    )
+    assert (tmp_path / ".ipynb_checkpoints/nb-checkpoint.ipynb").read_text(encoding="utf-8") == notebook
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(("fix", "--show-settings", "nonexistent"), id="alone"),
+        pytest.param(("fix", "--show-settings", ".", "nonexistent"), id="after-one-that-exists"),
+    ],
+)
+def test_show_settings_of_a_missing_path_is_exit_2(run: Run, argv: tuple[str, ...]) -> None:
+    assert run(*argv) == (2, "", "error: no such file or directory: nonexistent\n")

@@ -61,6 +61,7 @@ DEFAULT_EXCLUDE = (
     ".ruff_cache",
     ".pytest_cache",
     ".eggs",
+    ".ipynb_checkpoints",
 )
 
 KEYS = (
@@ -138,11 +139,13 @@ class Settings:
     def per_file_ignores(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         return tuple((glob, tuple(rules)) for glob, rules in self.values["per-file-ignores"].items())
 
-    def excluded(self, path: str) -> bool:
+    def excluded(self, path: str, below: str | None = None) -> bool:
         """Whether ``path`` (a file or folder met below a given path) is left out: one of its
         names matches a pattern of ``exclude`` or ``extend-exclude`` without a ``/``, or its
-        path from :attr:`root` one with."""
-        return _matches(path, self.root, list(self.exclude))
+        path from :attr:`root` one with. With ``below`` (the path given, that ``path`` lies
+        under) only the names below it count: a folder given is walked even inside an excluded
+        one, as ruff walks it."""
+        return _matches(path, self.root, list(self.exclude), below)
 
     def ignored_in(self, path: str) -> tuple[str, ...]:
         """The rules ``per-file-ignores`` turns off for ``path``."""
@@ -203,25 +206,37 @@ def api_text(api: TargetApi) -> str:
     return f"{api.name}:{'='.join(parts)}"
 
 
-def _matches(path: str, root: Path, patterns: list[str]) -> bool:
+def _matches(path: str, root: Path, patterns: list[str], below: str | None = None) -> bool:
     """gitignore's reading, in short: a pattern without ``/`` matches any name along the path; one
-    with a ``/`` the path from ``root`` (a trailing ``/`` is dropped; ``*`` crosses folders)."""
+    with a ``/`` the path from ``root`` (a trailing ``/`` is dropped; ``*`` crosses folders). With
+    ``below``, only the names of ``path`` below it, and its paths from ``root`` that end below it."""
     absolute = Path(os.path.abspath(path))
     try:
-        relative = PurePosixPath(absolute.relative_to(root).as_posix())
+        relative: PurePosixPath | None = PurePosixPath(absolute.relative_to(root).as_posix())
     except ValueError:
-        relative = PurePosixPath(Path(path).as_posix())
-    names = relative.parts
+        relative = None if below is not None else PurePosixPath(Path(path).as_posix())
+    names = relative.parts if relative is not None else ()
+    own = _parts_below(absolute, below) if below is not None else names
+    if own is None:  # not below it after all: read as without it
+        own = relative.parts if relative is not None else PurePosixPath(Path(path).as_posix()).parts
+    first = max(1, len(names) - len(own) + 1)  # the shortest path from root that ends below it
     for pattern in patterns:
         bare = pattern.rstrip("/")
         if "/" in bare:
-            if fnmatch.fnmatchcase(str(relative), bare.lstrip("/")) or any(
-                fnmatch.fnmatchcase("/".join(names[:end]), bare.lstrip("/")) for end in range(1, len(names))
+            if relative is not None and any(
+                fnmatch.fnmatchcase("/".join(names[:end]), bare.lstrip("/")) for end in range(first, len(names) + 1)
             ):
                 return True
-        elif any(fnmatch.fnmatchcase(name, bare) for name in names):
+        elif any(fnmatch.fnmatchcase(name, bare) for name in own):
             return True
     return False
+
+
+def _parts_below(absolute: Path, below: str) -> tuple[str, ...] | None:
+    try:
+        return PurePosixPath(absolute.relative_to(os.path.abspath(below)).as_posix()).parts
+    except ValueError:
+        return None
 
 
 def project_folders(directory: Path) -> Iterator[Path]:
@@ -285,15 +300,22 @@ def find_config(start: Path) -> tuple[Path, str, dict[str, Any]] | None:
     return None
 
 
-def _line_of(text: str, key: str) -> int:
-    """The line of ``text`` where ``key`` is set (its first ``key =`` in ``[tool.targetlang]``
-    if the text has that table, else at the top level), else where the table starts."""
-    table = re.search(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*[\"']?targetlang[\"']?[ \t]*\]", text, re.MULTILINE)
-    start = table.end() if table else 0
+def _line_of(text: str, key: str, table: str = "tool.targetlang") -> int:
+    """The line of ``text`` where ``key`` is set: its first ``key =`` in the table ``table`` (a
+    dotted name; ``""`` the top level) if the text has that table, else at the top level, else
+    the line of a ``[table.key]`` table, else where the table starts."""
+
+    def header(name: str) -> re.Match[str] | None:
+        parts = r"[ \t]*\.[ \t]*".join(rf"[\"']?{re.escape(part)}[\"']?" for part in name.split("."))
+        return re.search(rf"^[ \t]*\[[ \t]*{parts}[ \t]*\]", text, re.MULTILINE)
+
+    found = header(table) if table else None
+    start = found.end() if found else 0
     following = re.compile(r"^[ \t]*\[", re.MULTILINE).search(text, start)
     end = following.start() if following else len(text)
     match = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.MULTILINE).search(text, start, end)
-    at = match.start() if match else table.start() if table else 0
+    own = header(f"{table}.{key}") if table and not match else None
+    at = match.start() if match else own.start() if own else found.start() if found else 0
     return text.count("\n", 0, at) + 1
 
 
@@ -401,7 +423,7 @@ def load_settings(start: str, given: Mapping[str, Any] | None = None) -> Setting
         sources[key] = "command line"
     notes: list[str] = []
     if values["target-version"] == "auto":
-        version, note = auto_target_version(root if config is not None else folder.resolve())
+        version, note = auto_target_version(folder.resolve())
         values["target-version"] = version
         sources["target-version"] += " (auto)"
         notes.append(note)
@@ -411,41 +433,96 @@ def load_settings(start: str, given: Mapping[str, Any] | None = None) -> Setting
 
 
 _REQUIREMENTS = re.compile(r"requirements.*\.txt\Z")
+# pip's reading of a requirements file: a comment starts a line or follows white space; a line
+# ending in a backslash goes on on the next; --hash and other options follow a requirement
+_COMMENT = re.compile(r"(?:^|\s)#.*")
+_OPTION = re.compile(r"\s--?[A-Za-z].*")
+
+
+_SHAPES = {
+    "dependencies": "a list of requirement strings",
+    "optional-dependencies": "a table of lists of requirement strings",
+}
+
+
+def _project_requirements(project: Path) -> list[str]:
+    """The ``[project]`` dependencies and optional-dependencies of the ``pyproject.toml``
+    ``project``; :class:`SettingsError` naming the file, the line and the key for a table
+    the packaging specification does not allow."""
+    text, data = _read_toml(project)
+    table = data.get("project", {})
+
+    def complain(key: str, what: str) -> NoReturn:
+        line = _line_of(text, key, "project") if key != "project" else _line_of(text, "project", "")
+        name = f"project.{key}" if key != "project" else key
+        raise SettingsError(f"{_display(project)}: line {line}: {name} is {what}")
+
+    if not isinstance(table, dict):
+        complain("project", "a table")
+    lists = [("dependencies", table.get("dependencies", []))]
+    extras = table.get("optional-dependencies", {})
+    if not isinstance(extras, dict) or not all(isinstance(extra, list) for extra in extras.values()):
+        complain("optional-dependencies", _SHAPES["optional-dependencies"])
+    lists += [("optional-dependencies", extra) for extra in extras.values()]
+    found: list[str] = []
+    for key, deps in lists:
+        if not isinstance(deps, list) or not all(isinstance(dep, str) for dep in deps):
+            complain(key, _SHAPES[key])
+        found += deps
+    return found
+
+
+def _requirement_lines(text: str) -> Iterator[str]:
+    """The requirements of a ``requirements*.txt`` text, each without its comment, options
+    (``--hash``) and environment markers; option lines (``-r``, ``-c``, ``--index-url``) are
+    left out, as files fix does not follow."""
+    joined: list[str] = []
+    for line in text.splitlines():
+        line = _COMMENT.sub("", line)
+        if line.endswith("\\"):
+            joined.append(line[:-1])
+            continue
+        joined.append(line)
+        whole, joined = " ".join(joined), []
+        yield from _requirement(whole)
+    if joined:  # a backslash on the last line
+        yield from _requirement(" ".join(joined))
+
+
+def _requirement(line: str) -> Iterator[str]:
+    line = _OPTION.sub("", " " + line).split(";", 1)[0].strip()
+    if line and not line.startswith("-"):
+        yield line
 
 
 def _tvm_requirements(folder: Path) -> list[tuple[str, str]]:
-    """The project's requirements on ``apache-tvm``: ``(where, requirement)``, from the
-    ``pyproject.toml`` of ``folder`` (``[project]`` dependencies and optional-dependencies) and
-    the ``requirements*.txt`` files beside it."""
+    """The requirements of the project in ``folder``: ``(where, requirement)``, from its
+    ``pyproject.toml`` (``[project]`` dependencies and optional-dependencies) and the
+    ``requirements*.txt`` files beside it."""
     texts: list[tuple[str, str]] = []
     project = folder / "pyproject.toml"
     if project.is_file():
-        _, data = _read_toml(project)
-        table = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
-        deps = list(table.get("dependencies", []) or [])
-        for extra in (table.get("optional-dependencies", {}) or {}).values():
-            deps += list(extra or [])
-        texts += [(_display(project), str(dep)) for dep in deps if isinstance(dep, str)]
+        texts += [(_display(project), dep) for dep in _project_requirements(project)]
     try:
         names = sorted(name for name in os.listdir(folder) if _REQUIREMENTS.match(name))
     except OSError:
         names = []
     for name in names:
         try:
-            lines = (folder / name).read_text(encoding="utf-8").splitlines()
+            text = (folder / name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        for line in lines:
-            line = line.split(" #", 1)[0].strip()
-            if line and not line.startswith(("#", "-")):
-                texts.append((_display(folder / name), line))
+        texts += [(_display(folder / name), line) for line in _requirement_lines(text)]
     return texts
 
 
 def auto_target_version(folder: Path) -> tuple[str, str]:
     """``target-version = "auto"``: the lowest of ``TARGET_VERSIONS`` the project's requirement on
     ``apache-tvm`` allows (as django-upgrade's ``--target-version auto``), with a note saying
-    how; with no requirement, or one that allows none of them, the newest, with a note."""
+    how; with no requirement, or one that allows none of them, the newest, with a note. The
+    project is the nearest folder, from ``folder`` up to the repository's root, whose
+    ``pyproject.toml`` or ``requirements*.txt`` names ``apache-tvm``. Raises
+    :class:`SettingsError` for a ``pyproject.toml`` whose ``[project]`` table is malformed."""
     from . import TARGET_VERSIONS
 
     default = TARGET_VERSIONS[-1]
@@ -456,13 +533,16 @@ def auto_target_version(folder: Path) -> tuple[str, str]:
     except ImportError:
         return default, f"target-version auto: the packaging library is not installed; {default}, the default"
     found = []
-    for where, text in _tvm_requirements(folder):
-        try:
-            requirement = Requirement(text)
-        except InvalidRequirement:
-            continue  # another tool's line (an option, a URL): not ours to judge
-        if canonicalize_name(requirement.name) == "apache-tvm":
-            found.append((where, requirement))
+    for project in project_folders(folder):  # the nearest project that names apache-tvm
+        for where, text in _tvm_requirements(project):
+            try:
+                requirement = Requirement(text)
+            except InvalidRequirement:
+                continue  # another tool's line (a URL, an editable path): not ours to judge
+            if canonicalize_name(requirement.name) == "apache-tvm":
+                found.append((where, requirement))
+        if found:
+            break
     if not found:
         return default, f"target-version auto: no requirement on apache-tvm found; {default}, the default"
     said = ", ".join(f"{requirement} ({where})" for where, requirement in found)
