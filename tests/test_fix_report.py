@@ -316,6 +316,36 @@ def test_junit_has_a_case_per_file_and_a_failure_per_finding(run: Run) -> None:
     assert shell.text == f"run.sh:1:14: text-target [report-only] {SHELL}\n{WRITE_SH}"
 
 
+def test_junit_carries_a_file_name_xml_has_no_character_for(run: Run) -> None:
+    Path("a\x01b.py").write_text('Target("llvm -mcpu=a")\n', encoding="utf-8")
+    status, out, _ = run("fix", "--output-format", "junit", "a\x01b.py")
+    assert status == 1
+    suite = ET.fromstring(out.split("\n", 1)[1]).find("testsuite")
+    assert suite is not None
+    assert [case.get("name") for case in suite.findall("testcase")] == ["a\\x01b.py"]
+
+
+@pytest.mark.parametrize(
+    ("stdin", "name", "reason"),
+    [
+        (b"def f(:\n", "x.py", "x.py:1: cannot parse Python: invalid syntax (line 1, column 7)"),
+        (b"\xff\n", "x.py", "x.py is not UTF-8 text (invalid start byte at byte 0)"),
+    ],
+)
+def test_standard_input_that_cannot_be_read_is_an_error_in_the_report(
+    run: Run, stdin: bytes, name: str, reason: str
+) -> None:
+    status, out, err = run("fix", "--output-format", "junit", "--stdin-filename", name, "-", stdin=stdin)
+    assert (status, err) == (2, f"error: {reason}\n")
+    suite = ET.fromstring(out.split("\n", 1)[1]).find("testsuite")
+    assert suite is not None
+    assert [(e.tag, e.get("message")) for case in suite for e in case] == [("error", reason)]
+    status, out, _ = run("fix", "--output-format", "sarif", "--stdin-filename", name, "-", stdin=stdin)
+    [invocation] = json.loads(out)["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert [n["message"]["text"] for n in invocation["toolExecutionNotifications"]] == [reason]
+
+
 def test_a_file_that_does_not_parse_is_an_error_in_each_format(run: Run) -> None:
     tree()
     Path("bad.py").write_text("def f(:\n", encoding="utf-8")

@@ -15,6 +15,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -330,6 +331,10 @@ def _run(args: argparse.Namespace) -> int:
     machine = args.output_format != "text"  # the findings as data on standard output, no diff
     args.json = args.output_format == "json"  # --json's own name, for what reads it
     args.write = args.write or args.add_ignore  # the fixes --write applies, then comments for the rest
+    missing = [path for path in args.paths if path != "-" and not os.path.exists(path)]
+    if missing:  # before --show-settings too: the settings of no file are no answer
+        print(f"error: no such file or directory: {missing[0]}", file=sys.stderr)
+        return 2
     try:  # one configuration per path given: the nearest to it (docs/fix.md, Configuration)
         settings = {path: load_settings(path, _given(args)) for path in dict.fromkeys(args.paths)}
     except TargetError as err:
@@ -355,10 +360,6 @@ def _run(args: argparse.Namespace) -> int:
     if "-" in args.paths:
         print("error: '-' (standard input) cannot be mixed with paths", file=sys.stderr)
         return 2
-    missing = [path for path in args.paths if not os.path.exists(path)]
-    if missing:
-        print(f"error: no such file or directory: {missing[0]}", file=sys.stderr)
-        return 2
     refused = [(path, what) for path in args.paths if (what := _special(os.stat(path).st_mode)) is not None]
     if refused:  # named, so meant: said at once, before any work (reading a FIFO would wait for ever)
         path, what = refused[0]
@@ -368,7 +369,7 @@ def _run(args: argparse.Namespace) -> int:
     files: list[str] = []
     file_jobs: dict[str, _Job] = {}
     for given in args.paths:
-        for path in _walk([given], notes, settings[given].excluded):
+        for path in _walk([given], notes, partial(settings[given].excluded, below=given)):
             files.append(path)
             file_jobs.setdefault(path, jobs_of[given])
     if _without_libcst(files):
@@ -491,11 +492,13 @@ def _run_stdin(args: argparse.Namespace, job: _Job) -> int:
     try:
         outcome.source = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        print(f"error: {outcome.path} is not UTF-8 text ({err.reason} at byte {err.start})", file=sys.stderr)
-        return 2
-    _fix_text(outcome, job)
+        outcome.error = f"{outcome.path} is not UTF-8 text ({err.reason} at byte {err.start})"
+    else:
+        _fix_text(outcome, job)
     if outcome.error is not None:
         print(f"error: {outcome.error}", file=sys.stderr)
+        if args.output_format != "text":  # the tool reading the report learns of it there too
+            _report(args, [], [outcome.path], [(outcome.path, outcome.error)])
         return 2
     for cell_error in outcome.cell_errors:
         print(f"error: {cell_error}", file=sys.stderr)
