@@ -5,11 +5,12 @@ files, and where the comments go."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import pytest
 
 from targetlang.fix import fix_source
+from targetlang.fix._hash_comments import hash_comments
 from targetlang.fix._suppress import add_ignores, python_suppression, rules_of, text_suppression
 
 from .conftest import Run
@@ -426,3 +427,257 @@ def test_add_ignore_as_docs_fix_md_shows_it(run: Run, tmp_path: Path) -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "fix.md").read_text(encoding="utf-8")
     section = doc.split("### Suppressing a finding")[1]
     assert (tmp_path / "serve.py").read_text() in section
+
+
+# ------------------------------------------------------------------ a `#` that is data, not a comment
+
+DATA_HASHES = [
+    pytest.param(
+        "run.sh", 'echo "see # noqa"; python b.py --target "llvm -mcpu=skylake"\n', [1], id="shell-double-quotes"
+    ),
+    pytest.param(
+        "run.sh", "echo 'a # targetlang: ignore' && tvmc --target \"llvm -mcpu=a\" m.onnx\n", [1], id="shell-single"
+    ),
+    pytest.param(
+        "run.sh",
+        'python -c "import os\n# noqa" --target "llvm -mcpu=a"\n',
+        [2],
+        id="shell-string-over-lines",
+    ),
+    pytest.param("run.sh", 'cat <<EOF > run2.sh\ntvmc --target "llvm -mcpu=a"  # noqa\nEOF\n', [2], id="shell-heredoc"),
+    pytest.param(
+        "run.sh", 'echo "see # noqa"; tvmc --target "llvm -mcpu=a"  # noqa\n', [], id="shell-comment-after-quotes"
+    ),
+    pytest.param("c.yaml", "run: \"tvmc --target 'llvm -mcpu=a' # noqa\"\n", [1], id="yaml-double-quoted"),
+    pytest.param("c.yaml", 'run: |\n  tvmc --target "llvm -mcpu=a"  # noqa\n', [2], id="yaml-block-scalar"),
+    pytest.param("c.yaml", 'run: >-\n  tvmc --target "llvm -mcpu=a"  # noqa\nb: 1\n', [2], id="yaml-folded-scalar"),
+    # YAML's own rule: in a plain scalar " #" starts a comment, quotes or not
+    pytest.param("c.yaml", "run: tvmc --target 'llvm -mcpu=a' --name 'x # noqa'\n", [], id="yaml-plain-scalar"),
+    pytest.param("c.toml", "cmd = \"tvmc --target 'llvm -mcpu=a' # noqa\"\n", [1], id="toml-string"),
+    pytest.param(
+        "c.toml", 'script = """\ntvmc --target "llvm -mcpu=a"  # noqa\n"""\n', [2], id="toml-multi-line-string"
+    ),
+    pytest.param("c.toml", "cmd = \"tvmc --target 'llvm -mcpu=a'\"  # noqa\n", [], id="toml-comment-after-string"),
+    pytest.param(
+        "README.md",
+        '```python\nimport tvm\nt = tvm.target.Target("llvm -mcpu=a", name="see # noqa")\n```\n',
+        [3],
+        id="markdown-python-string",
+    ),
+    pytest.param(
+        "README.md",
+        '```python\nimport tvm\nt = tvm.target.Target("llvm -mcpu=a")  # noqa\n```\n',
+        [],
+        id="markdown-python-comment",
+    ),
+    pytest.param(
+        "README.md",
+        '```shell\necho "# noqa"; tvmc --target "llvm -mcpu=a" m.onnx\n```\n',
+        [2],
+        id="markdown-shell-string",
+    ),
+    pytest.param(
+        "m.py", 'import tvm\nt = tvm.target.Target("llvm -mcpu=a", name="see # noqa")\n', [2], id="python-string"
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "source", "lines"), DATA_HASHES)
+def test_a_hash_inside_a_string_suppresses_nothing(name: str, source: str, lines: list[int]) -> None:
+    assert [f.line for f in fix_source(source, path=name).findings] == lines
+
+
+def test_a_document_s_python_string_with_docs() -> None:
+    source = '```python\nimport tvm\nt = tvm.target.Target("llvm -mcpu=a", name="see # noqa")\n```\n'
+    result = fix_source(source, path="README.md", docs=True)
+    assert [(f.line, f.applied) for f in result.findings] == [(3, True)]
+    assert result.text == (
+        '```python\nimport tvm\nt = tvm.target.Target({"kind": "llvm", "mcpu": "a"}, name="see # noqa")\n```\n'
+    )
+
+
+# ------------------------------------------------------------------ INI: whole-line comments, the line before
+
+INI_READ = [
+    pytest.param("[tvm]\n# targetlang: ignore\ntarget = llvm -mcpu=a\n", [], id="hash-line-before"),
+    pytest.param("[tvm]\n; noqa\ntarget = llvm -mcpu=a\n", [], id="semicolon-noqa-before"),
+    pytest.param("[tvm]\n  # targetlang: ignore[text-target]\n  target = llvm -mcpu=a\n", [], id="indented"),
+    pytest.param("[tvm]\n# targetlang: ignore[target-string]\ntarget = llvm -mcpu=a\n", [3], id="another-rule"),
+    # configparser reads this comment as part of the value: it suppresses nothing
+    pytest.param("[tvm]\ntarget = llvm -mcpu=a  # noqa\n", [2], id="after-the-value"),
+    pytest.param("[tvm]\n# noqa\n\ntarget = llvm -mcpu=a\n", [4], id="not-just-before"),
+]
+
+
+@pytest.mark.parametrize("source", [p.values[0] for p in INI_READ], ids=[str(p.id) for p in INI_READ])
+def test_ini_suppression_reads_the_line_before(source: str) -> None:
+    lines = next(p.values[1] for p in INI_READ if p.values[0] == source)
+    assert [f.line for f in fix_source(source, path="setup.cfg").findings] == lines
+
+
+@pytest.mark.parametrize(
+    ("suffix", "text", "findings", "written"),
+    [
+        pytest.param(
+            ".cfg",
+            "[tvm]\ntarget = llvm -mcpu=skylake\n",
+            [(2, "text-target")],
+            "[tvm]\n# targetlang: ignore[text-target]\ntarget = llvm -mcpu=skylake\n",
+            id="cfg",
+        ),
+        pytest.param(
+            ".ini",
+            "[a]\r\nhosts =\r\n    llvm -mcpu=a\r\n    llvm -mcpu=b",
+            [(3, "text-target"), (4, "text-target")],
+            "[a]\r\nhosts =\r\n    # targetlang: ignore[text-target]\r\n    llvm -mcpu=a\r\n"
+            "    # targetlang: ignore[text-target]\r\n    llvm -mcpu=b",
+            id="continuation-lines-crlf-no-last-break",
+        ),
+        pytest.param(
+            ".cfg",
+            "[tvm]\n# targetlang: ignore[target-string]\ntarget = llvm -mcpu=a\n",
+            [(3, "text-target")],
+            "[tvm]\n# targetlang: ignore[target-string,text-target]\ntarget = llvm -mcpu=a\n",
+            id="merged-into-the-line-before",
+        ),
+        pytest.param(
+            ".cfg",
+            "[tvm]\ntarget = llvm -mcpu=a\n",
+            [(2, "text-target"), (2, "target-string")],
+            "[tvm]\n# targetlang: ignore[target-string,text-target]\ntarget = llvm -mcpu=a\n",
+            id="two-rules-one-line",
+        ),
+    ],
+)
+def test_add_ignores_in_ini_writes_a_line_before(
+    suffix: str, text: str, findings: list[tuple[int, str]], written: str
+) -> None:
+    import configparser
+
+    assert add_ignores(text, suffix, findings) == (written, [])
+    before, after = configparser.ConfigParser(), configparser.ConfigParser()
+    before.read_string(text)
+    after.read_string(written)
+    assert {s: dict(before[s]) for s in before} == {s: dict(after[s]) for s in after}
+
+
+def test_add_ignore_on_setup_cfg_keeps_its_values(run: Run, tmp_path: Path) -> None:
+    import configparser
+
+    _tree(tmp_path, {"setup.cfg": "[tvm]\ntarget = llvm -mcpu=skylake\n"})
+    assert run("fix", "--add-ignore", "--quiet", "setup.cfg")[0] == 0
+    written = (tmp_path / "setup.cfg").read_text()
+    assert written == "[tvm]\n# targetlang: ignore[text-target]\ntarget = llvm -mcpu=skylake\n"
+    parser = configparser.ConfigParser()
+    parser.read(tmp_path / "setup.cfg")
+    assert parser["tvm"]["target"] == "llvm -mcpu=skylake"
+    assert run("fix", "--check", "setup.cfg") == (0, "", "0 findings in 1 file, 0 fixable; 0 files would change\n")
+
+
+# ------------------------------------------------------------------ no comment inside a string, heredoc, block scalar
+
+INSIDE = [
+    pytest.param(
+        "pyproject.toml",
+        '[tool.x]\nscript = """\nset -e\ntvmc compile --target "llvm -mcpu=a" m.onnx\n"""\n',
+        4,
+        id="toml-basic-multi-line",
+    ),
+    pytest.param(
+        "pyproject.toml",
+        "[tool.x]\nscript = '''\ntvmc compile --target \"llvm -mcpu=a\" m.onnx'''\n",
+        3,
+        id="toml-literal-multi-line-closing-on-the-line",
+    ),
+    pytest.param("run.sh", 'cat <<EOF > job.sh\ntvmc compile --target "llvm -mcpu=a" m.onnx\nEOF\n', 2, id="heredoc"),
+    pytest.param(
+        "run.sh",
+        "cat <<-'END' > job.sh\n\ttvmc compile --target \"llvm -mcpu=a\" m.onnx\n\tEND\necho done\n",
+        2,
+        id="heredoc-quoted-tab-stripped",
+    ),
+    pytest.param(
+        "run.sh",
+        'python -c "\nimport os\n" --target "llvm -mcpu=a"\n',
+        3,
+        id="shell-string-closing-on-the-line",
+    ),
+    pytest.param(
+        "ci.yaml",
+        'jobs:\n  build:\n    steps:\n      - run: |\n          tvmc compile --target "llvm -mcpu=a" m.onnx\n'
+        "      - run: echo done\n",
+        5,
+        id="yaml-literal-block",
+    ),
+    pytest.param(
+        "ci.yaml",
+        'steps:\n  - >-\n    tvmc compile --target "llvm -mcpu=a" m.onnx\n  - echo done\n',
+        3,
+        id="yaml-folded-block-in-a-list",
+    ),
+]
+
+
+def _read_back(name: str, text: str, tmp_path: Path) -> object:
+    """What a file's own reader makes of it: TOML's data, YAML's, a shell script's output."""
+    if name.endswith(".toml"):
+        import tomllib
+
+        return tomllib.loads(text)
+    if name.endswith(".yaml"):
+        yaml = pytest.importorskip("yaml")
+        return yaml.safe_load(text)
+    import subprocess
+
+    script = tmp_path / "read_back.sh"
+    script.write_text(text.replace("> job.sh", ""))
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+    return subprocess.run(["bash", str(script)], capture_output=True, text=True, cwd=tmp_path, check=False).stdout
+
+
+@pytest.mark.parametrize(("name", "source", "line"), INSIDE)
+def test_add_ignore_writes_no_comment_inside_a_string(
+    run: Run, tmp_path: Path, name: str, source: str, line: int
+) -> None:
+    assert add_ignores(source, PurePath(name).suffix, [(line, "text-target")]) == (source, [(line, "text-target")])
+    _tree(tmp_path, {name: source})
+    status, _, err = run("fix", "--add-ignore", name)
+    assert status == 1
+    assert f"{name}:{line}:" in err and "--add-ignore found no place for a comment here" in err
+    assert (tmp_path / name).read_text() == source
+    assert _read_back(name, (tmp_path / name).read_text(), tmp_path) == _read_back(name, source, tmp_path)
+
+
+def test_add_ignore_after_a_heredoc_comments_the_next_command(run: Run, tmp_path: Path) -> None:
+    source = 'cat <<EOF\n--target "llvm -mcpu=a"\nEOF\ntvmc --target "llvm -mcpu=b" m.onnx\n'
+    written = add_ignores(source, ".sh", [(2, "text-target"), (4, "text-target")])
+    assert written == (
+        'cat <<EOF\n--target "llvm -mcpu=a"\nEOF\n'
+        'tvmc --target "llvm -mcpu=b" m.onnx  # targetlang: ignore[text-target]\n',
+        [(2, "text-target")],
+    )
+    heredoc = '--target "llvm -mcpu=a"\n'
+    assert _read_back("run.sh", written[0], tmp_path) == _read_back("run.sh", source, tmp_path) == heredoc
+
+
+@pytest.mark.parametrize(
+    ("suffix", "text", "starts", "inside"),
+    [
+        pytest.param(".sh", "echo 'a # b' # c\necho a#b\n", [13, None], [], id="shell-quotes-and-words"),
+        pytest.param(".sh", 'echo "a \\" # b" # c\n', [16], [], id="shell-escaped-double-quote"),
+        pytest.param(".sh", "cat <<A <<-B\na # x\nA\n\tb\n\tB\n# c\n", [None] * 5 + [0], [2, 3, 4, 5], id="heredocs"),
+        pytest.param(".sh", "echo $((1<<2)) # c\n", [15], [], id="a-shift-is-no-heredoc"),
+        pytest.param(".yaml", "a: it's # c\nb: 'it''s # x' # c\n", [8, 15], [], id="yaml-apostrophe-and-escape"),
+        pytest.param(".yaml", 'a: "x\n  # y" # c\n', [None, 7], [1, 2], id="yaml-quoted-over-lines"),
+        pytest.param(
+            ".yaml", "- a: |+2 # c\n    x # y\n\n- b\n", [9, None, None, None], [2, 3], id="yaml-block-in-a-list"
+        ),
+        pytest.param(".toml", 'a = "x#y"#c\nb = """\n# y\n\'"""" # c\n', [9, None, None, 6], [2, 3, 4], id="toml"),
+        pytest.param(".cfg", "[a]\n; c\nb = x # y\n  # d\n", [None, 0, None, 0], [], id="ini-whole-lines"),
+        pytest.param(".md", "don't # c\nsay 'a # b' # c\n", [6, 12], [], id="prose-apostrophe"),
+    ],
+)
+def test_where_comments_stand(suffix: str, text: str, starts: list[int | None], inside: list[int]) -> None:
+    found = hash_comments(text.splitlines(), suffix)
+    assert list(found.starts) == starts
+    assert sorted(found.inside) == inside

@@ -176,12 +176,10 @@ def fix_source(
     from .rules.text_target import fix_text
 
     fixed, findings = fix_text(text, path=name, registry=registry, selected=selected, fix_block=fix_block)
-    from ._suppress import text_suppression
+    from ._suppress import unsuppressed_text
 
-    # a code block's Python fixes read their own comments; what is only reported, the file's
-    suppressed = text_suppression(text, suffix)
-    if suppressed:
-        findings = [f for f in findings if f.applied or not suppressed.covers(f.line, f.rule)]
+    # a code block's Python findings were judged by its own comments; the rest by the file's
+    findings = unsuppressed_text(text, suffix, findings)
     return FixResult(text, fixed, tuple(findings))
 
 

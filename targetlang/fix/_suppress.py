@@ -1,6 +1,6 @@
 """Findings a comment asks ``targetlang fix`` to leave alone, and the comments ``--add-ignore`` writes.
 
-In Python, and in the ``#`` comments of shell scripts and configuration files:
+In Python, and in the ``#`` comments of shell scripts and YAML and TOML files:
 
 * ``# targetlang: ignore`` leaves every finding of its line alone, ``# targetlang:
   ignore[target-string,text-target]`` those of the rules named;
@@ -11,9 +11,14 @@ In Python, and in the ``#`` comments of shell scripts and configuration files:
 In Python a comment on the first line of a statement covers every line of it (the only place a
 comment may stand beside a line inside a multi-line string or after a backslash); in a shell
 script a command continued with backslashes takes its comment on its last line, which covers the
-whole command. Markdown reads ``<!-- targetlang: ignore -->`` on the finding's line or the line
-before it, reStructuredText a ``.. targetlang: ignore`` comment on the line before it; a ``#``
-comment on the line works inside their code blocks. JSON has no comments: nothing there.
+whole command. A ``#`` inside quotes, and a line inside a multi-line string, a heredoc or a
+YAML block scalar, hold no comment (:mod:`._hash_comments` says how far the scan goes). An INI
+file (``.cfg``, ``.ini``) has whole-line comments only (``#`` or ``;``, as :mod:`configparser`
+reads them): the comment goes on the line before the finding's, and ``--add-ignore`` writes it
+there, with the finding's line's indentation. Markdown reads ``<!-- targetlang: ignore -->`` on
+the finding's line or the line before it, reStructuredText a ``.. targetlang: ignore`` comment on
+the line before it; a ``#`` comment on the line works inside their code blocks. JSON has no
+comments: nothing there.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ import tokenize
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
+
+from ._hash_comments import INI_SUFFIXES, hash_comments
 
 if TYPE_CHECKING:
     from ._findings import Finding, FixResult
@@ -36,6 +43,7 @@ __all__ = [
     "ignore_remaining",
     "python_suppression",
     "text_suppression",
+    "unsuppressed_text",
 ]
 
 ALL: frozenset[str] = frozenset({"*"})
@@ -48,8 +56,6 @@ _HASH_SUFFIXES = frozenset({".sh", ".bash", ".toml", ".yaml", ".yml", ".txt", ".
 _SHELL_SUFFIXES = frozenset({".sh", ".bash"})
 # where --add-ignore writes no comment: prose, JSON, and a notebook's cells (lines of a cell)
 _NO_PLACE = frozenset({".md", ".rst", ".json", ".ipynb"})
-# a comment of shell, YAML, TOML or INI starts a line or follows a blank
-_HASH_COMMENT = re.compile(r"(?:^|\s)(#)")
 # Python's lines, as tokenize and LibCST count them
 _PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _MD_COMMENT = re.compile(r"<!--\s*(targetlang:\s*ignore(?:\[[^\]]*\])?)\s*-->", re.IGNORECASE)
@@ -165,11 +171,14 @@ def text_suppression(text: str, suffix: str) -> Suppression:
     known = _known()
     lines: dict[int, frozenset[str]] = {}
     rows = text.splitlines()
+    hashed = hash_comments(rows, suffix)
     for number, row in enumerate(rows, 1):
         marks: list[tuple[int, frozenset[str] | None]] = []
-        hashed = _HASH_COMMENT.search(row)
-        if hashed:
-            marks.append((number, rules_of(row[hashed.start(1) :], known)))
+        start = hashed.comment(number)
+        if start is not None and suffix in INI_SUFFIXES:  # a whole line: it speaks of the next
+            marks.append((number + 1, rules_of("#" + row[start:].lstrip()[1:], known)))
+        elif start is not None:
+            marks.append((number, rules_of(row[start:], known)))
         if suffix == ".md":
             for match in _MD_COMMENT.finditer(row):
                 rules = rules_of(match[1], known)
@@ -196,6 +205,36 @@ def text_suppression(text: str, suffix: str) -> Suppression:
                     firsts[line] = number
                 start = None
     return Suppression(lines, firsts)
+
+
+def unsuppressed_text(text: str, suffix: str, findings: Iterable[Finding]) -> list[Finding]:
+    """The ``findings`` of the text file ``text`` (of ``suffix``) that its comments leave reported:
+    those applied (a document's Python fixes read their block's own comments), and those no
+    comment covers. The Python fixer's findings in a Markdown or reStructuredText Python block
+    were judged by the block's comments, as Python's tokenizer reads them, and are kept: a
+    ``# noqa`` inside one of its strings is no comment."""
+    findings = list(findings)
+    suppressed = text_suppression(text, suffix)
+    if not suppressed:
+        return findings
+    in_blocks = _python_block_lines(text, suffix) if suffix in (".md", ".rst") else frozenset()
+    return [
+        f
+        for f in findings
+        if f.applied or (f.rule != "text-target" and f.line in in_blocks) or not suppressed.covers(f.line, f.rule)
+    ]
+
+
+def _python_block_lines(text: str, suffix: str) -> frozenset[int]:
+    """The lines (from 1) of a document's code blocks read as Python."""
+    from ._document_blocks import blocks
+
+    lines: set[int] = set()
+    for block in blocks(text, suffix == ".md"):
+        if block.python:
+            first = text.count("\n", 0, block.start) + 1
+            lines.update(range(first, first + text.count("\n", block.start, block.end) + 1))
+    return frozenset(lines)
 
 
 def suppression_for(text: str, suffix: str) -> Suppression:
@@ -238,28 +277,37 @@ def add_ignores(text: str, suffix: str, findings: Iterable[tuple[int, str]]) -> 
     Python's comment goes at the end of the finding's line where one may stand there, else at
     the end of its statement's first line; a ``targetlang: ignore[...]`` already there is merged
     with. A text file's goes at the end of the line (a shell command continued with backslashes:
-    at the end of its last line)."""
+    at the end of its last line), none on a line inside a multi-line string, a heredoc or a block
+    scalar; an INI file's on a line of its own before the finding's."""
     wanted = sorted(set(findings))
     if not wanted:
         return text, []
     places: dict[int, list[str]] = {}
     unplaced: list[tuple[int, str]] = []
     comments: dict[int, int] = {}
+    if suffix in INI_SUFFIXES:
+        return _ini_ignores(text, wanted)
     if suffix in _HASH_SUFFIXES:
         pieces = text.splitlines(keepends=True)
+        hashed = hash_comments([piece.rstrip("\r\n") for piece in pieces], suffix)
         for line, rule in wanted:
             target = line
             if suffix in _SHELL_SUFFIXES:
                 while target <= len(pieces) and pieces[target - 1].rstrip("\r\n").endswith("\\"):
                     target += 1
-            if 1 <= target <= len(pieces) and not pieces[target - 1].rstrip("\r\n").endswith("\\"):
+            if (
+                1 <= target <= len(pieces)
+                and not pieces[target - 1].rstrip("\r\n").endswith("\\")
+                and target not in hashed.inside
+                and line not in hashed.inside
+            ):
                 places.setdefault(target, []).append(rule)
             else:
                 unplaced.append((line, rule))
         for line in places:
-            hashed = _HASH_COMMENT.search(pieces[line - 1])
-            if hashed:
-                comments[line] = hashed.start(1)
+            start = hashed.comment(line)
+            if start is not None:
+                comments[line] = start
     elif suffix in _NO_PLACE:
         return text, wanted
     else:
@@ -294,6 +342,40 @@ def add_ignores(text: str, suffix: str, findings: Iterable[tuple[int, str]]) -> 
             comments.setdefault(line, body.rindex("# targetlang"))
         pieces[line - 1] = body + piece[len(piece.rstrip("\r\n")) :]
     return "".join(pieces), unplaced
+
+
+def _ini_ignores(text: str, wanted: list[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]]:
+    """An INI text with a ``# targetlang: ignore[...]`` line before each finding's line (with its
+    indentation), merged into one already there; configparser reads a comment after a value as
+    part of the value."""
+    pieces = text.splitlines(keepends=True)
+    rules: dict[int, list[str]] = {}
+    unplaced: list[tuple[int, str]] = []
+    for line, rule in wanted:
+        if 1 <= line <= len(pieces):
+            rules.setdefault(line, []).append(rule)
+        else:
+            unplaced.append((line, rule))
+    for line in sorted(rules, reverse=True):
+        piece = pieces[line - 1]
+        before = pieces[line - 2] if line > 1 else ""
+        body = before.rstrip("\r\n")
+        if line > 1 and body.lstrip().startswith("#") and _IGNORE.search(body):
+            ending = before[len(body) :]
+            for rule in rules[line]:
+                merged = _merged(body, rule)
+                body = merged if merged is not None else body
+            pieces[line - 2] = body + ending
+            continue
+        ending = piece[len(piece.rstrip("\r\n")) :] or _line_break(text)
+        indent = piece[: len(piece) - len(piece.lstrip(" \t"))]
+        pieces.insert(line - 1, f"{indent}# targetlang: ignore[{','.join(rules[line])}]{ending}")
+    return "".join(pieces), unplaced
+
+
+def _line_break(text: str) -> str:
+    found = re.search(r"\r\n|\r|\n", text)
+    return found[0] if found else "\n"
 
 
 def ignore_remaining(result: FixResult, suffix: str, refix: Callable[[str], FixResult]) -> tuple[str, list[Finding]]:
