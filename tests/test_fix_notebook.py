@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -602,3 +603,111 @@ def test_a_cell_that_does_not_parse_is_an_error_line_and_the_rest_is_fixed(
         r"Target(\"llvm -mcpu=a\")", r"Target({\"kind\": \"llvm\", \"mcpu\": \"a\"})"
     )
     assert Path("a.ipynb").read_text(encoding="utf-8") == fixed
+
+
+# ------------------------------------------------------------------ writing a source back
+
+
+def _one_cell(source: list[str]) -> str:
+    book = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "outputs": [], "source": source}
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return json.dumps(book, indent=1)
+
+
+@pytest.mark.parametrize(
+    ("source", "before", "after", "expected"),
+    [
+        (
+            ["", 't = Target("llvm -mcpu=a")\n', "", "x = 1"],
+            "llvm -mcpu=a",
+            "llvm",
+            ["", 't = Target("llvm")\n', "", "x = 1"],
+        ),
+        (
+            ["x = 1\n", "", "", "y = 2\n"],
+            "y = 2",
+            "y = 3",
+            ["x = 1\n", "", "", "y = 3\n"],
+        ),
+        (["y = 2\n", ""], "y = 2", "y = 33", ["y = 33\n", ""]),
+        (["", "y = 2"], "y = 2", "y = 33", ["", "y = 33"]),
+        (
+            ["a = 1\n", "", "b = 2\n", "c = 3\n"],
+            "b = 2\n",
+            "b = 2\nb2 = 4\n",
+            ["a = 1\n", "", "b = 2\n", "b2 = 4\n", "c = 3\n"],
+        ),
+    ],
+    ids=[
+        "the issue's cell",
+        "two in a row",
+        "one at the end",
+        "one at the start",
+        "a line added after",
+    ],
+)
+def test_the_empty_strings_of_a_changed_source_list_stay_where_they_were(
+    source: list[str], before: str, after: str, expected: list[str]
+) -> None:
+    fixed, _ = fix_notebook(
+        _one_cell(source), lambda code: (code.replace(before, after), [])
+    )
+    assert fixed == _one_cell(expected)
+
+
+def _long_cell(padding: int) -> list[str]:
+    """A cell of two legacy targets with ``padding`` lines between (a blank one in five)."""
+    middle = [
+        f"value_{i} = compute({i}, name='v{i}')\n" if i % 5 else "\n"
+        for i in range(padding)
+    ]
+    return [
+        "import tvm\n",
+        't = tvm.target.Target("llvm -mcpu=skylake")\n',
+        *middle,
+        'u = tvm.target.Target("cuda -arch=sm_80")\n',
+    ]
+
+
+@pytest.mark.parametrize("padding", [2000, 5000], ids=["70 KB", "5,000 lines"])
+def test_a_long_cell_is_matched_by_lines_and_only_its_changed_lines_by_characters(
+    padding: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Characters are matched one by one only within the lines that change: over a cell's whole
+    middle, difflib's character matching took 59 s for 70 KB."""
+    import targetlang.fix._notebook as notebook
+
+    largest = 0
+
+    class Counted(SequenceMatcher[str]):
+        def __init__(self, junk: None, a: str, b: str, autojunk: bool = True) -> None:
+            nonlocal largest
+            largest = max(largest, len(a), len(b))
+            if largest > 100:  # fail at once, not after a minute of matching
+                raise AssertionError(f"{largest} characters matched one by one")
+            super().__init__(junk, a, b, autojunk)
+
+    monkeypatch.setattr(notebook, "SequenceMatcher", Counted)
+    text = _one_cell(_long_cell(padding))
+    result = fix_source(text, path="a.ipynb")
+    assert result.text == _replaced(
+        text,
+        [
+            (
+                r'"t = tvm.target.Target(\"llvm -mcpu=skylake\")\n"',
+                r'"t = tvm.target.Target({\"kind\": \"llvm\", \"mcpu\": \"skylake\"})\n"',
+            ),
+            (
+                r'"u = tvm.target.Target(\"cuda -arch=sm_80\")\n"',
+                r'"u = tvm.target.Target({\"kind\": \"cuda\", \"arch\": \"sm_80\"})\n"',
+            ),
+        ],
+    )
+    assert [(f.cell, f.line) for f in result.findings] == [(1, 2), (1, padding + 3)]
+    assert 0 < largest <= 100

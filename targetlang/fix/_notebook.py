@@ -6,7 +6,9 @@ unescaped), so a notebook saved by Colab, VS Code or an older Jupyter would chan
 Here ``json`` checks the file and finds where each value lies (``JSONDecoder.raw_decode``); only
 the ``source`` values of the cells that change are written again, and in them only the characters
 that change, each new one escaped as the file escapes (``\\uXXXX`` where the file has no raw
-non-ASCII character but escapes one).
+non-ASCII character but escapes one). Which characters are kept is found line by line first (with
+the diff of lines ``fix`` prints, linear in the cell) and character by character only within the
+lines that change: a cell of thousands of lines changes in a few.
 
 Cells are numbered as ruff numbers them, ``cell N`` counting every cell of the notebook
 (Markdown and raw ones too) from 1. IPython syntax (``%timeit``, ``!pip install``, ``obj?``,
@@ -18,12 +20,15 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from typing import Any
 
 from ..errors import SourceSyntaxError, TargetError
+from ._diff import _opcodes, lines
 from ._findings import Finding
 from ._ipython import mask, unmask
 
@@ -34,16 +39,20 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _PIECE = re.compile(r"\\u([0-9a-fA-F]{4})|\\(.)|[^\\]", re.DOTALL)
 _PYTHONS = frozenset({"python", "python2", "python3", "ipython", "ipython2", "ipython3"})
+# Characters of a changed run of lines (old and new each) up to which difflib matches them one by
+# one; its time grows with their product. Past it only their common start and end are kept.
+_CHARS = 1000
 
 
 @dataclass(frozen=True)
 class _Text:
     """A JSON string (or list of strings) decoded: its characters, the JSON text that wrote each,
-    and the characters that end a string of a list."""
+    and where a string of a list ends and the next begins."""
 
     chars: str
     raws: tuple[str, ...]
-    ends: frozenset[int]
+    # Offsets into chars, ascending; an empty string of the list repeats one, or lies at 0 or the end.
+    bounds: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -239,9 +248,10 @@ def _decoded(strings: list[str]) -> _Text:
     """The characters of JSON string literals, each with the JSON text that wrote it."""
     chars: list[str] = []
     raws: list[str] = []
-    ends: set[int] = set()
-    for literal in strings:
-        before = len(chars)
+    bounds: list[int] = []
+    for number, literal in enumerate(strings):
+        if number:
+            bounds.append(len(chars))
         high = False  # the last was a high surrogate's escape: json joins it with a low one's
         for match in _PIECE.finditer(literal, 1, len(literal) - 1):
             code, simple = match.group(1), match.group(2)
@@ -254,9 +264,7 @@ def _decoded(strings: list[str]) -> _Text:
             high = bool(code) and "\ud800" <= char <= "\udbff"
             chars.append(char)
             raws.append(match.group(0))
-        if len(chars) > before:
-            ends.add(len(chars) - 1)
-    return _Text("".join(chars), tuple(raws), frozenset(ends))
+    return _Text("".join(chars), tuple(raws), tuple(bounds))
 
 
 # ------------------------------------------------------------------ writing a source back
@@ -264,20 +272,24 @@ def _decoded(strings: list[str]) -> _Text:
 
 def _written(source: _Source, new: str, ascii_only: bool) -> str:
     """The JSON text of ``new`` in ``source``'s place: the characters kept as they were written,
-    the new ones escaped as the file escapes; a list split into lines as nbformat splits it."""
-    raws, ends = _carried(source.text, new, ascii_only)
+    the new ones escaped as the file escapes; a list split into lines as nbformat splits it, and
+    its strings that ended where a kept character ends (an empty one too) ending there still."""
+    raws, bounds = _carried(source.text, new, ascii_only)
     if source.separators is None:
         return '"' + "".join(raws) + '"'
+    cuts = Counter(bounds)
+    for i, char in enumerate(new[:-1]):
+        if char == "\n" and not cuts[i + 1]:
+            cuts[i + 1] = 1
+    if not new and not cuts:
+        return "[]"
     items: list[str] = []
     begin = 0
-    for i, char in enumerate(new):
-        if char == "\n" or i in ends:
-            items.append("".join(raws[begin : i + 1]))
-            begin = i + 1
-    if begin < len(new):
-        items.append("".join(raws[begin:]))
-    if not items:
-        return "[]"
+    for at in sorted(cuts):
+        for _ in range(cuts[at]):
+            items.append("".join(raws[begin:at]))
+            begin = at
+    items.append("".join(raws[begin:]))
     opening, *between, closing = source.separators
     if not between:  # one line before: the lines stand as the first stood
         between = ["," + opening]
@@ -287,29 +299,64 @@ def _written(source: _Source, new: str, ascii_only: bool) -> str:
     return "[" + "".join(written) + closing + "]"
 
 
-def _carried(old: _Text, new: str, ascii_only: bool) -> tuple[list[str], set[int]]:
+def _carried(old: _Text, new: str, ascii_only: bool) -> tuple[list[str], list[int]]:
     """For each character of ``new``: the JSON text that writes it (the old one where the
-    character is kept), and which of them ended a string of the old list."""
-    chars = old.chars
-    head = 0
-    while head < min(len(chars), len(new)) and chars[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(chars), len(new)) - head and chars[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    raws: list[str] = list(old.raws[:head])
-    ends = {i for i in old.ends if i < head}
-    matcher = SequenceMatcher(None, chars[head : len(chars) - tail], new[head : len(new) - tail], autojunk=False)
-    for op, a1, a2, b1, b2 in matcher.get_opcodes():
-        if op == "equal":
-            raws += old.raws[head + a1 : head + a2]
-            ends |= {i - a1 + b1 for i in old.ends if head + a1 <= i < head + a2}
+    character is kept); and where in ``new`` the old list's strings end that ended after a kept
+    character (or at the very start or end)."""
+    blocks = list(_kept(old.chars, new))
+    raws: list[str] = []
+    at = 0
+    for a, b, size in blocks:
+        raws += [_escaped(char, ascii_only) for char in new[at:b]]
+        raws += old.raws[a : a + size]
+        at = b + size
+    raws += [_escaped(char, ascii_only) for char in new[at:]]
+    starts = [a for a, _, _ in blocks]
+    bounds: list[int] = []
+    for k in old.bounds:
+        if k == 0:
+            bounds.append(0)
+        elif k == len(old.chars):
+            bounds.append(len(new))
         else:
-            raws += [_escaped(char, ascii_only) for char in new[head + b1 : head + b2]]
-    shift = len(new) - len(chars)
-    raws += old.raws[len(chars) - tail :]
-    ends |= {i + shift for i in old.ends if i >= len(chars) - tail}
-    return raws, ends
+            index = bisect_left(starts, k) - 1  # the last block starting before k
+            if index >= 0 and k <= starts[index] + blocks[index][2]:
+                bounds.append(k - starts[index] + blocks[index][1])
+    return raws, bounds
+
+
+def _kept(old: str, new: str) -> Iterator[tuple[int, int, int]]:
+    """The blocks of characters ``new`` keeps from ``old``, ascending (old offset, new offset,
+    length): the lines the two share, then the characters the changed runs of lines share."""
+    old_lines, new_lines = lines(old), lines(new)
+    old_at, new_at = _offsets(old_lines), _offsets(new_lines)
+    for tag, i1, i2, j1, j2 in _opcodes(old_lines, new_lines):
+        a1, a2, b1, b2 = old_at[i1], old_at[i2], new_at[j1], new_at[j2]
+        if tag == "equal":
+            yield a1, b1, a2 - a1
+            continue
+        head = 0
+        while head < min(a2 - a1, b2 - b1) and old[a1 + head] == new[b1 + head]:
+            head += 1
+        tail = 0
+        while tail < min(a2 - a1, b2 - b1) - head and old[a2 - 1 - tail] == new[b2 - 1 - tail]:
+            tail += 1
+        if head:
+            yield a1, b1, head
+        a1, b1, a2, b2 = a1 + head, b1 + head, a2 - tail, b2 - tail
+        if 0 < a2 - a1 <= _CHARS and 0 < b2 - b1 <= _CHARS:
+            matcher = SequenceMatcher(None, old[a1:a2], new[b1:b2], autojunk=False)
+            yield from ((a1 + a, b1 + b, size) for a, b, size in matcher.get_matching_blocks() if size)
+        if tail:
+            yield a2, b2, tail
+
+
+def _offsets(pieces: list[str]) -> list[int]:
+    """Where each of ``pieces`` starts in their concatenation, and where the last ends."""
+    offsets = [0]
+    for piece in pieces:
+        offsets.append(offsets[-1] + len(piece))
+    return offsets
 
 
 def _escaped(char: str, ascii_only: bool) -> str:
