@@ -37,7 +37,7 @@ def test_the_walk_side_by_side_is_a_right_patch(a: list[str], b: list[str]) -> N
     original = _diff._WHOLE
     try:
         _diff._WHOLE = 0  # the walk, not difflib whole, however short the texts
-        assert _patched(a, b, _diff._opcodes(a, b)) == b
+        assert _patched(a, b, _diff.opcodes(a, b)) == b
     finally:
         _diff._WHOLE = original
 

@@ -6,13 +6,12 @@ text; without LibCST a Python block is read as text too, for the strings that ar
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import SourceSyntaxError
-from ._diff import lines
+from ._diff import lines, opcodes
 from ._document_blocks import CODE_PROMPT, Block, Session, blocks, session
 from ._findings import Finding, UseSite
 from ._ipython import mask, unmask
@@ -189,7 +188,7 @@ def _under_prompts(rows: list[str], code: Session, fixed: str, indent: str) -> s
     new = fixed.split("\n")[:-1] if fixed.endswith("\n") else fixed.split("\n")
     out = list(rows)
     replaced: list[tuple[int, int, list[str]]] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes(old, new):  # linear past a few thousand lines
         if tag == "equal":
             continue
         if i1 == i2 or code.lines[i2 - 1] - code.lines[i1] != i2 - 1 - i1:

@@ -6,13 +6,13 @@ fix written back under the same prefixes."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ._block_fixing import FixBlock, fix_document, moved
+from ._diff import opcodes
 from ._document_blocks import line_spans
 from ._findings import Finding
 from ._text_place import Lines
@@ -97,7 +97,7 @@ def _prefixed(inner: str, changed: str, prefixes: tuple[str, ...]) -> str:
     common = Counter(prefix for prefix in prefixes if prefix.endswith(" ")).most_common(1)
     usual = common[0][0] if common else (prefixes[0] if prefixes else "# ")
     out: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes(old, new):  # linear past a few thousand lines
         if tag == "equal":
             out += [(prefixes[i] if i < len(prefixes) else "") + old[i] for i in range(i1, i2)]
             continue

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
-__all__ = ["lines", "unified_diff"]
+__all__ = ["lines", "opcodes", "unified_diff"]
 
 _Tag = Literal["replace", "delete", "insert", "equal"]
 _Opcode = tuple[_Tag, int, int, int, int]
@@ -45,7 +45,7 @@ def unified_diff(a: Sequence[str], b: Sequence[str], fromfile: str, tofile: str,
     """The lines of the unified diff of ``a`` and ``b`` (lines with their endings), as
     ``difflib.unified_diff(a, b, fromfile, tofile, n=n)`` writes them."""
     started = False
-    for group in _Given(_opcodes(a, b)).get_grouped_opcodes(n):
+    for group in _Given(opcodes(a, b)).get_grouped_opcodes(n):
         if not started:
             started = True
             yield f"--- {fromfile}\n"
@@ -87,7 +87,7 @@ def _range(start: int, stop: int) -> str:
     return f"{beginning},{length}"
 
 
-def _opcodes(a: Sequence[str], b: Sequence[str]) -> list[_Opcode]:
+def opcodes(a: Sequence[str], b: Sequence[str]) -> list[_Opcode]:
     """Opcodes (as ``SequenceMatcher.get_opcodes``) that turn ``a`` into ``b``: difflib's own for
     texts of up to ``_WHOLE`` lines, where its time does not tell."""
     if len(a) + len(b) <= _WHOLE:

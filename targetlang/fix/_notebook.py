@@ -28,7 +28,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from ..errors import SourceSyntaxError, TargetError
-from ._diff import _opcodes, lines
+from ._diff import lines, opcodes
 from ._findings import Finding
 from ._ipython import mask, unmask
 
@@ -330,7 +330,7 @@ def _kept(old: str, new: str) -> Iterator[tuple[int, int, int]]:
     length): the lines the two share, then the characters the changed runs of lines share."""
     old_lines, new_lines = lines(old), lines(new)
     old_at, new_at = _offsets(old_lines), _offsets(new_lines)
-    for tag, i1, i2, j1, j2 in _opcodes(old_lines, new_lines):
+    for tag, i1, i2, j1, j2 in opcodes(old_lines, new_lines):
         a1, a2, b1, b2 = old_at[i1], old_at[i2], new_at[j1], new_at[j2]
         if tag == "equal":
             yield a1, b1, a2 - a1
