@@ -306,11 +306,35 @@ def test_a_hash_inside_a_shell_word_is_no_comment() -> None:
         ),
         pytest.param(
             ".md",
-            "`--target 'llvm -mcpu=a'`\n",
+            "Run `--target 'llvm -mcpu=a'`\nin prose.\n",
             [(1, "text-target")],
-            "`--target 'llvm -mcpu=a'`\n",
+            "Run `--target 'llvm -mcpu=a'` <!-- targetlang: ignore[text-target] -->\nin prose.\n",
+            [],
+            id="markdown-prose",
+        ),
+        pytest.param(
+            ".md",
+            "```bash\ntvmc compile --target 'llvm -mcpu=a' m.onnx # build\n```\n",
+            [(2, "text-target")],
+            "```bash\ntvmc compile --target 'llvm -mcpu=a' m.onnx # build  # targetlang: ignore[text-target]\n```\n",
+            [],
+            id="markdown-code-block",
+        ),
+        pytest.param(
+            ".md",
+            "```bash\ncat <<EOF\n--target 'llvm -mcpu=a'\nEOF\n```\n",
+            [(3, "text-target")],
+            "```bash\ncat <<EOF\n--target 'llvm -mcpu=a'\nEOF\n```\n",
+            [(3, "text-target")],
+            id="markdown-heredoc-no-place",
+        ),
+        pytest.param(
+            ".rst",
+            "Run ``--target 'llvm -mcpu=a'``.\n",
             [(1, "text-target")],
-            id="markdown-no-place",
+            "Run ``--target 'llvm -mcpu=a'``.\n",
+            [(1, "text-target")],
+            id="rst-no-place",
         ),
     ],
 )
@@ -375,11 +399,28 @@ def test_add_ignore_then_check_reports_nothing(run: Run, tmp_path: Path) -> None
 
 
 def test_add_ignore_reports_what_it_cannot_place(run: Run, tmp_path: Path) -> None:
-    _tree(tmp_path, {"README.md": "Run `tvmc --target 'llvm -mcpu=a'`.\n"})
-    status, _, err = run("fix", "--add-ignore", "README.md")
+    _tree(tmp_path, {"README.rst": "Run ``tvmc --target 'llvm -mcpu=a'``.\n"})
+    status, _, err = run("fix", "--add-ignore", "README.rst")
     assert status == 1
-    assert "README.md:1:" in err and "--add-ignore found no place for a comment here" in err
-    assert (tmp_path / "README.md").read_text() == "Run `tvmc --target 'llvm -mcpu=a'`.\n"
+    assert "README.rst:1:" in err and "--add-ignore found no place for a comment here" in err
+    assert (tmp_path / "README.rst").read_text() == "Run ``tvmc --target 'llvm -mcpu=a'``.\n"
+
+
+def test_add_ignore_then_check_reports_nothing_in_markdown(run: Run, tmp_path: Path) -> None:
+    readme = (
+        "# Build\n\nRun `tvmc --target 'llvm -mcpu=a'` or:\n\n"
+        '```bash\ntvmc compile --target "cuda -arch=sm_80" m.onnx\n```\n\n'
+        '```python\nt = "llvm -mcpu=a"\nprint(t)\nTarget(t)\n```\n'
+    )
+    _tree(tmp_path, {"README.md": readme})
+    status, _, _ = run("fix", "--add-ignore", "--quiet", "README.md")
+    assert status == 0
+    assert (tmp_path / "README.md").read_text() == (
+        "# Build\n\nRun `tvmc --target 'llvm -mcpu=a'` or: <!-- targetlang: ignore[text-target] -->\n\n"
+        '```bash\ntvmc compile --target "cuda -arch=sm_80" m.onnx  # targetlang: ignore[text-target]\n```\n\n'
+        '```python\nt = "llvm -mcpu=a"  # targetlang: ignore[target-string]\nprint(t)\nTarget(t)\n```\n'
+    )
+    assert run("fix", "--check", "README.md") == (0, "", "0 findings in 1 file, 0 fixable; 0 files would change\n")
 
 
 REAL = [

@@ -55,7 +55,7 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w\-]+(?:[,\s]+[\w\-]+)*))?", re.
 _HASH_SUFFIXES = frozenset({".sh", ".bash", ".toml", ".yaml", ".yml", ".txt", ".cfg", ".ini"})
 _SHELL_SUFFIXES = frozenset({".sh", ".bash"})
 # where --add-ignore writes no comment: prose, JSON, and a notebook's cells (lines of a cell)
-_NO_PLACE = frozenset({".md", ".rst", ".json", ".ipynb"})
+_NO_PLACE = frozenset({".rst", ".json", ".ipynb"})
 # Python's lines, as tokenize and LibCST count them
 _PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _MD_COMMENT = re.compile(r"<!--\s*(targetlang:\s*ignore(?:\[[^\]]*\])?)\s*-->", re.IGNORECASE)
@@ -287,6 +287,8 @@ def add_ignores(text: str, suffix: str, findings: Iterable[tuple[int, str]]) -> 
     comments: dict[int, int] = {}
     if suffix in INI_SUFFIXES:
         return _ini_ignores(text, wanted)
+    if suffix == ".md":
+        return _markdown_ignores(text, wanted)
     if suffix in _HASH_SUFFIXES:
         pieces = text.splitlines(keepends=True)
         hashed = hash_comments([piece.rstrip("\r\n") for piece in pieces], suffix)
@@ -370,6 +372,40 @@ def _ini_ignores(text: str, wanted: list[tuple[int, str]]) -> tuple[str, list[tu
         ending = piece[len(piece.rstrip("\r\n")) :] or _line_break(text)
         indent = piece[: len(piece) - len(piece.lstrip(" \t"))]
         pieces.insert(line - 1, f"{indent}# targetlang: ignore[{','.join(rules[line])}]{ending}")
+    return "".join(pieces), unplaced
+
+
+def _markdown_ignores(text: str, wanted: list[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]]:
+    """A Markdown text with each finding's line marked: in a code block a ``#`` comment at its end
+    (a shell, a config or Python line, where the line is no string's or heredoc's inside), in
+    prose an HTML comment at its end, ``<!-- targetlang: ignore[rule] -->``, which no reader sees
+    and which, unlike a line of its own, does not break its paragraph in two."""
+    from ._document_blocks import blocks
+
+    pieces = text.splitlines(keepends=True)
+    code: set[int] = set()
+    for block in blocks(text, True):
+        first = text.count("\n", 0, block.start) + 1
+        code.update(range(first, first + text.count("\n", block.start, block.end)))
+    hashed = hash_comments([piece.rstrip("\r\n") for piece in pieces], ".sh")
+    places: dict[int, list[str]] = {}
+    unplaced: list[tuple[int, str]] = []
+    for line, rule in wanted:
+        if not 1 <= line <= len(pieces) or (line in code and line in hashed.inside):
+            unplaced.append((line, rule))
+        else:
+            places.setdefault(line, []).append(rule)
+    for line, rules in places.items():
+        piece = pieces[line - 1]
+        body = piece.rstrip("\r\n")
+        if line in code:
+            comment_at = hashed.comment(line)
+            for rule in rules:
+                body = _with_comment(body, rule, comment_at)
+                comment_at = body.rindex("# targetlang")
+        else:
+            body += f" <!-- targetlang: ignore[{','.join(rules)}] -->"
+        pieces[line - 1] = body + piece[len(piece.rstrip("\r\n")) :]
     return "".join(pieces), unplaced
 
 
