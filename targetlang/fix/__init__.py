@@ -108,45 +108,33 @@ def fix_source(
     runs_on = release(target_version)
     name = path if path is not None else "<string>"
     suffix = PurePath(path).suffix.lower() if path is not None else ".py"
-    if suffix in NOTEBOOK_SUFFIXES:
-        # never read as Python (its JSON would be a dict, its targets in metadata rewritten):
-        # the code cells are fixed as a .py file is, and every other byte is kept
-        from ._notebook import fix_notebook
-
-        python_cell = _python_fixer()
-        cell_errors: list[str] = []
-        fixed, findings = fix_notebook(
-            text,
-            lambda cell: python_cell(
-                cell,
-                path=name,
-                registry=registry,
-                unsafe=unsafe,
-                selected=selected,
-                prefer_tags=prefer_tags,
-                table=table,
-                target_version=runs_on,
-                line_length=line_length,
-            ),
-            path=name,
-            errors=cell_errors,
-        )
-        return FixResult(text, fixed, tuple(findings), tuple(cell_errors))
-
-    def fix_block(block: str, line: int) -> tuple[str, list[Finding]]:
-        # LibCST is imported for the first block that needs it: a shell script or a config never does
-        fixed, found = _python_fixer()(
-            block,
+    def python(code: str, first_line: int = 1) -> tuple[str, list[Finding]]:
+        # LibCST is imported for the first code that needs it: a shell script or a config never does
+        return _python_fixer()(
+            code,
             path=name,
             registry=registry,
             unsafe=unsafe,
             selected=selected,
             prefer_tags=prefer_tags,
-            first_line=line,
+            first_line=first_line,
             table=table,
             target_version=runs_on,
             line_length=line_length,
         )
+
+    if suffix in NOTEBOOK_SUFFIXES:
+        # never read as Python (its JSON would be a dict, its targets in metadata rewritten):
+        # the code cells are fixed as a .py file is, and every other byte is kept
+        from ._notebook import fix_notebook
+
+        _python_fixer()  # (LibCST missing: said before any cell)
+        cell_errors: list[str] = []
+        fixed, findings = fix_notebook(text, python, path=name, errors=cell_errors)
+        return FixResult(text, fixed, tuple(findings), tuple(cell_errors))
+
+    def fix_block(block: str, line: int) -> tuple[str, list[Finding]]:
+        fixed, found = python(block, line)
         if docs:
             return fixed, found
         # reported, not applied: a document's code is changed only when asked (--docs)
@@ -155,17 +143,7 @@ def fix_source(
         ]
 
     if suffix not in TEXT_SUFFIXES:
-        fixed, findings = _python_fixer()(
-            text,
-            path=name,
-            registry=registry,
-            unsafe=unsafe,
-            selected=selected,
-            prefer_tags=prefer_tags,
-            table=table,
-            target_version=runs_on,
-            line_length=line_length,
-        )
+        fixed, findings = python(text)
         from ._comment_blocks import fix_comments
 
         # a sphinx-gallery tutorial's examples, in .. code-block:: of its comments

@@ -31,13 +31,14 @@ from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
 from ._flow import Use, unsafe_use
 from ._literal import render
+from ._plugins import Plugin, plugin
 from ._rules import Safety
 from ._survey import Survey
 
 if TYPE_CHECKING:
     from ._rewriter import Rewriter
 
-__all__ = ["NOTE", "Problem", "is_target", "noted", "problems", "report", "survey_node"]
+__all__ = ["NOTE", "Problem", "is_target", "noted", "problems", "report", "report_only_rule", "survey_node"]
 
 NOTE = "modern-target"  # the survey's note of a node that may be a modern target
 _CACHE = "modern-target/problems"
@@ -365,3 +366,19 @@ def _flow_of(rewriter: Rewriter, node: cst.CSTNode) -> tuple[list[Use], Use | No
     assert isinstance(node, cst.BaseExpression)
     uses = list(rewriter.flow.uses(node))
     return uses, unsafe_use(uses, node)
+
+
+def report_only_rule(rule_id: str) -> Plugin:
+    """The plugin of a modern rule that only reports (``target-unknown-kind``, ``-tag``, ``-attr``,
+    ``target-rejected``): its problems, where a dict or a string the survey noted stands."""
+    made = plugin(rule_id)
+
+    @made.rewrite(cst.Dict, cst.SimpleString)
+    def _reported(
+        rewriter: Rewriter, original: cst.Dict | cst.SimpleString, updated: cst.BaseExpression
+    ) -> cst.BaseExpression:
+        if noted(rewriter.survey, original):
+            report(rewriter, rule_id, original)
+        return updated
+
+    return made
