@@ -19,7 +19,10 @@ from ._compose import is_format
 from ._plugins import SurveyHook, survey_hooks
 from ._prefilter import built, candidate, helper_names
 
-__all__ = ["HELPER_MODULES", "STRICT", "Context", "Survey", "dotted"]
+__all__ = ["GUESSED_RECEIVERS", "HELPER_MODULES", "STRICT", "Context", "Survey", "dotted"]
+
+GUESSED_RECEIVERS = frozenset({"target", "tgt", "tvm_target", "target_host", "host"})
+"""The names a receiver is taken for a ``Target`` by, where nothing else says what it holds."""
 
 # The modules whose helper constructors TVM 0.24 removed.
 HELPER_MODULES = ("tvm.target", "tvm.target.target")
@@ -192,6 +195,24 @@ class Survey(cst.CSTVisitor):
         # (canon_target(x) gave x's Target, or None for None, which no property read survived)
         makers = ("Target.current", "Target.canon_target")
         return last == "Target" or name.endswith(makers) or self.helper(value) is not None
+
+    def target_receiver(self, node: cst.BaseExpression) -> str | None:
+        """Whether ``node`` holds a ``Target``: ``"known"`` (a call that makes one, a name bound to
+        one or annotated ``Target``), ``"named"`` (only its name says so: ``target``, ``tgt``...),
+        else ``None``."""
+        if isinstance(node, cst.Call):
+            return "known" if self.makes_target(node) else None
+        if isinstance(node, cst.Name):
+            for scope in reversed(self.scopes):
+                status = scope.bindings.get(node.value)
+                if status == "target":
+                    return "known"
+                if status is not None:
+                    break
+            return "named" if node.value in GUESSED_RECEIVERS else None
+        if isinstance(node, cst.Attribute) and node.attr.value in GUESSED_RECEIVERS:
+            return "named"
+        return None
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.scopes.append(_Scope())

@@ -16,28 +16,17 @@ from .._plugins import plugin
 from .._properties import REMOVED_PROPERTIES
 from .._rewriter import Rewriter
 from .._rules import Safety
-from .._survey import Survey
+from .._survey import GUESSED_RECEIVERS, Survey
 
 RULE = plugin("target-property")
 
 # Names that are taken for a Target's where nothing else says what they hold.
-_GUESSED_RECEIVERS = frozenset({"target", "tgt", "tvm_target", "target_host", "host"})
 
 
 def _receiver(survey: Survey, node: cst.BaseExpression) -> Safety | None:
-    if isinstance(node, cst.Call):
-        return "safe" if survey.makes_target(node) else None
-    if isinstance(node, cst.Name):
-        for scope in reversed(survey.scopes):
-            status = scope.bindings.get(node.value)
-            if status == "target":
-                return "safe"
-            if status is not None:
-                break
-        return "unsafe" if node.value in _GUESSED_RECEIVERS else None
-    if isinstance(node, cst.Attribute) and node.attr.value in _GUESSED_RECEIVERS:
-        return "unsafe"
-    return None
+    """``safe`` where ``node`` is known to hold a Target, ``unsafe`` where only its name says so."""
+    found = survey.target_receiver(node)
+    return "safe" if found == "known" else "unsafe" if found == "named" else None
 
 
 _IMPORTED = RULE.rule.id + "/imported"  # the dotted names of modules imported
@@ -73,7 +62,7 @@ def _fixed(rewriter: Rewriter, original_node: cst.Attribute, updated_node: cst.A
     bound = original_node.value
     if safety == "safe" and isinstance(bound, cst.Name) and not _holds_target(rewriter, bound):
         # another binding reaches the read (a comprehension's, an except's): the name decides
-        safety = "unsafe" if bound.value in _GUESSED_RECEIVERS else None
+        safety = "unsafe" if bound.value in GUESSED_RECEIVERS else None
         if safety is None:
             return updated_node
     prop = REMOVED_PROPERTIES[original_node.attr.value]

@@ -19,27 +19,14 @@ from .._survey import Survey
 
 RULE = plugin("target-str-compare")
 
-# Names that are taken for a Target's where nothing else says what they hold (target-property's).
-_GUESSED_RECEIVERS = frozenset({"target", "tgt", "tvm_target", "target_host", "host"})
+# The attributes whose value is a list: "-mattr" in str(t) is a search of one of its items
 _ARRAYS = frozenset({"mattr", "libs", "keys"})
 
 
 def _receiver(survey: Survey, node: cst.BaseExpression) -> Safety | None:
-    """``unsafe`` where ``node`` is known to hold a Target, ``report-only`` where its name says
-    so, ``None`` otherwise."""
-    if isinstance(node, cst.Call):
-        return "unsafe" if survey.makes_target(node) else None
-    if isinstance(node, cst.Name):
-        for scope in reversed(survey.scopes):
-            status = scope.bindings.get(node.value)
-            if status == "target":
-                return "unsafe"
-            if status is not None:
-                break
-        return "report-only" if node.value in _GUESSED_RECEIVERS else None
-    if isinstance(node, cst.Attribute) and node.attr.value in _GUESSED_RECEIVERS:
-        return "report-only"
-    return None
+    """``unsafe`` where ``node`` is known to hold a Target, ``report-only`` where only its name says so."""
+    found = survey.target_receiver(node)
+    return "unsafe" if found == "known" else "report-only" if found == "named" else None
 
 
 def _stringified(survey: Survey, node: cst.BaseExpression) -> tuple[cst.BaseExpression, Safety] | None:
