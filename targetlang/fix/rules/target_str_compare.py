@@ -19,7 +19,7 @@ from .._survey import Survey
 
 RULE = plugin("target-str-compare")
 
-# The attributes whose value is a list: "-mattr" in str(t) is a search of one of its items
+# The attributes whose value is a list: "-mattr=+neon" in str(t) asks whether "+neon" is one of its items
 _ARRAYS = frozenset({"mattr", "libs", "keys"})
 
 
