@@ -260,7 +260,7 @@ def _check_findings(result: FixResult, options: FixOptions, text: str) -> None:
         expect(finding.rule in RULES and finding.safety in _SAFETIES, "unknown rule or safety", finding)
         expect(finding.path == options["path"], "the finding names another file", finding)
         if finding.rule == "text-target" or (block_places if in_block(finding) else libcst_places):
-            _check_place(finding, lines, text, in_block(finding))
+            _check_place(finding, lines, text)
         if finding.applied:
             expect(finding.after is not None and finding.safety != "report-only", "a report applied", finding)
             expect(finding.safety == "safe" or options["unsafe"], "an unsafe fix applied", finding)
@@ -269,15 +269,11 @@ def _check_findings(result: FixResult, options: FixOptions, text: str) -> None:
         expect(json.loads(json.dumps(exported)) == exported, "a finding's JSON does not survive json.dumps", exported)
 
 
-def _check_place(finding: Finding, lines: list[str], text: str, in_block: bool) -> None:
+def _check_place(finding: Finding, lines: list[str], text: str) -> None:
     """The finding's line and column lie inside the text, where its ``before`` starts."""
     expect(1 <= finding.line <= len(lines), "a finding's line outside the text", text, finding)
     line = lines[finding.line - 1]
     expect(1 <= finding.column <= len(line) + 1, "a finding's column outside its line", text, finding)
     first = _PYTHON_LINES.split(finding.before)[0] if finding.before else ""
-    # KNOWN: a finding of an indented code block of a document has its column in the block as
-    # dedented (rules/text_target.py passes the dedented block; its fix is not this file's):
-    # there the place may be short of the text by up to the line's indent.
-    shifts = range(len(line) - len(line.lstrip(" \t")) + 1) if in_block else range(1)
-    found = any(line.startswith(first, finding.column - 1 + shift) for shift in shifts)
+    found = line.startswith(first, finding.column - 1)
     expect(found, "the text at a finding's place is not its `before`", text, finding)
