@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from targetlang._versions import FIRST_SCHEMA, LAST_LEGACY, MODERN, Version  # noqa: E402
+from targetlang._versions import FIRST_SCHEMA, LAST_LEGACY, MODERN, Version
 
 
 def schema_releases(newest: Version) -> list[str]:
