@@ -17,6 +17,12 @@ A file holds what a registry adds to a built-in one (``Registry.to_dict``)::
 ``base`` is the built-in registry extended (``"0.22"`` when absent, ``"none"`` for none);
 ``removed_kinds`` and ``removed_tags`` list what the registry drops from it. ``dump_registry``
 writes the same data back, so a target text plus its registry file regenerate the same object.
+
+A table of a built-in kind says what it does to it: ``extend = true`` adds the attributes of its
+``attrs`` and keeps the kind's own; ``replace = true`` redefines the kind as the table declares
+it. A table with neither is a redefinition too, and an error where it drops (or retypes) one of
+the built-in kind's attributes: a fork that adds ``code`` to ``cuda`` must not lose
+``max_num_threads`` by accident.
 """
 
 from __future__ import annotations
@@ -24,11 +30,13 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ._parsing import checking_registry_tags, parse
 from ._registry import Registry
+from ._schema import KindSchema
 from .errors import RegistryError, TargetError, show
 
 __all__ = ["MAX_KEY_PARTS", "MAX_TOML_BYTES", "check_registry", "dump_registry", "load_registry"]
@@ -48,7 +56,8 @@ def load_registry(path: str | Path) -> Registry:
     except OSError as exc:
         raise RegistryError(f"cannot read registry file {path}: {exc.strerror or exc}") from None
     try:
-        return check_registry(Registry.from_dict(_decode(data, fmt)))
+        text = _text(data, fmt)
+        return check_registry(_registry_of(_decode(text, fmt), text, fmt))
     except TargetError as err:
         raise err.in_context(str(path)) from None
 
@@ -120,7 +129,7 @@ def check_toml_keys(text: str) -> None:
             header, braces = parts, 0
 
 
-def _decode(data: bytes, fmt: str) -> Any:
+def _text(data: bytes, fmt: str) -> str:
     if fmt == "toml" and len(data) > MAX_TOML_BYTES:
         raise RegistryError(
             f"the TOML is more than {MAX_TOML_BYTES:,} bytes, too large: a TOML registry file holds "
@@ -128,9 +137,12 @@ def _decode(data: bytes, fmt: str) -> Any:
         )
     try:
         # utf-8-sig: a byte-order mark written by a Windows editor is not part of the data.
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise RegistryError(f"not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+def _decode(text: str, fmt: str) -> Any:
     try:
         if fmt == "toml":
             check_toml_keys(text)
@@ -164,6 +176,12 @@ def check_registry(registry: Registry) -> Registry:
 def dump_registry(registry: Registry, fmt: str = "json") -> str:
     """The registry file text (``fmt`` is ``"json"`` or ``"toml"``) of what ``registry`` adds."""
     data = registry.to_dict()
+    base = registry.base
+    if base is not None:
+        for name, table in data["kinds"].items():
+            if name in base.kinds:
+                added = _added_attrs(base.kinds[name], registry.kinds[name], table)
+                data["kinds"][name] = {_REPLACE: True, **table} if added is None else {_EXTEND: True, "attrs": added}
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if fmt != "toml":
@@ -178,6 +196,192 @@ def dump_registry(registry: Registry, fmt: str = "json") -> str:
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_EXTEND = "extend"
+_REPLACE = "replace"
+_SHOWN_ATTRS = 6  # dropped attributes named in an error; the rest counted
+
+
+def _registry_of(data: Any, text: str, fmt: str) -> Registry:
+    """The registry of a decoded registry file: ``Registry.from_dict`` of its plain tables, then
+    each ``extend = true`` table added to its built-in kind; a redefinition of a built-in kind
+    that drops or retypes one of its attributes, without ``replace = true``, is an error pointing
+    at the kind's key in ``text``."""
+    kinds = data.get("kinds") if isinstance(data, Mapping) else None
+    if not isinstance(kinds, Mapping):
+        return Registry.from_dict(data)  # (which says what is wrong with it, if anything)
+    plain: dict[str, Any] = {}
+    extensions: dict[str, Mapping[str, Any]] = {}
+    replaced: set[str] = set()
+    for name, table in kinds.items():
+        if not isinstance(table, Mapping) or not (_EXTEND in table or _REPLACE in table):
+            plain[name] = table
+            continue
+        extend, replace = (_flag(table, key, name, text, fmt) for key in (_EXTEND, _REPLACE))
+        rest = {key: value for key, value in table.items() if key not in (_EXTEND, _REPLACE)}
+        if extend and replace:
+            raise _at(
+                f"kind {show(name)} says both 'extend = true' and 'replace = true': an extension keeps the "
+                "built-in kind's attributes, a replacement does not",
+                name,
+                text,
+                fmt,
+            )
+        if extend:
+            extensions[name] = rest
+        else:
+            plain[name] = rest
+            if replace:
+                replaced.add(name)
+    registry = Registry.from_dict({**data, "kinds": plain})
+    base = registry.base
+    base_kinds: Mapping[str, KindSchema] = base.kinds if base is not None else {}
+    removed = set(data.get("removed_kinds", ()))
+    for name, table in extensions.items():
+        kind = _extended(name, table, base_kinds.get(name), name in removed, registry, text, fmt)
+        registry = registry.with_kind(kind)
+    for name in plain:
+        old = base_kinds.get(name)
+        if old is not None and name not in replaced and name not in removed:
+            _check_redefinition(old, registry.kinds[name], registry.version, text, fmt)
+    return registry
+
+
+def _flag(table: Mapping[str, Any], key: str, name: str, text: str, fmt: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        got = "a string" if isinstance(value, str) else type(value).__name__
+        raise _at(f"kind {show(name)}: {key!r} must be true or false, not {got}", name, text, fmt)
+    return value
+
+
+def _extended(
+    name: str,
+    table: Mapping[str, Any],
+    old: KindSchema | None,
+    removed: bool,
+    registry: Registry,
+    text: str,
+    fmt: str,
+) -> KindSchema:
+    """Built-in kind ``old`` with the attributes an ``extend = true`` table adds."""
+    where = f"kind {show(name)}"
+    if old is None or removed:
+        base = f'TVM v{registry.version}' if registry.version else 'the registry ("none")'
+        why = "removes it ('removed_kinds')" if removed else f"{base} has no kind {show(name)}"
+        message = f"{where} says 'extend = true', but the file {why}: declare the kind without 'extend'"
+        raise _at(message, name, text, fmt)
+    extra = sorted(set(table) - {"attrs"})
+    if extra:
+        raise _at(
+            f"{where}: an extension adds attributes ('attrs') only, not {', '.join(map(repr, extra))}: to change "
+            "the kind itself, redefine it with 'replace = true'",
+            name,
+            text,
+            fmt,
+        )
+    attrs = table.get("attrs", {})
+    # Read the new attributes as a kind of their own would have them (types, defaults, checks).
+    alone = Registry.from_dict({"base": "none", "kinds": {name: {"attrs": attrs, "leaf": old.leaf}}}).kinds[name]
+    clashing = [attr for attr in attrs if attr in old.attrs]
+    if clashing:
+        raise _at(
+            f"{where}: {show(clashing[0])} is an attribute of the built-in kind already; an extension adds "
+            "attributes: to change one, redefine the kind with 'replace = true'",
+            name,
+            text,
+            fmt,
+        )
+    return KindSchema(
+        old.name,
+        {**old.attrs, **{attr: alone.attrs[attr] for attr in attrs}},
+        old.default_keys,
+        old.device_type,
+        old.canonicalizer,
+        old.preprocessor,
+        leaf=old.leaf,
+        modern_only=old.modern_only,
+        common=old.common,
+    )
+
+
+def _check_redefinition(old: KindSchema, new: KindSchema, version: str, text: str, fmt: str) -> None:
+    dropped = [attr for attr in old.attrs if attr not in new.attrs]
+    retyped = [attr for attr in old.attrs if attr in new.attrs and new.attrs[attr].type != old.attrs[attr].type]
+    if not dropped and not retyped:
+        return
+    if dropped:
+        shown = ", ".join(map(show, dropped[:_SHOWN_ATTRS]))
+        more = f" and {len(dropped) - _SHOWN_ATTRS} more" if len(dropped) > _SHOWN_ATTRS else ""
+        what = f"drops its attribute{'s' if len(dropped) > 1 else ''} {shown}{more}"
+    else:
+        attr = retyped[0]
+        what = f"changes the type of {show(attr)} from {old.attrs[attr].type} to {new.attrs[attr].type}"
+    raise _at(
+        f"kind {show(new.name)} redefines TVM v{version}'s built-in kind and {what}: to add attributes to it, "
+        "write 'extend = true' and the new attributes only; to redefine it, write 'replace = true'",
+        new.name,
+        text,
+        fmt,
+    )
+
+
+def _at(message: str, name: str, text: str, fmt: str) -> RegistryError:
+    """A RegistryError about kind ``name``, pointing at its key in the file's text when found."""
+    span = _kind_key(text, fmt, name)
+    return RegistryError(message, text, *span) if span else RegistryError(message)
+
+
+def _kind_key(text: str, fmt: str, name: str) -> tuple[int, int] | None:
+    """Where the key of kind ``name`` is written in a registry file's text: its table's header
+    (``[kinds.cuda]``), a dotted key (``kinds.cuda.attrs``), or its key within ``kinds``."""
+    spellings = [re.escape(json.dumps(name, ensure_ascii=False))]
+    if fmt == "toml":
+        spellings.append(re.escape(f"'{name}'"))
+        if _BARE_KEY.fullmatch(name):
+            spellings.append(re.escape(name))
+    key = rf"(?P<key>{'|'.join(spellings)})"
+    if fmt == "toml":
+        for pattern in (
+            rf"^[ \t]*\[[ \t]*kinds[ \t]*\.[ \t]*{key}[ \t]*[.\]]",
+            rf"^[ \t]*kinds[ \t]*\.[ \t]*{key}[ \t]*[.=]",
+        ):
+            found = re.search(pattern, text, re.MULTILINE)
+            if found is not None:
+                return found.start("key"), found.end("key")
+        # Else a key of the [kinds] table, between its header and the next one.
+        table = re.search(r"^[ \t]*\[[ \t]*kinds[ \t]*\][^\n]*", text, re.MULTILINE)
+        if table is None:
+            return None
+        after = re.compile(r"^[ \t]*\[", re.MULTILINE).search(text, table.end())
+        found = re.compile(rf"(?:^|[{{,])[ \t]*{key}[ \t]*=", re.MULTILINE).search(
+            text, table.end(), after.start() if after is not None else len(text)
+        )
+    else:
+        # JSON: the key within "kinds" (a kind's name written with other escapes is not found).
+        table = re.search(r'"kinds"[ \t\r\n]*:', text)
+        found = re.compile(rf"{key}[ \t\r\n]*:").search(text, table.end()) if table is not None else None
+    if found is not None:
+        return found.start("key"), found.end("key")
+    return None
+
+
+def _added_attrs(old: KindSchema, new: KindSchema, table: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``attrs`` table of the extension of ``old`` that ``new`` is, or None when ``new``
+    changes what ``old`` had (then the file says ``replace = true``)."""
+    same = (
+        new.default_keys == old.default_keys
+        and new.device_type == old.device_type
+        and new.canonicalizer == old.canonicalizer
+        and new.preprocessor == old.preprocessor
+        and new.leaf == old.leaf
+        and new.modern_only == old.modern_only
+        and all(new.attrs.get(attr) == spec for attr, spec in old.attrs.items())
+    )
+    declared = table.get("attrs", {})
+    added = [attr for attr in new.attrs if attr not in old.attrs]
+    if not same or any(attr not in declared for attr in added):
+        return None  # (an added attribute every kind has, not written in the table: a redefinition)
+    return {attr: declared[attr] for attr in added}
 
 
 def _toml_key(key: str) -> str:
