@@ -498,13 +498,13 @@ def test_registry_option_for_migrate(run: Run) -> None:
     status, out, err = run("--registry", registry, "migrate", "{kind: my-accelerator, cores: 8}")
     assert (status, out) == (1, "")
     assert err.splitlines() == [
-        "error: unknown-in-0.27: kind 'my-accelerator': a kind or attribute TVM 0.27 does not know",
+        "error: unknown-attribute: kind 'my-accelerator': a kind or attribute TVM 0.27 does not know",
         "  {kind: my-accelerator, cores: 8}",
         "   ^^^^^^^^^^^^^^^^^^^^",
     ]
     status, out, err = run("--registry", registry, "migrate", "--policy", "keep", "example/x86-cuda-vulkan")
     assert status == 0
-    assert err == "warning: unknown-in-0.27: kind 'system': a kind or attribute TVM 0.27 does not know\n"
+    assert err == "warning: unknown-attribute: kind 'system': a kind or attribute TVM 0.27 does not know\n"
     migrated = json.loads(out)
     assert (migrated["kind"], migrated["executor"], migrated["runtime"]) == ("system", "vm", "cpp")
     # Legacy strings still read with every release's attributes beside the user's kinds.

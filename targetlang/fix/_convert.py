@@ -88,7 +88,7 @@ def convert(
     if result.json is None:
         problems = "; ".join(f"{c.rule}: {c.message}" for c in changes if c.severity == "error")
         return Conversion(None, None, changes, "report-only", f"cannot migrate: {problems}")
-    expected = [c for c in changes if own and c.rule == "unknown-in-0.27"]
+    expected = [c for c in changes if own and c.rule == "unknown-attribute"]
     warned = [f"{c.rule}: {c.message}" for c in changes if c.severity == "warning" and c not in expected]
     notes = [f"{c.rule}: {c.message}" for c in changes if c.severity == "info"]
     if expected:

@@ -4,8 +4,9 @@ TVM >= 0.24 reads only JSON/dict targets and rejects the attributes and kinds it
 years. :func:`migrate` reads a target as old TVM did (any era, removed attributes included),
 applies the migration rules (:data:`RULES`, one :class:`Rule` object each, in order), and returns
 the modern JSON with one :class:`Change` per rule applied: a stable rule id, a message, and where
-the change is in the input. The JSON is checked against TVM 0.27's schema and the checks of its
-canonicalisers (``data/checks-v0.27.json``): what 0.27 would reject is an error.
+the change is in the input. The JSON is checked against the schema of the modern release written
+for (``to``: 0.24 to 0.27, the newest by default) and the checks of its canonicalisers
+(``data/checks-v0.27.json``): what that release would reject is an error.
 """
 
 from __future__ import annotations
@@ -21,16 +22,42 @@ from .._parsing import parse
 from .._registry import Registry
 from .._resolution import Environment
 from .._target import Target
-from .._versions import MODERN
+from .._versions import MODERN, MODERN_RELEASES, Version
 from ..errors import TargetError
 from ._rules import _REMOVED_ATTRS as _REMOVED_ATTRS
 from ._rules import _REMOVED_KINDS as _REMOVED_KINDS
-from ._rules import POLICIES, RULES, Change, Rule, Run, convert, docs_table, equal_tags
+from ._rules import POLICIES, RULE_ALIASES, RULES, Change, Rule, Run, convert, docs_table, equal_tags, rule_id
 from ._rules import Policy as Policy
 from ._rules import _legacy_registry as _legacy_registry
 from ._rules import _reading_registry as _reading_registry
 
-__all__ = ["POLICIES", "RULES", "Change", "Migration", "Rule", "docs_table", "equal_tags", "migrate"]
+__all__ = [
+    "POLICIES",
+    "RULES",
+    "RULE_ALIASES",
+    "Change",
+    "Migration",
+    "Rule",
+    "docs_table",
+    "equal_tags",
+    "migrate",
+    "modern_release",
+    "rule_id",
+]
+
+
+def modern_release(text: str) -> str:
+    """The modern release ``text`` names (``"0.25"``, ``"v0.25.0"``), as migration's ``to`` takes
+    it. Raises :class:`ValueError` for any other: one targetlang has no data of, or a release that
+    read legacy strings."""
+    try:
+        version = Version.parse(text)
+    except ValueError:
+        version = None
+    if version not in MODERN_RELEASES:
+        known = ", ".join(str(v) for v in MODERN_RELEASES)
+        raise ValueError(f"targetlang writes for TVM {known}, not {text!r}")
+    return str(version)
 
 
 @dataclass(frozen=True)
@@ -65,7 +92,8 @@ def migrate(
     registry: Registry | None = None,
     validate: bool = True,
 ) -> Migration:
-    """Migrate a target written for an older TVM to the modern JSON form of TVM ``to``.
+    """Migrate a target written for an older TVM to the modern JSON form of TVM ``to`` (a modern
+    release: ``"0.24"`` to the newest, ``"0.27"``, the default).
 
     ``spec`` is read as TVM read it (``era`` for strings printed by TVM v0.6 - v0.9), with every
     attribute and kind any release had. Removed attributes (``system-lib``, ``link-params``,
@@ -77,11 +105,11 @@ def migrate(
     the input cannot be read at all. ``registry`` adds user kinds and tags (a
     :class:`Registry` built on a built-in one): TVM 0.27 knows no user kind, so a target of one
     migrates only under ``policy="keep"``, with a warning. ``validate=False`` leaves out the
-    checks against TVM 0.27 (rule ``rejected-by-0.27``): the JSON is then the plain conversion,
-    which 0.27 may reject.
+    checks against the release (rule ``rejected-by-target``): the JSON is then the plain
+    conversion, which it may reject. Raises :class:`ValueError` for a ``to`` that is no modern
+    release targetlang has the data of.
     """
-    if to != str(MODERN):
-        raise ValueError(f"targetlang migrates to TVM {MODERN}'s form only")
+    to = modern_release(to)
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
     rewritten: str | None = None  # a text parse read with mkldnn replaced by dnnl
@@ -99,7 +127,13 @@ def migrate(
         written = spec if isinstance(spec, Mapping) else None
         source = json.dumps(target.to_json())
     run = Run(
-        policy, source, rewritten=rewritten, compress_tags=compress_tags, env=env or Environment(), validate=validate
+        policy,
+        source,
+        rewritten=rewritten,
+        compress_tags=compress_tags,
+        env=env or Environment(),
+        validate=validate,
+        to=to,
     )
     if host is not None:
         given = host

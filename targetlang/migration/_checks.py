@@ -1,8 +1,13 @@
-"""What TVM 0.27's ``Target(config)`` rejects in a config of known kinds and attributes, read from
-data: the type of each attribute (``data/kinds-v0.27.json``, 0.27's own list of each kind's
-options) and the checks of its canonicalisers (``data/checks-v0.27.json``: kind, attribute, the
-condition the value must meet and when the check applies, 0.27's message and the source line it
-comes from). tests/oracle/record_checks.py verifies the checks against apache-tvm 0.27.
+"""What a modern TVM's ``Target(config)`` rejects in a config of known kinds and attributes, read
+from each release's data: the type of each attribute (``data/kinds-v0.27.json``, 0.27's own list
+of each kind's options) and the checks of its canonicalisers (``data/checks-v0.27.json``: kind,
+attribute, the condition the value must meet and when the check applies, the message and the
+source line it comes from). tests/oracle/record_checks.py verifies the checks against apache-tvm
+0.27.
+
+A release without a checks file of its own has the checks of the next release that has one:
+0.24 - 0.26 have 0.27's (their canonicalisers check the same conditions with the same messages;
+only where the code stands and how it casts changed).
 
 Unknown kinds and attributes are not this module's: the migration reports them by their own rule.
 """
@@ -18,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from .._lexical import INT64_MAX, INT64_MIN
+from .._versions import DATA, MODERN, MODERN_RELEASES, Version
 
-__all__ = ["Check", "Rejection", "checks", "rejections"]
+__all__ = ["Check", "Rejection", "checks", "checks_file", "option_types", "rejections"]
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-CHECKS_FILE = DATA / "checks-v0.27.json"
-KINDS_FILE = DATA / "kinds-v0.27.json"
+CHECKS_FILE = DATA / f"checks-v{MODERN}.json"
+KINDS_FILE = DATA / f"kinds-v{MODERN}.json"
 
 _MISSING: Any = object()  # an attribute the config does not set
 _CONDITIONS = frozenset({"prefix", "equals", "one_of", "regex", "int64_groups", "min", "max", "items", "not"})
@@ -145,16 +150,36 @@ def _valid_condition(condition: Any) -> bool:
     return all(_valid_condition(condition[k]) for k in ("items", "not") if k in condition)
 
 
+def _modern(release: str) -> Version:
+    version = Version.parse(release)
+    if version not in MODERN_RELEASES:
+        known = ", ".join(str(v) for v in MODERN_RELEASES)
+        raise ValueError(f"targetlang has no data of TVM {release}: it writes for {known}")
+    return version
+
+
 @functools.cache
-def checks() -> tuple[Check, ...]:
-    """The checks of ``data/checks-v0.27.json``, in its order."""
-    data = json.loads(CHECKS_FILE.read_text(encoding="utf-8"))
+def checks_file(release: str = str(MODERN)) -> Path:
+    """The checks file of modern release ``release``: its own, else the next release's that has one."""
+    version = _modern(release)
+    for later in MODERN_RELEASES:
+        path = DATA / f"checks-v{later}.json"
+        if later >= version and path.is_file():
+            return path
+    raise ValueError(f"targetlang has no checks of TVM {release} or a later release")
+
+
+@functools.cache
+def checks(release: str = str(MODERN)) -> tuple[Check, ...]:
+    """The checks of release ``release``'s canonicalisers (``data/checks-v0.27.json``), in order."""
+    path = checks_file(release)
+    data = json.loads(path.read_text(encoding="utf-8"))
     found = []
     for entry in data["checks"]:
         when = tuple(entry.get("when", ()))
         conditions = [entry["condition"], *(c for alternative in when for c in alternative.values())]
         if not all(_valid_condition(c) for c in conditions):
-            raise ValueError(f"{CHECKS_FILE.name}: check {entry['id']!r} has a condition this reader does not know")
+            raise ValueError(f"{path.name}: check {entry['id']!r} has a condition this reader does not know")
         found.append(
             Check(
                 entry["id"],
@@ -170,14 +195,15 @@ def checks() -> tuple[Check, ...]:
 
 
 @functools.cache
-def _checks_of(kind: str) -> tuple[Check, ...]:
-    return tuple(check for check in checks() if check.kind == kind)
+def _checks_of(kind: str, release: str) -> tuple[Check, ...]:
+    return tuple(check for check in checks(release) if check.kind == kind)
 
 
 @functools.cache
-def option_types() -> dict[str, dict[str, str]]:
-    """Each 0.27 kind's options and their types, as 0.27 lists them (``int``, ``Array<str>``...)."""
-    kinds = json.loads(KINDS_FILE.read_text(encoding="utf-8"))["kinds"]
+def option_types(release: str = str(MODERN)) -> dict[str, dict[str, str]]:
+    """Each kind's options and their types, as release ``release`` lists them (``int``,
+    ``Array<str>``...)."""
+    kinds = json.loads((DATA / f"kinds-v{_modern(release)}.json").read_text(encoding="utf-8"))["kinds"]
     return {name: dict(kind["options"]) for name, kind in kinds.items()}
 
 
@@ -197,12 +223,12 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
 }
 
 
-def rejections(config: Mapping[str, Any]) -> list[Rejection]:
-    """Why TVM 0.27's ``Target(config)`` rejects ``config``, one level of it (a nested target is
-    checked on its own): each attribute whose value is not of the schema's type, then each check
-    that fails. Kinds and attributes 0.27 does not know are left out."""
+def rejections(config: Mapping[str, Any], release: str = str(MODERN)) -> list[Rejection]:
+    """Why TVM ``release``'s ``Target(config)`` rejects ``config``, one level of it (a nested
+    target is checked on its own): each attribute whose value is not of the schema's type, then
+    each check that fails. Kinds and attributes the release does not know are left out."""
     kind = config.get("kind")
-    types = option_types().get(kind) if isinstance(kind, str) else None
+    types = option_types(release).get(kind) if isinstance(kind, str) else None
     if types is None:
         return []
     found: list[Rejection] = []
@@ -213,7 +239,7 @@ def rejections(config: Mapping[str, Any]) -> list[Rejection]:
             found.append(Rejection(name, value, f"Option '{name}': expected type '{typ}'"))
     if found:
         return found  # 0.27 converts every option before its canonicaliser runs
-    for check in _checks_of(str(kind)):
+    for check in _checks_of(str(kind), release):
         value = config.get(check.attribute)
         if check.applies(config) and not check.holds(value):
             bad = check.failing(value)

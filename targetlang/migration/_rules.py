@@ -13,7 +13,6 @@ import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Literal
 
 from .._parsing import parse
@@ -21,12 +20,25 @@ from .._registry import Registry, builtin_registry, release_kinds
 from .._resolution import Environment
 from .._schema import AttrSpec
 from .._target import Target
-from .._versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version
+from .._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version
 from ..errors import TargetError, pointed, show
 from ._checks import rejections
 from ._written import misread
 
-__all__ = ["POLICIES", "RULES", "Change", "Level", "Policy", "Rule", "Run", "convert", "docs_table", "equal_tags"]
+__all__ = [
+    "POLICIES",
+    "RULES",
+    "RULE_ALIASES",
+    "Change",
+    "Level",
+    "Policy",
+    "Rule",
+    "Run",
+    "convert",
+    "docs_table",
+    "equal_tags",
+    "rule_id",
+]
 
 Policy = Literal["error", "drop", "keep"]
 POLICIES: tuple[Policy, ...] = ("error", "drop", "keep")
@@ -128,11 +140,10 @@ def _reading_registry(registry: Registry | None) -> Registry:
 
 
 @functools.cache
-def _modern() -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
-    """TVM 0.27's kinds (each with its options) and tags."""
-    data = Path(__file__).resolve().parents[1] / "data"
-    kinds = json.loads((data / f"kinds-v{MODERN}.json").read_text(encoding="utf-8"))["kinds"]
-    tags = json.loads((data / f"tags-v{MODERN}.json").read_text(encoding="utf-8"))["tags"]
+def _modern(release: str = str(MODERN)) -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
+    """The kinds (each with its options) and tags of modern release ``release``."""
+    kinds = json.loads((DATA / f"kinds-v{release}.json").read_text(encoding="utf-8"))["kinds"]
+    tags = json.loads((DATA / f"tags-v{release}.json").read_text(encoding="utf-8"))["tags"]
     return {name: frozenset(k["options"]) for name, k in kinds.items()}, tags
 
 
@@ -151,10 +162,11 @@ class Run:
     compress_tags: bool = False
     env: Environment = field(default_factory=Environment)
     validate: bool = True
+    to: str = str(MODERN)  # the modern release written for (a name of MODERN_RELEASES)
 
     @functools.cached_property
     def kinds(self) -> dict[str, frozenset[str]]:
-        return _modern()[0]
+        return _modern(self.to)[0]
 
     @functools.cached_property
     def common(self) -> frozenset[str]:
@@ -273,9 +285,16 @@ def _removed_kind(level: Level, config: dict[str, Any]) -> None:
         _kind_gone(level, "removed-kind", what)
 
 
+def _legacy_kind(kind: str) -> bool:
+    """Whether some release that read legacy strings had ``kind`` (not a kind only a modern one
+    added, such as ``trn``, which a release written for may yet lack)."""
+    found = _legacy_registry().kinds.get(kind)
+    return found is not None and not found.modern_only
+
+
 def _byoc_kind(level: Level, config: dict[str, Any]) -> None:
     kind = level.target.kind
-    if kind not in _REMOVED_KINDS and kind not in level.run.kinds and kind in _legacy_registry().kinds:
+    if kind not in _REMOVED_KINDS and kind not in level.run.kinds and _legacy_kind(kind):
         _kind_gone(level, "byoc-kind", RULES["byoc-kind"].summary)
 
 
@@ -376,20 +395,20 @@ def _unknown_attributes(level: Level, config: dict[str, Any], removed: bool) -> 
         if kind not in _legacy_registry().kinds and name in level.target.schema.attrs:
             continue  # a user kind's own attribute (its executor too): the kind is reported
         replaced = _REMOVED_ATTRS.get(name)
-        rule = "removed-attribute" if removed else "unknown-in-0.27"
+        rule = "removed-attribute" if removed else "unknown-attribute"
         default = _default_of_replacement(name, config) if removed and policy != "keep" else None
         if default is not None:
             del config[name]
             message = f"attribute {show(name)} dropped: false is {default}'s default, so it sets nothing"
             level.report(rule, message, level.span(name), "info")
             continue
-        what = f"moved to {replaced}" if replaced else f"TVM {MODERN} does not know it"
+        what = f"moved to {replaced}" if replaced else f"TVM {level.run.to} does not know it"
         severity: Severity = "warning"
         if policy == "drop":
             del config[name]
             message = f"attribute {show(name)} dropped: {what}"
         elif policy == "keep":
-            message = f"attribute {show(name)} kept though {what} (TVM {MODERN} rejects it)"
+            message = f"attribute {show(name)} kept though {what} (TVM {level.run.to} rejects it)"
         else:
             message, severity = f"attribute {show(name)} cannot migrate: {what}", "error"
         level.report(rule, message, level.span(name), severity)
@@ -418,10 +437,11 @@ def _removed_attribute(level: Level, config: dict[str, Any]) -> None:
     _unknown_attributes(level, config, removed=True)
 
 
-def _unknown_in_027(level: Level, config: dict[str, Any]) -> None:
+def _unknown_attribute(level: Level, config: dict[str, Any]) -> None:
     kind = level.target.kind
-    if kind not in _REMOVED_KINDS and kind not in level.run.kinds and kind not in _legacy_registry().kinds:
-        _kind_gone(level, "unknown-in-0.27", RULES["unknown-in-0.27"].summary)
+    if kind not in _REMOVED_KINDS and kind not in level.run.kinds and not _legacy_kind(kind):
+        summary = f"a kind or attribute TVM {level.run.to} does not know"
+        _kind_gone(level, "unknown-attribute", summary)
         if level.stop:
             return
     _unknown_attributes(level, config, removed=False)
@@ -437,15 +457,15 @@ def _value_changed(level: Level, config: dict[str, Any]) -> None:
             )
 
 
-def _rejected_by_027(level: Level, config: dict[str, Any]) -> None:
+def _rejected_by_target(level: Level, config: dict[str, Any]) -> None:
     if not level.run.validate:
         return
-    for found in rejections(config):
+    for found in rejections(config, level.run.to):
         value = show(found.value) if isinstance(found.value, str) else json.dumps(found.value, ensure_ascii=False)
         verb = "holds" if found.value is not config[found.attribute] else "is"
         what = f"attribute {show(found.attribute)} {verb} {value}"
-        message = f"{level.where()}{what}, which TVM {MODERN} rejects: {found.reason}"
-        level.report("rejected-by-0.27", message, level.span(found.attribute), "error")
+        message = f"{level.where()}{what}, which TVM {level.run.to} rejects: {found.reason}"
+        level.report("rejected-by-target", message, level.span(found.attribute), "error")
 
 
 def _separate_host(level: Level, config: dict[str, Any]) -> None:
@@ -468,8 +488,8 @@ def _tag_compressed(level: Level, config: dict[str, Any]) -> None:
     if not level.top or not run.compress_tags or not level.ok or run.failed():
         return
     # the tag the input names: its whole text, as TVM read a tag, or its own tag field
-    named = run.source if run.source in _modern()[1] else level.target.tag
-    compressed, note = _compress(config, run.env, named)
+    named = run.source if run.source in _modern(run.to)[1] else level.target.tag
+    compressed, note = _compress(config, run.env, named, run.to)
     if note is not None:
         config.clear()
         config.update(compressed)
@@ -482,18 +502,20 @@ def _tag_config(tag: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in tag.items() if k != "tag" and not k.startswith("feature.")}
 
 
-def equal_tags(config: Mapping[str, Any], env: Environment | None = None) -> tuple[str, ...]:
-    """The TVM 0.27 tags whose expansion equals ``config`` (a modern config) exactly, once both
-    are resolved; none when ``config`` does not read."""
+def equal_tags(config: Mapping[str, Any], env: Environment | None = None, to: str = str(MODERN)) -> tuple[str, ...]:
+    """The tags of TVM ``to`` (the newest by default) whose expansion equals ``config`` (a modern
+    config) exactly, once both are resolved; none when ``config`` does not read."""
     try:
         resolved = parse(dict(config)).resolve(env or Environment()).to_json()
     except TargetError:
         return ()
     resolved.pop("tag", None)
-    return tuple(name for name, tag in _modern()[1].items() if _tag_config(tag) == resolved)
+    return tuple(name for name, tag in _modern(to)[1].items() if _tag_config(tag) == resolved)
 
 
-def _compress(config: dict[str, Any], env: Environment, named: str = "") -> tuple[dict[str, Any], str | None]:
+def _compress(
+    config: dict[str, Any], env: Environment, named: str = "", to: str = str(MODERN)
+) -> tuple[dict[str, Any], str | None]:
     """``{"tag": name}`` (plus overrides) when the resolved config equals a 0.27 tag's, with the
     note saying so; ``config`` and ``None`` otherwise.
 
@@ -503,7 +525,7 @@ def _compress(config: dict[str, Any], env: Environment, named: str = "") -> tupl
     ``model`` or ``device``, or ends with ``-`` and it (``tesla-t4`` for ``t4``). No such tag, no
     compression.
     """
-    _, tags = _modern()
+    _, tags = _modern(to)
     try:
         resolved = parse(config).resolve(env).to_json()
     except TargetError:
@@ -612,10 +634,11 @@ RULES: dict[str, Rule] = {
             " replacement does without them.",
         ),
         Rule(
-            "unknown-in-0.27",
-            f"a kind or attribute TVM {MODERN} does not know",
-            _unknown_in_027,
-            "any other kind or attribute TVM 0.27 does not know (a user kind of a `registry=`), under the policy.",
+            "unknown-attribute",
+            "a kind or attribute the TVM written for does not know",
+            _unknown_attribute,
+            "any other kind or attribute the release written for does not know (a user kind of a `registry=`),"
+            " under the policy. Formerly `unknown-in-0.27`, which still names it.",
         ),
         Rule(
             "value-changed",
@@ -627,12 +650,12 @@ RULES: dict[str, Rule] = {
             " a flag (`-num-cores` is 1). See Changed values.",
         ),
         Rule(
-            "rejected-by-0.27",
-            f"a value TVM {MODERN}'s Target() rejects",
-            _rejected_by_027,
-            "an error on each value that TVM 0.27's `Target()` would reject: not of the type of 0.27's schema, or"
+            "rejected-by-target",
+            "a value the TVM written for rejects in Target()",
+            _rejected_by_target,
+            "an error on each value that the release's `Target()` would reject: not of the type of its schema, or"
             " failing a check of its canonicalisers (`cuda -arch=80`: the arch must start with `sm_`), at any"
-            " depth; see Validation against TVM 0.27.",
+            " depth; see Validation against TVM 0.27. Formerly `rejected-by-0.27`, which still names it.",
         ),
         Rule(
             "separate-host",
@@ -652,6 +675,15 @@ RULES: dict[str, Rule] = {
         ),
     )
 }
+
+
+RULE_ALIASES: dict[str, str] = {"unknown-in-0.27": "unknown-attribute", "rejected-by-0.27": "rejected-by-target"}
+"""The ids rules had when 0.27 was the only release written for, and the ids they have now."""
+
+
+def rule_id(name: str) -> str:
+    """The id of the rule ``name`` names: itself, or what an old id (:data:`RULE_ALIASES`) became."""
+    return RULE_ALIASES.get(name, name)
 
 
 def docs_table() -> str:

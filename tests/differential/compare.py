@@ -491,8 +491,8 @@ def migrate_outcome(spec: Any) -> Outcome:
     try:
         m = targetlang.migrate(spec)
         rules = sorted({c.rule for c in m.changes if c.severity == "error"})
-        rejected = [c.message for c in m.changes if c.rule == "rejected-by-0.27"]
-        if rules == ["rejected-by-0.27"]:
+        rejected = [c.message for c in m.changes if c.rule == "rejected-by-target"]
+        if rules == ["rejected-by-target"]:
             m = targetlang.migrate(spec, validate=False)
     except TargetError as err:
         return {"refused": type(err).__name__}
