@@ -266,9 +266,9 @@ def _extended(
     """Built-in kind ``old`` with the attributes an ``extend = true`` table adds."""
     where = f"kind {show(name)}"
     if old is None or removed:
-        base = f'TVM v{registry.version}' if registry.version else 'the registry ("none")'
-        why = "removes it ('removed_kinds')" if removed else f"{base} has no kind {show(name)}"
-        message = f"{where} says 'extend = true', but the file {why}: declare the kind without 'extend'"
+        base = f"TVM v{registry.version}" if registry.version else 'base "none"'
+        why = "the file removes it ('removed_kinds')" if removed else f"the file's base, {base}, has no such kind"
+        message = f"{where} says 'extend = true', but {why}: declare the kind without 'extend'"
         raise _at(message, name, text, fmt)
     extra = sorted(set(table) - {"attrs"})
     if extra:
