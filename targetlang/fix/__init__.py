@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import PurePath
 
 from .._registry import Registry
-from .._versions import LAST_LEGACY, RELEASES, release
+from .._versions import MODERN_RELEASES, release
 from ._apis import DEFAULT_TABLE, TARGET_APIS, ApiTable, TargetApi, parse_api
 from ._findings import Finding, FixResult, UseSite
 from ._rules import RULES, Rule, Safety
@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 PYTHON_SUFFIXES = frozenset({".py", ".pyi"})
-TARGET_VERSIONS = tuple(str(r.version) for r in RELEASES.values() if r.version > LAST_LEGACY)
+TARGET_VERSIONS = tuple(str(version) for version in MODERN_RELEASES)
 """The TVM releases fixed code may be meant for (``--target-version``): those after the last
 that read legacy strings, the newest last (the default)."""
 TEXT_SUFFIXES = frozenset({".sh", ".bash", ".md", ".rst", ".txt", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini"})
@@ -153,7 +153,9 @@ def fix_source(
         return FixResult(text, fixed, tuple(findings))
     from .rules.text_target import fix_text
 
-    fixed, findings = fix_text(text, path=name, registry=registry, selected=selected, fix_block=fix_block)
+    fixed, findings = fix_text(
+        text, path=name, registry=registry, selected=selected, fix_block=fix_block, to=str(runs_on.version)
+    )
     from ._suppress import unsuppressed_text
 
     # a code block's Python findings were judged by its own comments; the rest by the file's

@@ -53,13 +53,13 @@ def known_kind(name: str, registry: Registry | None) -> bool:
     return name in reading_registry(registry).kinds
 
 
-def _tag_for(config: dict[str, Any], hint: str | None) -> str | None:
-    """The TVM 0.27 tag equal to ``config`` whose name is about ``hint`` (a model, a cpu
+def _tag_for(config: dict[str, Any], hint: str | None, to: str) -> str | None:
+    """The tag of TVM ``to`` equal to ``config`` whose name is about ``hint`` (a model, a cpu
     version): a tag with the same configuration but of another product is never taken."""
     if not hint or PLACEHOLDER.search(hint):
         return None
     wanted = hint.lower()
-    for name in equal_tags(config):
+    for name in equal_tags(config, to=to):
         product = name.rsplit("/", 1)[-1].lower()
         if product == wanted or product.endswith("-" + wanted) or (product.endswith(wanted) and len(wanted) >= 4):
             return name
@@ -72,16 +72,20 @@ def _first_line(err: TargetError) -> str:
 
 @bounded_cache(4096)
 def convert(
-    text: str, registry: Registry | None = None, hint: str | None = None, prefer_tags: bool = False
+    text: str,
+    registry: Registry | None = None,
+    hint: str | None = None,
+    prefer_tags: bool = False,
+    to: str = str(MODERN),
 ) -> Conversion:
-    """What to write for the legacy target ``text``. ``hint`` names the product (a helper's
-    model argument) when a same-purpose 0.27 tag may be written instead of a config;
-    ``prefer_tags`` takes the target's own ``model`` as that hint."""
+    """What to write for the legacy target ``text``, for modern release ``to``. ``hint`` names the
+    product (a helper's model argument) when a same-purpose tag of ``to`` may be written instead
+    of a config; ``prefer_tags`` takes the target's own ``model`` as that hint."""
     words = text.split()
     # A kind of the user's registry (a fork's own): that fork's TVM reads it, so it is kept.
     own = bool(words) and registry is not None and words[0] in registry.kinds and not known_kind(words[0], None)
     try:
-        result = migrate(text, registry=registry, policy="keep" if own else "error")
+        result = migrate(text, registry=registry, policy="keep" if own else "error", to=to)
     except TargetError as err:
         return Conversion(None, None, (), "report-only", f"cannot read the target: {_first_line(err)}")
     changes = result.changes
@@ -92,12 +96,12 @@ def convert(
     warned = [f"{c.rule}: {c.message}" for c in changes if c.severity == "warning" and c not in expected]
     notes = [f"{c.rule}: {c.message}" for c in changes if c.severity == "info"]
     if expected:
-        notes.append(f"kind {words[0]!r} is the registry's own (TVM {MODERN} itself does not know it)")
+        notes.append(f"kind {words[0]!r} is the registry's own (TVM {to} itself does not know it)")
     model = result.json.get("model")
     if hint is None and prefer_tags and isinstance(model, str):
         hint = model
-    tag = _tag_for(result.json, hint)
+    tag = _tag_for(result.json, hint, to)
     message = "legacy target string" + (f"; {'; '.join(notes + warned)}" if notes or warned else "")
     if tag is not None:
-        message += f"; equals TVM {MODERN}'s tag {tag!r}"
+        message += f"; equals TVM {to}'s tag {tag!r}"
     return Conversion(result.json, tag, changes, "unsafe" if warned else "safe", message)

@@ -1,6 +1,6 @@
 """Modern targets checked where they stand: a dict or a JSON text that reaches a target position
 (directly, through the names that hold it, or as the ``host`` of one), read against the kinds,
-attributes and tags of the ``--target-version`` release and the checks of TVM 0.27's
+attributes and tags of the ``--target-version`` release and the checks of that release's
 canonicalisers (:func:`targetlang.migration._checks.rejections`).
 
 The rules ``target-attr-type``, ``target-unknown-attr``, ``target-unknown-tag``,
@@ -165,7 +165,9 @@ def _reading(rewriter: Rewriter) -> _Reading:
 
 @functools.lru_cache(maxsize=8)
 def _registry(version: str, user: Registry | None) -> Registry:
-    builtin = builtin_registry(version)
+    # a release whose kinds, tags and checks ship but that the extraction of TVM's sources does not
+    # hold yet is read with the newest release it holds; its own data judges the config
+    builtin = builtin_registry(version if version in SCHEMA_RELEASES else SCHEMA_RELEASES[-1])
     if user is None:
         return builtin
     merged = builtin
@@ -296,11 +298,11 @@ def _config_problems(
         if value is not _NOT_LITERAL and name not in ("host",) and (name == "kind" or name in attrs)
     }
     complete = len(known) == len([name for name in config if name != "host" and (name == "kind" or name in attrs)])
-    for rejection in rejections(known):
+    for rejection in rejections(known, reading.version):
         if rejection.check is None:
             found.append(_type_problem(reading, kind, rejection, value_node(rejection.attribute), fix))
         elif complete:
-            message = f"TVM 0.27 rejects {rejection.attribute!r} of a {kind} target: {rejection.reason}"
+            message = f"TVM {reading.version} rejects {rejection.attribute!r} of a {kind} target: {rejection.reason}"
             found.append(Problem("target-rejected", value_node(rejection.attribute), message))
     return found
 
@@ -308,9 +310,10 @@ def _config_problems(
 def _type_problem(reading: _Reading, kind: str, rejection: Rejection, node: cst.CSTNode, fix: _Fix) -> Problem:
     """A value of the wrong type, and what to write where that is clear."""
     name, value = rejection.attribute, rejection.value
-    wanted = option_types()[kind][name]
+    wanted = option_types(reading.version)[kind][name]
     message = (
-        f"{name!r} of a {kind} target is {wanted}, not {type(value).__name__}: TVM 0.27 rejects it ({rejection.reason})"
+        f"{name!r} of a {kind} target is {wanted}, not {type(value).__name__}: "
+        f"TVM {reading.version} rejects it ({rejection.reason})"
     )
     new: Any = _NOT_LITERAL
     safety: Safety = "report-only"

@@ -266,7 +266,8 @@ class Rewriter(cst.CSTTransformer):
         return render(conversion.config, quote, exprs)
 
     def convert(self, text: str, hint: str | None = None) -> Conversion:
-        return convert(text, self.options.registry, hint, self.options.prefer_tags)
+        to = str(self.options.target_version.version)
+        return convert(text, self.options.registry, hint, self.options.prefer_tags, to)
 
     def target_name(self) -> str:
         """The code that names ``tvm.target.Target`` in this module (imported if it must be)."""

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from ..._registry import Registry
+from ..._versions import MODERN
 from ...errors import SourceSyntaxError
 from .._block_fixing import FixBlock, fix_document
 from .._config_text import FORMATS
@@ -59,8 +60,10 @@ def fix_text(
     registry: Registry | None,
     selected: Callable[[str], bool],
     fix_block: FixBlock | None = None,
+    to: str = str(MODERN),
 ) -> tuple[str, list[Finding]]:
-    """``text`` with its Python blocks fixed (when ``fix_block``), and every finding."""
+    """``text`` with its Python blocks fixed (when ``fix_block``), and every finding; a target is
+    written for modern release ``to``."""
     suffix = path[path.rfind(".") :].lower() if "." in path else ""
     lines = Lines(text)
     fixed = text
@@ -91,7 +94,7 @@ def fix_text(
         for place in sorted(found, key=lambda p: (p.start, -p.end)):
             if place.start < reach:
                 continue
-            finding = _reported(text, place, path, registry, lines)
+            finding = _reported(text, place, path, registry, lines, to)
             if finding is not None:
                 if place.start in unread_starts:
                     finding = _unread(finding)
@@ -136,7 +139,9 @@ def _unread(finding: Finding) -> Finding:
     )
 
 
-def _reported(text: str, place: Place, path: str, registry: Registry | None, lines: Lines) -> Finding | None:
+def _reported(
+    text: str, place: Place, path: str, registry: Registry | None, lines: Lines, to: str
+) -> Finding | None:
     before = text[place.start : place.end]
     targets = place.value.split(";") if place.many else [place.value]
     written: list[str] = []
@@ -148,7 +153,7 @@ def _reported(text: str, place: Place, path: str, registry: Registry | None, lin
         if words is None or not known_kind(words[0], registry):
             written.append(target)
             continue
-        conversion = convert(target, registry)
+        conversion = convert(target, registry, to=to)
         if conversion.config is None and not place.named:
             return None  # not where a target must stand, and it does not read as one
         legacy = True
