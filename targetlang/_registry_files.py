@@ -266,7 +266,7 @@ def _extended(
     """Built-in kind ``old`` with the attributes an ``extend = true`` table adds."""
     where = f"kind {show(name)}"
     if old is None or removed:
-        base = f"TVM v{registry.version}" if registry.version else 'base "none"'
+        base = f"TVM v{registry.version}" if registry.version else '"none"'
         why = "the file removes it ('removed_kinds')" if removed else f"the file's base, {base}, has no such kind"
         message = f"{where} says 'extend = true', but {why}: declare the kind without 'extend'"
         raise _at(message, name, text, fmt)

@@ -16,7 +16,8 @@ from targetlang import Registry, RegistryError, builtin_registry, parse
 
 from .conftest import Run
 
-REGISTRIES = Path(__file__).resolve().parents[1] / "docs" / "registries"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+REGISTRIES = DOCS / "registries"
 CUDA_CODE = REGISTRIES / "tile-ai-tvm-cuda-code.toml"
 
 
@@ -349,3 +350,18 @@ def test_cli_names_the_position_of_a_redefinition(run: Run, tmp_path: Path) -> N
         "  [kinds.c]\n"
         "         ^\n"
     )
+
+
+def test_the_documented_redefinition_error_is_what_the_cli_prints(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = (DOCS / "composite.md").read_text(encoding="utf-8")
+    start = doc.index("```text\n$ targetlang --registry fork.toml fmt cuda\n")
+    command, *shown = doc[start : doc.index("```\n", start + 3)].splitlines()[1:]
+    (tmp_path / "fork.toml").write_text(
+        'base = "0.22"\n\n[kinds.cuda]\nattrs = { code = "string" }\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(*command.split()[2:])  # (less "$ targetlang")
+    assert (status, out, err.splitlines()) == (1, "", shown)
+    assert shown[1:] == ["  [kinds.cuda]", "         ^^^^"]
