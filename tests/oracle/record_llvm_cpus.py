@@ -13,8 +13,8 @@ registers; LLVM prints the CPUs and then the features of that architecture (``-m
 the same two lists). ``-mcpu=help`` leaves out a processor alias (LLVM 19 lists no ``apple-m1`` nor
 ``apple-latest`` for aarch64, yet accepts both), so every CPU name another version lists is also
 given to ``llc-N -mcpu=NAME`` on an empty module: one it compiles without "is not a recognized
-processor" is recorded as an alias of that version (``aliases``). The llc version and the Debian package's version (``dpkg-query``) are written
-with the tables.
+processor" is recorded as an alias of that version (``aliases``). The llc version and the Debian
+package's version (``dpkg-query``) are written with the tables.
 
 The file is kept small: an architecture whose lists equal another's in every version refers to
 it (``arches``), and in a table each name is written once, under the set of versions that know it.
@@ -135,7 +135,12 @@ def record() -> dict[str, object]:
         package = _run("dpkg-query", "-W", "-f=${Version}", f"llvm-{major}").strip()
         registered = _registered(llc)
         arches = [arch for arch, target in ARCHES.items() if target in registered]
-        llvm[str(major)] = {"llc": found.group(1), "package": f"llvm-{major}", "package_version": package, "arches": arches}
+        llvm[str(major)] = {
+            "llc": found.group(1),
+            "package": f"llvm-{major}",
+            "package_version": package,
+            "arches": arches,
+        }
         for arch in arches:
             raw.setdefault(arch, {})[str(major)] = _lists(llc, arch)
     module = Path(tempfile.mkdtemp()) / "empty.ll"
