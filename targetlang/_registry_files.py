@@ -45,8 +45,10 @@ __all__ = ["MAX_KEY_PARTS", "MAX_TOML_BYTES", "check_registry", "dump_registry",
 def load_registry(path: str | Path) -> Registry:
     """Read a registry file (``.json`` or ``.toml``) and check every tag it defines.
 
-    Raises :class:`RegistryError` (or the error of a tag that does not parse), its message
-    starting with the file's name."""
+    A table of a kind the base has extends it (``extend = true``), replaces it (``replace =
+    true``), or else redefines it, which is an error if it drops or retypes one of the built-in
+    kind's attributes. Raises :class:`RegistryError` (or the error of a tag that does not parse),
+    its message starting with the file's name, and pointing at the kind's key for those errors."""
     path = Path(path)
     fmt = "toml" if path.suffix.lower() == ".toml" else "json"
     try:

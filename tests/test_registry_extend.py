@@ -145,6 +145,17 @@ def test_a_registry_file_extends_or_replaces_a_built_in_kind(
     assert str(parse(spec, registry=load(tmp_path, text, name)).resolve()) == resolved
 
 
+def test_a_tag_of_the_file_may_use_what_it_adds_to_a_built_in_kind(tmp_path: Path) -> None:
+    text = '[kinds.cuda]\nextend = true\nattrs = { code = "array<string>" }\n\n[tags."fork/h100"]\nkind = "cuda"\n'
+    registry = load(tmp_path, text + 'arch = "sm_90a"\ncode = ["sm_90a"]\n')
+    assert str(parse("fork/h100", registry=registry).resolve()) == (
+        "cuda -keys=cuda,gpu -arch=sm_90a -code=sm_90a -max_num_threads=1024 -thread_warp_size=32"
+    )
+    # A tag is checked against the extended kind: an attribute the file does not add is still unknown.
+    message = error(tmp_path, text + "cores = 4\n")
+    assert message.startswith("in tag 'fork/h100': ") and "'cores'" in message
+
+
 def test_a_replaced_kind_has_only_what_the_file_declares(tmp_path: Path) -> None:
     registry = load(tmp_path, '[kinds.c]\nreplace = true\nattrs = { opt = "int" }\n')
     with pytest.raises(targetlang.UnknownAttributeError):
