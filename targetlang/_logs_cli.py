@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._progress import Progress
-from ._versions import MODERN
+from ._versions import MODERN, MODERN_RELEASES
 
 POOL_FROM = 1 << 23  # targetlang.logs.jobs.POOL_FROM, without importing it for every command line
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # The commands import their modules when they run: building the parser for another command
 # (every run of targetlang builds it) must not pay for reading logs.
 
-__all__ = ["add_parser", "tvm_version_argument"]
+__all__ = ["TARGET_VERSION_HELP", "add_parser", "target_version_argument", "tvm_version_argument"]
 
 _LOGS_EPILOG = """\
 Tuning logs of AutoTVM (JSON v0.2 and v0.1, pickle rows), auto_scheduler and meta-schedule
@@ -201,7 +201,7 @@ def add_parser(commands: Any) -> None:
 
     migrate = common(
         "migrate",
-        f"rewrite the targets of tuning logs in TVM {MODERN}'s form",
+        f"rewrite the targets of tuning logs in the form of TVM {MODERN} (or --target-version)",
         _MIGRATE_EPILOG,
         _migrate,
         # Standard output may carry the migrated log or the diff: the report stays on stderr.
@@ -241,6 +241,9 @@ def add_parser(commands: Any) -> None:
         "--compress-tags", action="store_true", help=f"write a registered TVM {MODERN} tag where the target equals one"
     )
     migrate.add_argument("--no-backup", action="store_true", help="with --in-place, keep no FILE.bak")
+    migrate.add_argument(
+        "--target-version", metavar="VERSION", type=target_version_argument, help=TARGET_VERSION_HELP
+    )
 
 
 def _jobs_argument(text: str) -> int:
@@ -270,6 +273,23 @@ def tvm_version_argument(text: str) -> str:
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text
+
+
+def target_version_argument(text: str) -> str:
+    """``--target-version``'s type: a modern release whose data ships (``0.24`` ... ``0.27``), as
+    :func:`targetlang.migrate`'s ``to`` takes it."""
+    from .migration import modern_release
+
+    try:
+        return modern_release(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+TARGET_VERSION_HELP = (
+    f"the TVM release to write for: {', '.join(str(v) for v in MODERN_RELEASES)} (default: {MODERN}); "
+    "its own kinds, tags and the checks of its canonicalisers"
+)
 
 
 def _registry(args: argparse.Namespace) -> Registry | None:
@@ -582,8 +602,9 @@ def _migrate(args: argparse.Namespace) -> int:
         return 2
     wanted = any(destination is not None for destination in destinations)
     registry = getattr(args, "registry", None)
+    to = args.target_version or str(MODERN)
     job = MigrateJob(
-        registry, args.tvm_version, args.to, args.policy, args.compress_tags, _mode(args), wanted, args.diff
+        registry, args.tvm_version, args.to, args.policy, args.compress_tags, _mode(args), wanted, args.diff, to
     )
     fresh()
     lines = job.lines()  # a registry file that cannot be read fails here, before any log is read

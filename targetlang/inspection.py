@@ -266,33 +266,34 @@ def tag_table(pattern: str | None = None, version: str | None = None) -> tuple[T
 
 
 @functools.cache
-def _modern_exports() -> Mapping[str, Mapping[str, Any]]:
-    """What TVM 0.27 exports for a bare target of each kind: its defaults and what its
-    canonicaliser sets (``data/kinds-v0.27.json``, recorded on a machine without GPUs)."""
-    kinds: Mapping[str, Mapping[str, Any]] = _load(f"kinds-v{MODERN}.json")["kinds"]
+def _modern_exports(to: str = str(MODERN)) -> Mapping[str, Mapping[str, Any]]:
+    """What TVM ``to`` exports for a bare target of each kind: its defaults and what its
+    canonicaliser sets (``data/kinds-v0.27.json``, recorded on a machine without GPUs; for an
+    older modern release, the defaults its source registers)."""
+    kinds: Mapping[str, Mapping[str, Any]] = _load(f"kinds-v{to}.json")["kinds"]
     return {name: kind["bare_export"] for name, kind in kinds.items()}
 
 
-def _kind_fate(kind: str) -> str:
+def _kind_fate(kind: str, to: str = str(MODERN)) -> str:
     from .migration._checks import option_types
     from .migration._rules import _REMOVED_KINDS, RULES, _legacy_registry
 
-    if kind in option_types():
+    if kind in option_types(to):
         return "kept"
     removed = _REMOVED_KINDS.get(kind)
     if removed is not None:
         return removed
     if kind in _legacy_registry().kinds:
         return RULES["byoc-kind"].summary
-    return f"unknown to TVM {MODERN} (a kind of a registry file)"
+    return f"unknown to TVM {to} (a kind of a registry file)"
 
 
-def _modern_name(kind: str, name: str) -> str | None:
-    """The name TVM 0.27 gives attribute ``name`` of ``kind``, ``None`` when it has none."""
+def _modern_name(kind: str, name: str, to: str = str(MODERN)) -> str | None:
+    """The name TVM ``to`` gives attribute ``name`` of ``kind``, ``None`` when it has none."""
     from .migration._checks import option_types
     from .migration._rules import _RENAMED
 
-    options = option_types().get(kind)
+    options = option_types(to).get(kind)
     if options is None:
         return None
     if name in options:
@@ -301,20 +302,28 @@ def _modern_name(kind: str, name: str) -> str | None:
     return renamed if renamed in options else None
 
 
-def _fate(kind: str, name: str, value: Any, origin: Origin, modern: str | None, default_keys: tuple[str, ...]) -> str:
-    """What TVM 0.27 does with value ``name`` (``value``, from ``origin``) of a ``kind`` target."""
+def _fate(
+    kind: str,
+    name: str,
+    value: Any,
+    origin: Origin,
+    modern: str | None,
+    default_keys: tuple[str, ...],
+    to: str = str(MODERN),
+) -> str:
+    """What TVM ``to`` does with value ``name`` (``value``, from ``origin``) of a ``kind`` target."""
     from .migration._checks import option_types
     from .migration._rules import _REMOVED_ATTRS
 
-    if kind not in option_types():
-        return f"its kind is not in TVM {MODERN}"
+    if kind not in option_types(to):
+        return f"its kind is not in TVM {to}"
     if name in _REMOVED_ATTRS:
         return f"removed; moved to {_REMOVED_ATTRS[name]}"
     if modern is None:
         return "no such attribute"
     if origin in ("written", "tag"):
         return "kept" if modern == name else f"renamed {show(modern)}"
-    bare = _modern_exports().get(kind, {})
+    bare = _modern_exports(to).get(kind, {})
     if name == "keys":
         # TVM 0.27 assembles keys as v0.10 - v0.23 did (src/target/target.cc): the given keys,
         # or its canonicaliser's (the Arm ones of src/target/canonicalizer/llvm/), the device,
@@ -385,6 +394,7 @@ class Explanation:
     features: Mapping[str, Any] = field(default_factory=dict)
     migrated: Mapping[str, Any] | None = None
     changes: tuple[Change, ...] = ()
+    target_version: str = str(MODERN)  # the modern release the fates and the migration are of
 
     def row(self, name: str) -> AttrExplanation:
         """The row of ``name``. Raises :class:`KeyError` when the target has no such value."""
@@ -403,6 +413,7 @@ class Explanation:
             "rows": [row.to_json() for row in self.rows],
             "features": dict(self.features),
             "migrated": self.migrated,
+            "target_version": self.target_version,
             "changes": [
                 {
                     "rule": change.rule,
@@ -473,9 +484,11 @@ def explain(
     tvm_version: str | None = None,
     registry: Registry | None = None,
     env: Environment | None = None,
+    target_version: str | None = None,
 ) -> Explanation:
     """Each value of ``spec``'s resolved target with where it came from, its name and fate in
-    TVM 0.27, and what :func:`targetlang.migrate` does with it.
+    TVM ``target_version`` (a modern release; the newest, 0.27, by default), and what
+    :func:`targetlang.migrate` does with it for that release.
 
     ``spec`` is read as :func:`targetlang.parse` reads it: by TVM v0.22 by default, as release
     ``tvm_version`` did when given (its era's rules and its own kinds: ``"0.8"`` for a target
@@ -483,8 +496,9 @@ def explain(
     it is resolved for. A mapping is explained as its JSON text. Raises
     :class:`~targetlang.TargetError` when the spec does not read or does not resolve.
     """
-    from .migration import migrate
+    from .migration import migrate, modern_release
 
+    to = modern_release(target_version or str(MODERN))
     env = env or DEFAULT_ENVIRONMENT
     reader, era, version = _reading(tvm_version, registry)
     text = _text(spec)
@@ -493,7 +507,7 @@ def explain(
     # that explaining a 5,000,000-item array took). Of it, only its JSON and changes are shown.
     failed: Exception | None = None
     try:
-        migration = migrate(text, era=era, registry=reader, env=env)
+        migration = migrate(text, era=era, registry=reader, env=env, to=to)
         migrated, migration_changes = migration.json, migration.changes
         del migration  # (its target, the JSON read again)
     except Exception as err:
@@ -516,10 +530,10 @@ def explain(
     rows: list[AttrExplanation] = []
 
     def add(name: str, value: Any, origin: Origin, note: str = "") -> None:
-        modern = _modern_name(kind, name) if name not in ("keys", "tag", "host") else name
-        if _kind_fate(kind) != "kept":
+        modern = _modern_name(kind, name, to) if name not in ("keys", "tag", "host") else name
+        if _kind_fate(kind, to) != "kept":
             modern = None
-        fate = _fate(kind, name, value, origin, modern, schema.default_keys)
+        fate = _fate(kind, name, value, origin, modern, schema.default_keys, to)
         span = target.source_span(name)
         changes = [change for change in migration_changes if _overlaps(span, change)]
         rules = tuple(dict.fromkeys(change.rule for change in changes))
@@ -582,11 +596,12 @@ def explain(
         text,
         version,
         kind,
-        _kind_fate(kind),
+        _kind_fate(kind, to),
         tuple(rows),
         dict(resolved.features),
         migrated,
         migration_changes,
+        to,
     )
 
 

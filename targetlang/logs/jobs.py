@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from .._pool import Pool as _Pool
+from .._versions import MODERN
 from ..migration import Policy
 from .check import Checker, CheckSummary
 from .fast import CheckLines, MigrateLines
@@ -419,6 +420,7 @@ class MigrateJob:
     mode: str
     out: bool
     diff: bool
+    target_version: str = str(MODERN)  # the modern release written for
 
     def lines(self) -> MigrateLines:
         """The migrator of this job in this process (its caches shared by every file)."""
@@ -429,6 +431,7 @@ class MigrateJob:
                 compress_tags=self.compress_tags,
                 reader=_reader(self.registry, self.tvm_version),
                 remember=True,
+                target_version=self.target_version,
             )
             _MADE[self] = MigrateLines(migrator, self.mode)
         return _MADE[self]  # type: ignore[no-any-return]

@@ -29,7 +29,7 @@ from .._cache import LruCache
 from .._parsing import parse
 from .._versions import MODERN
 from ..errors import TargetError, pointed
-from ..migration import Change, Migration, Policy, migrate
+from ..migration import Change, Migration, Policy, migrate, modern_release
 from .check import FileSummary, Problem
 from .formats import Format
 from .records import Field, Record, encode_value, json_text, splice, writer_version
@@ -144,7 +144,8 @@ class LogMigrator:
     """Migrates records one at a time, each distinct target once.
 
     ``to`` is the form of target strings (``"json"`` or ``"canonical"``); ``policy`` and
-    ``compress_tags`` are :func:`targetlang.migrate`'s; ``reader`` gives the era of each record
+    ``compress_tags`` are :func:`targetlang.migrate`'s, and ``target_version`` its ``to`` (the
+    modern release written for, the newest by default); ``reader`` gives the era of each record
     (from its TVM version, or the version it assumes for records that do not say) and the
     registry whose user kinds and tags the targets may use. With ``remember``, the new text of
     each distinct field is kept as well (in a bounded cache), not written again for each record.
@@ -158,10 +159,12 @@ class LogMigrator:
         compress_tags: bool = False,
         reader: TargetReader | None = None,
         remember: bool = False,
+        target_version: str = str(MODERN),
     ) -> None:
         if to not in FORMS:
             raise ValueError(f"to must be one of {', '.join(FORMS)}")
         self.to = to
+        self.target_version = modern_release(target_version)
         self.policy = policy
         self.compress_tags = compress_tags
         self.reader = reader if reader is not None else TargetReader()
@@ -204,6 +207,7 @@ class LogMigrator:
                     host=host,
                     compress_tags=self.compress_tags,
                     registry=self.reader.registry,
+                    to=self.target_version,
                 )
             except TargetError as err:
                 found = err
@@ -273,7 +277,8 @@ class LogMigrator:
             return result.json if target.encoding == "object" else json_text(result.json)
         if result.target is None:
             raise _NoCanonicalForm(
-                f"the migrated target keeps what TVM {MODERN} rejects, so it has no canonical string: use --to json"
+                f"the migrated target keeps what TVM {self.target_version} rejects, so it has no canonical string: "
+                "use --to json"
             )
         canonical = result.target.canonical()
         if canonical == target.spec:
