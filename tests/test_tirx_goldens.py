@@ -3,8 +3,9 @@
 tests/oracle/record_tirx.py in two goldens: tirx-0.1.jsonl (the plain wheel, whose LLVM has no Arm
 backend) and tirx-0.1-all-targets.jsonl (with the extra all-targets, an LLVM with every backend).
 
-The replay runs without tvm_tirx; the live tests run where it is installed (``/tmp/tirx/bin/python
--m pytest -p no:randomly -n 0 tests/test_tirx_goldens.py``) and compare it with the goldens.
+The replay runs without tvm_tirx; the live tests run where it is installed and compare it with the
+goldens (``/tmp/tirx/bin/python -m pytest -o addopts= -p no:randomly tests/test_tirx_goldens.py``;
+with all-targets installed they also record the data again and compare it byte for byte).
 """
 
 from __future__ import annotations
