@@ -276,15 +276,17 @@ def _modern_exports(to: str = str(MODERN)) -> Mapping[str, Mapping[str, Any]]:
 
 def _kind_fate(kind: str, to: str = str(MODERN)) -> str:
     from .migration._checks import option_types
-    from .migration._rules import _REMOVED_KINDS, RULES, _legacy_registry
+    from .migration._rules import _REMOVED_KINDS, RULES, _legacy_kind, _legacy_registry
 
     if kind in option_types(to):
         return "kept"
     removed = _REMOVED_KINDS.get(kind)
     if removed is not None:
         return removed
-    if kind in _legacy_registry().kinds:
+    if _legacy_kind(kind):
         return RULES["byoc-kind"].summary
+    if kind in _legacy_registry().kinds:
+        return f"unknown to TVM {to} (a kind a later release added)"
     return f"unknown to TVM {to} (a kind of a registry file)"
 
 

@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from targetlang._versions import MODERN, MODERN_RELEASES, RELEASES
+from targetlang.fix import TARGET_VERSIONS
+from targetlang.migration import RULE_ALIASES, RULES, migrate, rule_id
+from targetlang.migration._checks import checks_file
+
+from .conftest import Run
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "targetlang" / "data"
@@ -78,3 +88,195 @@ def test_a_derived_release_keeps_the_types_and_keys_the_wheel_shows() -> None:
         "max_num_threads": 1024,
         "thread_warp_size": 32,
     }
+
+
+# ------------------------------------------------------------------------------ release written for
+
+
+@pytest.mark.parametrize(
+    ("to", "ok", "rules"),
+    [
+        # trn is a kind from v0.25 on: 0.24 does not know it
+        ("0.24", False, ["unknown-attribute"]),
+        ("0.25", True, []),
+        ("0.27", True, []),
+    ],
+)
+def test_migrate_writes_for_the_release_asked(to: str, ok: bool, rules: list[str]) -> None:
+    m = migrate({"kind": "trn"}, to=to)
+    assert m.ok is ok
+    assert [c.rule for c in m.changes] == rules
+    assert m.json == ({"kind": "trn"} if ok else None)
+
+
+@pytest.mark.parametrize("to", ["0.24", "0.25", "0.26", "0.27"])
+def test_each_release_rejects_with_its_canonicaliser_checks(to: str) -> None:
+    # 0.24 - 0.26 check as 0.27 does: the same conditions and messages at their tags
+    m = migrate("cuda -arch=80", to=to)
+    assert [(c.rule, c.message) for c in m.changes] == [
+        (
+            "rejected-by-target",
+            f"attribute 'arch' is '80', which TVM {to} rejects: CUDA target gets an invalid CUDA arch: -arch=80",
+        )
+    ]
+    assert checks_file(to).name == "checks-v0.27.json"
+
+
+@pytest.mark.parametrize("to", ["0.23", "0.28", "0.1", "next"])
+def test_a_release_without_modern_data_is_refused(to: str) -> None:
+    with pytest.raises(ValueError, match=r"writes for TVM 0\.24, 0\.25, 0\.26, 0\.27, not"):
+        migrate("llvm", to=to)
+
+
+def test_the_release_table_comes_from_the_data() -> None:
+    assert [str(v) for v in MODERN_RELEASES] == ["0.24", "0.25", "0.26", "0.27"]
+    assert str(MODERN) == "0.27"
+    assert list(RELEASES)[-5:] == ["0.23", "0.24", "0.25", "0.26", "0.27"]
+    assert all(RELEASES[name].has_schema and not RELEASES[name].reads_legacy for name in ("0.24", "0.27"))
+    assert TARGET_VERSIONS == ("0.24", "0.25", "0.26", "0.27")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"), [("unknown-in-0.27", "unknown-attribute"), ("rejected-by-0.27", "rejected-by-target")]
+)
+def test_old_rule_ids_name_the_renamed_rules(old: str, new: str) -> None:
+    assert rule_id(old) == new
+    assert rule_id(new) == new
+    assert RULE_ALIASES[old] in RULES
+    assert old not in RULES
+
+
+def test_cli_migrate_target_version(run: Run) -> None:
+    assert run("migrate", "--target-version", "0.25", '{"kind": "trn"}') == (0, '{\n  "kind": "trn"\n}\n', "")
+    status, out, err = run("migrate", "--target-version", "0.24", '{"kind": "trn"}')
+    assert (status, out) == (1, "")
+    assert err.splitlines()[0] == "error: unknown-attribute: kind 'trn': a kind or attribute TVM 0.24 does not know"
+    status, out, err = run("migrate", "--target-version", "0.23", "llvm")
+    assert status == 2
+    assert "argument --target-version: targetlang writes for TVM 0.24, 0.25, 0.26, 0.27, not '0.23'" in err
+
+
+def test_cli_check_target_version(run: Run) -> None:
+    status, out, err = run("check", "--target-version", "0.26", "-", stdin=b"llvm -mcpu=skylake\ncuda -arch=80\n")
+    assert status == 1
+    assert out.splitlines()[-1] == "migrated to TVM 0.26: 1 failed"
+    assert (
+        "<stdin>:2: migrate to 0.26: rejected-by-target: attribute 'arch' is '80', which TVM 0.26 rejects: "
+        "CUDA target gets an invalid CUDA arch: -arch=80"
+    ) in err.splitlines()
+    status, out, err = run("check", "--target-version", "0.26", "-", stdin=b"llvm -mcpu=skylake\n")
+    assert (status, out.splitlines()[-1]) == (0, "migrated to TVM 0.26: 0 failed")
+
+
+def test_cli_explain_target_version(run: Run) -> None:
+    status, out, _ = run("explain", "--json", "--target-version", "0.24", '{"kind": "trn"}')
+    explained = json.loads(out)
+    assert status == 0
+    assert explained["target_version"] == "0.24"
+    assert explained["kind_fate"] == "unknown to TVM 0.24 (a kind a later release added)"
+    assert explained["migrated"] is None
+    status, out, _ = run("explain", "--target-version", "0.25", "cuda -arch=sm_80")
+    assert out.splitlines()[0] == "cuda -arch=sm_80: kind 'cuda', read as TVM v0.22 read it; in TVM 0.25: kept"
+
+
+def test_cli_logs_migrate_target_version(run: Run, tmp_path: Path) -> None:
+    log = tmp_path / "tune.log"
+    record = (
+        '{"input": ["cuda -arch=80", "dense.cuda", [[1, 2]], {}], "config": {"index": 0, "code_hash": null, '
+        '"entity": []}, "result": [[0.1], 0, 1.0, 1], "version": 0.2, "tvm_version": "0.9.dev0"}\n'
+    )
+    log.write_text(record)
+    status, out, err = run("logs", "migrate", "--target-version", "0.25", "--check", str(log))
+    assert (status, out) == (1, "")
+    assert err.splitlines()[0] == (
+        f"{log}:1: target: migrate: rejected-by-target: attribute 'arch' is '80', which TVM 0.25 rejects: "
+        "CUDA target gets an invalid CUDA arch: -arch=80"
+    )
+
+
+def test_fix_writes_for_its_target_version() -> None:
+    pytest.importorskip("libcst")
+    from targetlang.fix import fix_source
+
+    source = 't = tvm.target.Target("cuda -arch=80")\n'
+    for version in ("0.24", "0.27"):
+        result = fix_source(source, target_version=version)
+        assert result.text == source
+        assert [f.message for f in result.findings] == [
+            "cannot migrate: rejected-by-target: attribute 'arch' is '80', which TVM "
+            f"{version} rejects: CUDA target gets an invalid CUDA arch: -arch=80"
+        ]
+
+
+# ------------------------------------------------------------------------------ a release added as data
+
+
+@pytest.fixture(scope="module")
+def data_with_099(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the shipped data with a release 0.99: copies of 0.27's files under its name."""
+    data = tmp_path_factory.mktemp("data") / "data"
+    shutil.copytree(DATA, data)
+    for kind in ("kinds", "tags", "checks"):
+        shutil.copyfile(DATA / f"{kind}-v0.27.json", data / f"{kind}-v0.99.json")
+    return data
+
+
+def _targetlang(data: Path | None, *argv: str, stdin: str = "") -> tuple[int, str, str]:
+    env = {key: value for key, value in os.environ.items() if key != "TARGETLANG_DATA_DIR"}
+    if data is not None:
+        env["TARGETLANG_DATA_DIR"] = str(data)
+    done = subprocess.run(
+        [sys.executable, "-m", "targetlang", *argv], input=stdin, capture_output=True, text=True, env=env, check=False
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "status", "out", "err"),
+    [
+        (
+            ("migrate", "--target-version", "0.99", "llvm -target=aarch64-linux-gnu"),
+            "",
+            0,
+            '{\n  "kind": "llvm",\n  "mtriple": "aarch64-linux-gnu"\n}\n',
+            "info: target-to-mtriple: -target renamed to -mtriple\n  llvm -target=aarch64-linux-gnu\n        ^^^^^^\n",
+        ),
+        (
+            ("migrate", "--target-version", "0.99", "cuda -arch=80"),
+            "",
+            1,
+            "",
+            "error: rejected-by-target: attribute 'arch' is '80', which TVM 0.99 rejects: CUDA target gets an "
+            "invalid CUDA arch: -arch=80\n  cuda -arch=80\n       ^^^^^^^^\n",
+        ),
+        (
+            ("fix", "--target-version", "0.99", "-"),
+            't = tvm.target.Target("llvm -mcpu=cortex-a72")\n',
+            0,
+            't = tvm.target.Target({"kind": "llvm", "mcpu": "cortex-a72"})\n',
+            "1 finding in 1 file, 1 fixed; 1 file changed\n",
+        ),
+    ],
+)
+def test_a_release_added_as_data_is_written_for_with_no_code_change(
+    data_with_099: Path, argv: tuple[str, ...], stdin: str, status: int, out: str, err: str
+) -> None:
+    assert _targetlang(data_with_099, *argv, stdin=stdin) == (status, out, err)
+
+
+def test_explain_of_a_release_added_as_data(data_with_099: Path) -> None:
+    status, out, _ = _targetlang(data_with_099, "explain", "--json", "--target-version", "0.99", "cuda -arch=sm_80")
+    explained = json.loads(out)
+    assert (status, explained["target_version"], explained["kind_fate"]) == (0, "0.99", "kept")
+    assert explained["migrated"] == {"kind": "cuda", "arch": "sm_80"}
+
+
+def test_the_release_added_as_data_is_the_default_and_unknown_without_it(data_with_099: Path) -> None:
+    status, out, _ = _targetlang(data_with_099, "explain", "cuda -arch=sm_80")
+    assert (status, out.splitlines()[0]) == (
+        0,
+        "cuda -arch=sm_80: kind 'cuda', read as TVM v0.22 read it; in TVM 0.99: kept",
+    )
+    status, out, err = _targetlang(None, "migrate", "--target-version", "0.99", "llvm")
+    assert (status, out) == (2, "")
+    assert "targetlang writes for TVM 0.24, 0.25, 0.26, 0.27, not '0.99'" in err
