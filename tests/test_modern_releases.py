@@ -280,3 +280,14 @@ def test_the_release_added_as_data_is_the_default_and_unknown_without_it(data_wi
     status, out, err = _targetlang(None, "migrate", "--target-version", "0.99", "llvm")
     assert (status, out) == (2, "")
     assert "targetlang writes for TVM 0.24, 0.25, 0.26, 0.27, not '0.99'" in err
+
+
+def test_the_extractor_records_the_newest_release_from_its_wheel_byte_for_byte() -> None:
+    # under a Python with apache-tvm 0.27 (/tmp/tvm027/bin/python -m pytest ...); skipped elsewhere
+    tvm = pytest.importorskip("tvm")
+    if not str(tvm.__version__).startswith("0.27"):
+        pytest.skip(f"apache-tvm {tvm.__version__} is not the newest shipped release")
+    files = _extractor().wheel_files(sys.executable, MODERN)
+    assert sorted(files) == ["kinds-v0.27.json", "tags-v0.27.json"]
+    for name, text in files.items():
+        assert (DATA / name).read_text(encoding="utf-8") == text, name

@@ -6,11 +6,14 @@ Run from the repository root (a script, not a test)::
         [--tvm-git /work/.mirror/apache+tvm/repo] [--tvm027 /tmp/tvm027] \\
         [--out targetlang/data/tvm-schemas.json] [--newest 0.27]
     python tests/oracle/extract_schemas.py --modern
+    env -u LD_PRELOAD python tests/oracle/extract_schemas.py --wheel-files [--tvm027 VENV] [--newest 0.27]
 
 The second writes, from the shipped ``tvm-schemas.json``, the per-release data of each modern
 release before the newest (``targetlang/data/kinds-v0.24.json``, ``tags-v0.24.json``...: what
-migration writes for ``--target-version 0.24``); the newest release's files are recorded from its
-wheel. The releases come from targetlang's release table (``targetlang._versions``).
+migration writes for ``--target-version 0.24``). The third records the newest release's
+``kinds-v0.27.json`` and ``tags-v0.27.json`` from its wheel (each kind's options and the export of
+a bare target of it, each tag's exported target). The releases come from targetlang's release
+table (``targetlang._versions``).
 
 ``--tvm-git`` is a clone (bare is fine) of apache/tvm holding the tags v0.7.0 ... v0.26.0 and
 v0.27.dev0. ``--tvm027`` is a virtual environment with ``apache-tvm==0.27.*`` installed (from PyPI);
@@ -937,6 +940,35 @@ def modern_tags(schemas: dict[str, Any], rel: str) -> dict[str, Any]:
     return {"source": source, "count": len(tags), "tags": tags}
 
 
+# The newest release's kinds-v*.json and tags-v*.json, recorded from its wheel: what each kind
+# lists and a bare target of it exports, and each tag's exported target (run under the wheel's
+# Python, from the repository root; record_schemas.plain turns TVM's objects into JSON).
+WHEEL_FILES_PROBE = r"""
+import json, sys
+sys.path.insert(0, "tests/oracle")
+from record_schemas import plain
+import tvm
+from tvm.target import Target, TargetKind
+kinds = {}
+for name in Target.list_kinds():
+    opts = {str(k): str(v) for k, v in dict(TargetKind.options_from_name(name)).items()}
+    kinds[str(name)] = {"options": opts, "bare_export": plain(Target({"kind": name}).export())}
+tags = {str(n): plain(c) for n, c in tvm.target.tag.list_tags().items()}
+source = f"apache-tvm {tvm.__version__} from PyPI: "
+k = {"source": source + "Target.list_kinds(), TargetKind.options_from_name(), Target({'kind': K}) exported on a "
+     "machine without GPUs", "kinds": kinds}
+t = {"source": source + "tvm.target.tag.list_tags()", "count": len(tags), "tags": tags}
+print(json.dumps([k, t]))
+"""
+
+
+def wheel_files(python: str, newest: Version) -> dict[str, str]:
+    """``kinds-vNEWEST.json`` and ``tags-vNEWEST.json`` from the wheel installed for ``python``."""
+    out = subprocess.run([python, "-c", WHEEL_FILES_PROBE], check=True, capture_output=True, text=True).stdout
+    kinds, tags = json.loads(out.strip().splitlines()[-1])
+    return {f"kinds-v{newest}.json": json.dumps(kinds, indent=1), f"tags-v{newest}.json": json.dumps(tags, indent=1)}
+
+
 def modern_files(schemas_text: str, newest: Version = MODERN) -> dict[str, str]:
     """The per-release data of each release after the last legacy one and before ``newest`` (whose
     files are recorded from its wheel): file name -> text, as shipped in targetlang/data."""
@@ -960,10 +992,15 @@ def main() -> int:
     ap.add_argument(
         "--modern", action="store_true", help="only write each modern release's kinds-v*.json, tags-v*.json from --out"
     )
+    ap.add_argument(
+        "--wheel-files", action="store_true", help="only write the newest release's kinds-v*.json, tags-v*.json"
+    )
     a = ap.parse_args()
     newest = Version.parse(a.newest)
-    if a.modern:
-        for name, text in modern_files(Path(a.out).read_text(), newest).items():
+    if a.modern or a.wheel_files:
+        python = str(Path(a.tvm027) / "bin" / "python")
+        written = modern_files(Path(a.out).read_text(), newest) if a.modern else wheel_files(python, newest)
+        for name, text in written.items():
             (Path(a.out).parent / name).write_text(text)
             print(f"wrote {name}", file=sys.stderr)
         return 0
