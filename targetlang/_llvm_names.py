@@ -9,7 +9,7 @@ TVM falls back to the generic CPU. The tables are ``llc-N -mtriple=ARCH -mcpu=he
 
 >>> from targetlang import parse
 >>> [f.message for f in check_llvm_names(parse("llvm -mtriple=x86_64-linux-gnu -mcpu=skylakee"), "19")]
-["LLVM 19 has no CPU 'skylakee' for x86_64; did you mean 'skylake'?"]
+["LLVM 19 has no CPU 'skylakee' for x86_64; did you mean 'skylake' or 'skylake_avx512' or 'skylake-avx512'?"]
 """
 
 from __future__ import annotations

@@ -22,6 +22,9 @@ from targetlang._llvm_names import (
 from targetlang._versions import DATA
 
 from .conftest import Run
+from .test_cli import console_lines, replay, transcript
+
+_PAGE = Path(__file__).resolve().parents[1] / "docs" / "llvm-names.md"
 
 _SKYLAKEE = "LLVM 19 has no CPU 'skylakee' for x86_64; did you mean 'skylake' or 'skylake_avx512' or 'skylake-avx512'?"
 _APPLE_ALIAS = (
@@ -325,3 +328,8 @@ def test_kinds_cpus_of_a_kind_with_its_own_triple(run: Run) -> None:
 )
 def test_kinds_cpus_errors(run: Run, argv: tuple[str, ...], message: str) -> None:
     assert run(*argv) == (1, "", message)
+
+
+def test_the_page_runs_as_written(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    replay(transcript(console_lines(_PAGE)), run, "docs/llvm-names.md")
