@@ -1001,7 +1001,10 @@ def main() -> int:
         python = str(Path(a.tvm027) / "bin" / "python")
         written = modern_files(Path(a.out).read_text(), newest) if a.modern else wheel_files(python, newest)
         for name, text in written.items():
-            (Path(a.out).parent / name).write_text(text)
+            old = Path(a.out).parent / name
+            if a.modern and old.is_file() and "--modern" not in json.loads(old.read_text())["source"]:
+                continue  # recorded from the release's wheel when it was the newest: kept
+            old.write_text(text)
             print(f"wrote {name}", file=sys.stderr)
         return 0
     RELEASES = schema_releases(newest)
