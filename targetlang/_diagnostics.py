@@ -16,6 +16,7 @@ from types import CodeType, FrameType
 from typing import Any, TypeVar
 
 from ._registry import Registry, attribute_releases, modern_tag
+from ._resolution import feature_name
 from ._schema import KindSchema
 from ._versions import DEFAULT, LAST_LEGACY, MODERN, Version
 from .errors import (
@@ -213,6 +214,12 @@ def unknown_attr(
     if key == "target" and "mtriple" in schema.attrs:
         close: tuple[str, ...] = ("mtriple",)
         message = f"kind {name} has no attribute 'target' since TVM v0.7: it is TVM <= v0.6's 'mtriple'"
+    elif feature_name(key) is not None:
+        close = ()
+        message = (
+            f"kind {name} has no attribute {show(key)} as TVM v{version or DEFAULT} read it: 'feature.*' keys are "
+            "read from TVM v0.24 on, in the JSON form (apache/tvm#18883)"
+        )
     elif key == "target_host" and "host" in schema.attrs:
         close = ("host",)
         message = (

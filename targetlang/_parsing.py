@@ -44,7 +44,7 @@ from ._registry import (
     builtin_registry,
     modern_tag,
 )
-from ._resolution import is_aprofile, is_mprofile
+from ._resolution import feature_name, frozen_feature, is_aprofile, is_mprofile, reads_feature_keys
 from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
 from ._syntax import (
     MAX_JSON_DEPTH,
@@ -879,9 +879,17 @@ def _from_config(
     nested, nested_in_tag = nested_in(chain), nested_in(tag_chain)
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
+    features: dict[str, Any] | None = {} if reads_feature_keys(registry_release(registry.version).version) else None
     for key, value in config.items():
         if key == "kind":
             continue
+        if features is not None:
+            feature = feature_name(key)
+            if feature is not None:
+                # TVM v0.24 on sets these aside before the schema reads the config and puts them
+                # back, any value, unless the canonicaliser sets them itself (resolve does that).
+                features[feature] = frozen_feature(value)
+                continue
         if key in from_tag:
             try:
                 typed = _typed(key, value, schema, registry, nested_in_tag, None, "")
@@ -898,6 +906,8 @@ def _from_config(
             attrs[key] = typed
     if schema.required_names:
         check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
+    if features:
+        fields["features"] = MappingProxyType(features)
     if slices is not None and own_text is not None:
         return Target._make(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=None, **fields)
     if own_text is None or node is None:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any
 
 from ._lexical import MKLDNN, encode_scalar, escape
+from ._resolution import features_json, reads_feature_keys
 from ._schema import AttrSpec, TypeSpec
 from ._values import is_representable, to_text
+from ._versions import registry_release
 from .errors import UnprintableTargetError
 
 __all__ = ["canonical", "canonical_json_text", "canonical_jsonish", "legacy_str", "to_json"]
@@ -52,7 +55,7 @@ def _legacy_canonical(t: Any) -> str | None:
     if t.host is not None:
         parts.append("-host=" + encode_scalar(_nested_text(t.host)))
     specs = t.schema.attrs
-    if t.schema.modern_only:
+    if t.schema.modern_only or _exported_features(t):
         return None
     for name in sorted(t.attrs):
         if t.attrs[name] is None:
@@ -164,7 +167,19 @@ def _to_json(t: Any, sort_unordered: bool, *, with_host: bool = True) -> dict[st
         if sort_unordered:
             value = _ordered(value, spec)
         out[name] = _json_value(value, spec.type, sort_unordered)
+    features = _exported_features(t)
+    if features:
+        out.update(features_json(features))
     return out
+
+
+def _exported_features(t: Any) -> Mapping[str, Any]:
+    """The features written with the attributes: TVM v0.24 on exports them and reads them back
+    (apache/tvm#18883); the releases before kept them apart and rejected them in a config."""
+    features: Mapping[str, Any] = t.features
+    if features and reads_feature_keys(registry_release(t.registry.version).version):
+        return features
+    return {}
 
 
 def _legacy_scalar(value: Any, name: str) -> str:

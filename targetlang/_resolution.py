@@ -7,16 +7,30 @@ capability, the ROCm architecture and API version) comes from an explicit
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from ._schema import KindSchema
-from ._versions import DEFAULT, Version
+from ._versions import DEFAULT, LAST_LEGACY, Version
 from .errors import CanonicalizationError, ValueConversionError
 
-__all__ = ["Environment", "is_aprofile", "is_mprofile", "mprofile_parse", "resolve_parts"]
+__all__ = [
+    "APROFILE_FEATURES",
+    "Environment",
+    "feature_name",
+    "features_json",
+    "features_key",
+    "frozen_feature",
+    "is_aprofile",
+    "is_mprofile",
+    "mprofile_parse",
+    "reads_feature_keys",
+    "resolve_parts",
+]
 
 # Where an attribute's value stands in the source text: (source, start, end).
 Locate = Callable[[str], tuple[str, int, int]]
@@ -65,6 +79,61 @@ _MPROFILE_CPUS = (
 )
 _DSP_CPUS = ("cortex-m55", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p", "cortex-m85")
 _MVE_CPUS = ("cortex-m55", "cortex-m85")
+
+
+# TVM's canonicaliser-owned attributes: ``feature.<name>``, exported with the attributes.
+FEATURE_PREFIX = "feature."
+# What TVM's A-profile canonicaliser sets from LLVM's view of the CPU (arm_aprofile.cc), every one
+# of them whenever it runs: a pure parser cannot compute them.
+APROFILE_FEATURES = frozenset(
+    {"is_aarch64", "has_asimd", "has_sve", "has_dotprod", "has_matmul_i8", "has_fp16_simd", "has_sme"}
+)
+
+
+def reads_feature_keys(version: Version) -> bool:
+    """Whether TVM ``version``'s ``Target(config)`` accepts ``feature.*`` keys: v0.24 on
+    (apache/tvm#18883, in every release that read only JSON); earlier ones rejected them as
+    unknown attributes."""
+    return version > LAST_LEGACY
+
+
+def feature_name(key: str) -> str | None:
+    """The feature a config key names (``"has_sve"`` for ``"feature.has_sve"``), or ``None``.
+
+    TVM's test is the prefix and at least one character after it: ``"feature."`` alone is an
+    attribute name (unknown to every kind), as is ``"Feature.x"``."""
+    if len(key) > len(FEATURE_PREFIX) and key.startswith(FEATURE_PREFIX):
+        return key[len(FEATURE_PREFIX) :]
+    return None
+
+
+def frozen_feature(value: Any) -> Any:
+    """A feature's value as a target holds it: any value TVM's FFI carries, arrays as tuples and
+    maps read-only, since a target is immutable (TVM keeps them as given, never read as a type)."""
+    if isinstance(value, list | tuple):
+        return tuple(frozen_feature(item) for item in value)
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: frozen_feature(item) for key, item in value.items()})
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thawed(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _thawed(item) for key, item in value.items()}
+    return value
+
+
+def features_json(features: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``feature.*`` entries of an export, as JSON types."""
+    return {FEATURE_PREFIX + name: _thawed(value) for name, value in features.items()}
+
+
+def features_key(features: Mapping[str, Any]) -> str:
+    """What equality compares of a target's features: their JSON, in which ``true`` and ``1``
+    differ as they do in TVM's export."""
+    return json.dumps(features_json(features), sort_keys=True, default=repr)
 
 
 def _matches_cpu(mcpu: Any, cpus: tuple[str, ...]) -> bool:
@@ -256,9 +325,10 @@ def resolve_parts(
     env: Environment,
     locate: Locate,
     version: Version = DEFAULT,
+    given: Mapping[str, Any] = MappingProxyType({}),
 ) -> tuple[tuple[str, ...], dict[str, Any], dict[str, Any]]:
     """Run the pipeline on one level of a target, as TVM ``version`` (its registry's release)
-    did; nested targets are the caller's.
+    did; nested targets are the caller's. ``given``: the ``feature.*`` keys of its config.
 
     Returns the final keys, attributes and features.
     """
@@ -308,4 +378,24 @@ def resolve_parts(
         schema.preprocessor(cfg)
     if env.check_cl_opt and schema.name == "llvm" and cfg.get("cl-opt") is not None:
         _check_cl_opt(cfg["cl-opt"], locate)
+    if given:
+        features = _merged_features(schema, cfg, given, features)
     return final_keys, cfg, features
+
+
+def _merged_features(
+    schema: KindSchema, cfg: Mapping[str, Any], given: Mapping[str, Any], computed: dict[str, Any]
+) -> dict[str, Any]:
+    """TVM v0.24 on: the config's features put back after the canonicaliser, which wins where it
+    set the same one (target.cc, FromConfig). The A-profile canonicaliser sets all of
+    APROFILE_FEATURES from LLVM, which a pure parser cannot: a given one of them is dropped,
+    never kept with a value TVM would have replaced."""
+    aprofile = schema.name == "llvm" and schema.canonicalizer in ("cpu", "cpu-without-host-triple") and (
+        is_aprofile(cfg) and not is_mprofile(cfg)
+    )
+    kept = {
+        name: value
+        for name, value in given.items()
+        if name not in computed and not (aprofile and name in APROFILE_FEATURES)
+    }
+    return {**kept, **computed}

@@ -11,7 +11,7 @@ from . import _printing as printing
 from ._diagnostics import answers_recursion, on_large_stack
 from ._lexical import encode_scalar, interpret, interpret_offsets
 from ._registry import Registry
-from ._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
+from ._resolution import DEFAULT_ENVIRONMENT, Environment, features_key, resolve_parts
 from ._schema import AttrSpec, KindSchema
 from ._syntax import json_member_spans, json_string_offsets, legacy_spans
 from ._values import from_json, is_representable, to_text
@@ -215,7 +215,11 @@ class Target(_Fields):
 
     @property
     def features(self) -> Mapping[str, Any]:
-        """Features a canonicaliser derived (``has_dsp``, ``is_test``, ...); empty until resolved."""
+        """Features by name without the ``feature.`` prefix (``has_dsp``, ``is_test``, ...).
+
+        Read as TVM v0.24 on, a config's ``feature.*`` keys are here from the start; a resolved
+        target has what its canonicaliser derived, over the given ones (as TVM's export does).
+        Empty otherwise until resolved."""
         return self._features
 
     @property
@@ -293,6 +297,8 @@ class Target(_Fields):
                 (name, _norm(value, specs[name])) for name, value in self._attrs.items() if value is not None
             )
             norm = (self._kind, self._tag, self._keys, self._host, attrs)
+            if self._features:
+                norm = (*norm, features_key(self._features))
             object.__setattr__(self, "_norm", norm)
         return norm
 
@@ -378,7 +384,9 @@ class Target(_Fields):
 
     def _resolve(self, env: Environment) -> Target:
         version = registry_release(self._registry.version).version
-        keys, attrs, features = resolve_parts(self._schema, self._keys, self._attrs, env, self._locate, version)
+        keys, attrs, features = resolve_parts(
+            self._schema, self._keys, self._attrs, env, self._locate, version, self._features
+        )
         for name, value in attrs.items():
             spec = self._schema.attrs.get(name)
             if spec is not None and spec.type.holds_targets:

@@ -25,7 +25,8 @@ import libcst as cst
 
 from .._diagnostics import hint, suggest
 from .._registry import Registry, builtin_registry, modern_tag, release_kinds
-from .._versions import SCHEMA_RELEASES
+from .._resolution import feature_name, reads_feature_keys
+from .._versions import SCHEMA_RELEASES, registry_release
 from ..migration._checks import Rejection, option_types, rejections
 from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
@@ -283,8 +284,9 @@ def _config_problems(
     if kind not in reading.registry.kinds:
         return found + _kind_problems(reading, kind, value_node("kind"))
     attrs = reading.registry.kinds[kind].attrs
+    features = reads_feature_keys(registry_release(reading.registry.version).version)
     for name in config:
-        if name in ("kind", "tag") or name in attrs:
+        if name in ("kind", "tag") or name in attrs or (features and feature_name(name) is not None):
             continue
         moved = _REMOVED_ATTRS.get(name)
         if moved is not None:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from .._parsing import parse
 from .._registry import Registry, builtin_registry, release_kinds
-from .._resolution import Environment
+from .._resolution import Environment, feature_name
 from .._schema import AttrSpec
 from .._target import Target
 from .._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version
@@ -392,6 +392,8 @@ def _unknown_attributes(level: Level, config: dict[str, Any], removed: bool) -> 
     for name in list(config):
         if name in ("kind", "tag", "keys", "host") or name in known or (name in _REMOVED_ATTRS) != removed:
             continue
+        if feature_name(name) is not None:
+            continue  # every modern release reads feature.* keys, whatever the kind (apache/tvm#18883)
         if kind not in _legacy_registry().kinds and name in level.target.schema.attrs:
             continue  # a user kind's own attribute (its executor too): the kind is reported
         replaced = _REMOVED_ATTRS.get(name)
