@@ -199,6 +199,10 @@ def _check_one(target: Target, release: LlvmRelease, host: str | None) -> list[L
     arch = triple_arch(triple)
     table = name_table(release.major, arch)
     llvm = f"LLVM {release.major}"
+    where = arch
+    if not target.attrs.get("mtriple") and _LLVM_KINDS[target.kind] is None:
+        # the same text can be right on the board it was written for: say which machine judged it
+        where = f"{arch} (no mtriple: the host's)"
     if table is None:
         message = f"{llvm}'s recorded tables have no architecture {arch!r} (triple {triple!r}): names not checked"
         return [LlvmNameFinding("no-table", arch, message, "note")]
@@ -206,17 +210,17 @@ def _check_one(target: Target, release: LlvmRelease, host: str | None) -> list[L
     if isinstance(cpu, str) and cpu and cpu not in table.cpus:
         if cpu in table.aliases:
             message = (
-                f"{llvm} knows CPU {cpu!r} for {arch} only as an alias '-mcpu=help' does not list: "
+                f"{llvm} knows CPU {cpu!r} for {where} only as an alias '-mcpu=help' does not list: "
                 "TVM before v0.24 rejects it at code generation and compiles for the generic CPU"
             )
             found.append(LlvmNameFinding("alias", cpu, message, "warning"))
         else:
             close = hint(suggest(cpu, table.cpus + table.aliases))
-            found.append(LlvmNameFinding("cpu", cpu, f"{llvm} has no CPU {cpu!r} for {arch}{close}", "warning"))
+            found.append(LlvmNameFinding("cpu", cpu, f"{llvm} has no CPU {cpu!r} for {where}{close}", "warning"))
     for feature in features:
         name = feature[1:] if feature[:1] in "+-" else feature
         if isinstance(feature, str) and name and name not in table.features:
             close = hint(tuple(feature[: len(feature) - len(name)] + n for n in suggest(name, table.features)))
-            message = f"{llvm} has no feature {name!r} for {arch} (-mattr={feature}){close}"
+            message = f"{llvm} has no feature {name!r} for {where} (-mattr={feature}){close}"
             found.append(LlvmNameFinding("feature", feature, message, "warning"))
     return found

@@ -37,8 +37,19 @@ _APPLE_ALIAS = (
     ("llvm", "spec", "host", "expected"),
     [
         ("19", "llvm -mtriple=x86_64-linux-gnu -mcpu=skylakee", None, [("cpu", "skylakee", _SKYLAKEE)]),
-        ("19", "llvm -mcpu=skylakee", "x86_64", [("cpu", "skylakee", _SKYLAKEE)]),
-        ("19", "llvm -mcpu=skylakee", "aarch64", [("cpu", "skylakee", "LLVM 19 has no CPU 'skylakee' for aarch64")]),
+        (
+            "19",
+            "llvm -mcpu=skylakee",
+            "x86_64",
+            [("cpu", "skylakee", _SKYLAKEE.replace("x86_64", "x86_64 (no mtriple: the host's)"))],
+        ),
+        (
+            "19",
+            "llvm -mcpu=skylakee",
+            "aarch64",
+            [("cpu", "skylakee", "LLVM 19 has no CPU 'skylakee' for aarch64 (no mtriple: the host's)")],
+        ),
+        ("19", "llvm -mcpu=cortex-a72 -mattr=+neon", "aarch64", []),
         (
             "19",
             "llvm -mtriple=aarch64-linux-gnu -mcpu=apple-latest",
