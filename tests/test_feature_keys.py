@@ -20,6 +20,7 @@ import pytest
 
 from targetlang import Environment, TargetError, UnknownAttributeError, builtin_registry, migrate, parse
 from targetlang._resolution import APROFILE_FEATURES, is_aprofile
+from targetlang.fix import fix_source
 
 from .conftest import read_jsonl
 
@@ -212,3 +213,13 @@ def _json(value: Any) -> Any:
     if hasattr(value, "items"):
         return {str(k): _json(v) for k, v in value.items()}
     return [_json(v) for v in value]
+
+
+@pytest.mark.parametrize("target_version", ["0.24", "0.27"])
+def test_fix_reports_no_feature_key_as_an_unknown_attribute(target_version: str) -> None:
+    code = 'import tvm\n\ntvm.target.Target({"kind": "llvm", "feature.has_sve": True, "featur.x": 1})\n'
+    result = fix_source(code, target_version=target_version)
+    assert result.text == code
+    assert [(f.line, f.column, f.rule, f.before) for f in result.findings] == [
+        (3, 61, "target-unknown-attr", '"featur.x"')
+    ]
