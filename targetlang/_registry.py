@@ -7,14 +7,13 @@ import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from ._cache import bounded_cache
 from ._schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, thawed
 from ._values import _json_type, from_json
-from ._versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version, release
+from ._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version, release
 from .errors import RegistryError, TargetError, show
 
 __all__ = [
@@ -486,7 +485,7 @@ def _kind_from_dict(name: str, decl: Any) -> KindSchema:
 
 
 def _load(name: str) -> Any:
-    return json.loads((Path(__file__).parent / "data" / name).read_text(encoding="utf-8"))
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
 
 
 def _spec(name: str, type_text: str, default: Any = None) -> AttrSpec:

@@ -16,18 +16,22 @@ Version('0.9')
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Final
 
 __all__ = [
     "ATTRIBUTE_READS",
+    "DATA",
     "DEFAULT",
     "ERA_BOUNDS",
     "ERA_NAMES",
     "LAST_LEGACY",
     "MODERN",
+    "MODERN_RELEASES",
     "RELEASES",
     "SCHEMA_RELEASES",
     "Release",
@@ -109,7 +113,32 @@ ERA_BOUNDS: Final = MappingProxyType({name: (first, last) for name, first, last 
 
 FIRST_SCHEMA: Final = Version(0, 7)  # the first release with a kind registry (TVM <= v0.6 had none)
 LAST_LEGACY: Final = Version(0, 23)  # the last release that read legacy strings
-MODERN: Final = Version(0, 27)  # the release whose JSON form migrate writes
+
+DATA: Final = Path(os.environ.get("TARGETLANG_DATA_DIR") or Path(__file__).parent / "data")
+"""The shipped data (schemas, tags, checks). ``TARGETLANG_DATA_DIR`` points it elsewhere, for the
+tests that add a release to a copy of it: a release is known because its files are there."""
+
+_MODERN_FILE = re.compile(r"kinds-v(\d+\.\d+)\.json")
+
+
+def _modern_releases() -> tuple[Version, ...]:
+    found = (_MODERN_FILE.fullmatch(path.name) for path in DATA.glob("kinds-v*.json"))
+    versions = (Version.parse(m[1]) for m in found if m is not None and (DATA / f"tags-v{m[1]}.json").is_file())
+    return tuple(sorted(v for v in versions if v > LAST_LEGACY))
+
+
+def _schema_releases() -> frozenset[Version]:
+    # the extraction of TVM's sources lists its releases on its third line: read that, not 256 kB
+    with (DATA / "tvm-schemas.json").open(encoding="utf-8") as file:
+        head = file.read(4096)
+    match = re.search(r'"releases": (\[[^\]]*\])', head)
+    return frozenset(Version.parse(name) for name in re.findall(r'"([^"]+)"', match[1] if match else ""))
+
+
+MODERN_RELEASES: Final = _modern_releases()
+"""The modern releases (v0.24 on) whose kinds, tags and checks ship (``kinds-v0.27.json``...):
+what ``migrate`` and ``fix`` can write for, oldest first."""
+MODERN: Final = MODERN_RELEASES[-1]  # the newest of them: what migrate writes for by default
 ATTRIBUTE_READS: Final = Version(0, 25)  # Target.__getattr__ again (apache/tvm#19581)
 DEFAULT: Final = Version(0, 22)  # the release parse() reads as when given none
 
@@ -118,25 +147,28 @@ def _era_of(version: Version) -> str:
     for name, first, last in _ERA_BOUNDS:
         if first <= version <= last:
             return name
-    if LAST_LEGACY < version <= MODERN:
+    if version > LAST_LEGACY:
         return "0.22"  # v0.24 on wrote only JSON and tag names, which the last era's reader reads
     raise ValueError(f"unknown TVM version '{version}': targetlang knows TVM v0.1 to v{MODERN}")
 
+
+_SCHEMAS: Final = _schema_releases()
 
 RELEASES: Final = MappingProxyType(
     {
         str(v): Release(
             v,
             _era_of(v),
-            v >= FIRST_SCHEMA,
+            v in _SCHEMAS,
             v <= LAST_LEGACY,
             64 if v >= Version(0, 21) else 32,
             v >= ATTRIBUTE_READS,
         )
-        for v in (Version(0, minor) for minor in range(1, MODERN.minor + 1))
+        for v in (*(Version(0, minor) for minor in range(1, LAST_LEGACY.minor + 1)), *MODERN_RELEASES)
     }
 )
-"""Every TVM release line targetlang knows, ``"0.1"`` to ``"0.27"``, by name."""
+"""Every TVM release line targetlang knows, ``"0.1"`` to ``"0.27"``, by name: those that read
+legacy strings, and each modern one whose data ships."""
 
 SCHEMA_RELEASES: Final = tuple(name for name, r in RELEASES.items() if r.has_schema)
 """The releases whose own registry :func:`targetlang.builtin_registry` gives (``"0.7"`` on)."""
