@@ -28,8 +28,9 @@ from . import Registry, Target, TargetError, __version__, builtin_registry, load
 from ._checking import Finding, SpecCheck, check_spec
 from ._eras import DEFAULT_ERA, release_reading
 from ._inspect_cli import add_parser as _add_inspect_parser
+from ._inspect_cli import llvm_argument
+from ._logs_cli import TARGET_VERSION_HELP, target_version_argument, tvm_version_argument
 from ._logs_cli import add_parser as _add_logs_parser
-from ._logs_cli import tvm_version_argument
 from ._signals import say_stopped, signals_held
 from ._versions import ERA_NAMES, MODERN
 from .fix._command import add_parser as _add_fix_parser
@@ -364,7 +365,13 @@ def _migrate(args: argparse.Namespace) -> int:
     failed = 0
     for name, line, spec in _specs(args):
         result = migrate(
-            spec, era=era, policy=args.policy, host=args.host, compress_tags=args.compress_tags, registry=registry
+            spec,
+            era=era,
+            policy=args.policy,
+            host=args.host,
+            compress_tags=args.compress_tags,
+            registry=registry,
+            to=args.target_version or str(MODERN),
         )
         failed += result.json is None
         if args.json:
@@ -456,6 +463,7 @@ def _check(args: argparse.Namespace) -> int:
         name, text = args.file, _read_file(args.file)
     registry, era = _reading(args)
     tally = _Tally()
+    unmigrated = 0  # targets that read but do not migrate to --target-version
     for line, spec in _spec_lines(text):
         result = check_spec(spec, registry=registry, era=era)
         tally.add(result)
@@ -464,8 +472,42 @@ def _check(args: argparse.Namespace) -> int:
                 print(json.dumps(_failure(name, line, spec, found)))
             else:
                 print(_human(name, line, found), file=sys.stderr)
+        if args.llvm is not None and result.target is not None:
+            _check_llvm_names(args, name, line, spec, result.target)
+        if args.target_version is not None and result.target is not None:
+            unmigrated += _check_target_version(args, name, line, spec, result.target)
     print(json.dumps(tally.record(name)) if args.json else tally.human(name))
-    return 1 if tally.failed else 0
+    if args.target_version is not None and not args.json:
+        print(f"migrated to TVM {args.target_version}: {unmigrated} failed")
+    return 1 if tally.failed or unmigrated else 0
+
+
+def _check_target_version(args: argparse.Namespace, name: str, line: int, spec: str, target: Target) -> int:
+    """``check --target-version``: each error of migrating the target to that release (what it
+    rejects, what it does not know), as ``migrate`` would report it; 1 if there is one, else 0."""
+    from .migration import migrate
+
+    errors = [c for c in migrate(target, to=args.target_version).changes if c.severity == "error"]
+    for change in errors:
+        if args.json:
+            where = {"record": "migrate", "file": name, "line": line, "target_version": args.target_version}
+            print(json.dumps({**where, "rule": change.rule, "message": change.message, "spec": spec}))
+        else:
+            print(f"{name}:{line}: migrate to {args.target_version}: {change.rule}: {change.message}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def _check_llvm_names(args: argparse.Namespace, name: str, line: int, spec: str, target: Target) -> None:
+    """``check --llvm``: warnings, which leave the exit status as it is (TVM itself never checked
+    these names)."""
+    from ._llvm_names import check_llvm_names
+
+    for found in check_llvm_names(target, args.llvm):
+        if args.json:
+            where = {"record": "llvm", "file": name, "line": line, "severity": found.severity}
+            print(json.dumps({**where, "what": found.what, "name": found.name, "message": found.message, "spec": spec}))
+        else:
+            print(f"{name}:{line}: llvm: {found.severity}: {found.message}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------------------------- the command
@@ -539,6 +581,9 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=f'write {{"tag": ...}} plus overrides when the result equals a TVM {MODERN} tag\'s configuration',
     )
+    migrate.add_argument(
+        "--target-version", metavar="VERSION", type=target_version_argument, help=TARGET_VERSION_HELP
+    )
     migrate.set_defaults(run=_migrate)
     intro, examples = _MIGRATE_EPILOG.split("\nexamples:\n", 1)
     migrate.epilog = f"{intro}\n{_rules_help()}\nexamples:\n{examples}"
@@ -553,7 +598,21 @@ def _build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--json", action="store_true", help="one JSON object per failure and a summary object, on stdout"
     )
+    check.add_argument(
+        "--llvm",
+        metavar="VERSION",
+        type=llvm_argument,
+        help="also warn on -mcpu and -mattr names LLVM VERSION (13, 14, 15, 16, 19, 22) does not know for the "
+        "target's triple (docs/llvm-names.md); warnings leave the exit status as it is",
+    )
     _add_tvm_version(check)
+    check.add_argument(
+        "--target-version",
+        metavar="VERSION",
+        type=target_version_argument,
+        help="also migrate each target that reads to that TVM release (0.24 on) and report what it would "
+        "reject or not know; any such target makes the exit status 1",
+    )
     check.set_defaults(run=_check)
     _add_logs_parser(commands)
     _add_fix_parser(commands)

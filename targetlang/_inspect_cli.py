@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._logs_cli import tvm_version_argument
+from ._logs_cli import TARGET_VERSION_HELP, target_version_argument, tvm_version_argument
 from .errors import TargetError
 
 if TYPE_CHECKING:
@@ -165,6 +165,21 @@ def add_parser(commands: Any) -> None:
     kinds = command("kinds", "list TVM's target kinds, or one kind's attributes", _KINDS_EPILOG, _kinds)
     kinds.add_argument("kind", metavar="KIND", nargs="?", help="a kind: show its attributes")
     options(kinds, "that TVM release's kinds and attributes only (0.7 - 0.27; e.g. 0.19 or 0.8.0)")
+    kinds.add_argument(
+        "--cpus",
+        action="store_true",
+        help="for KIND llvm, nvptx, rocm or hexagon: the CPUs and features LLVM knows for the triple, as "
+        "'llc -mtriple=T -mcpu=help' prints them (docs/llvm-names.md)",
+    )
+    kinds.add_argument(
+        "--llvm",
+        metavar="VERSION",
+        type=llvm_argument,
+        help="with --cpus: that LLVM's names (13, 14, 15, 16, 19, 22; default the newest)",
+    )
+    kinds.add_argument(
+        "--mtriple", metavar="TRIPLE", help="with --cpus: the triple (default: the kind's own, for llvm this machine's)"
+    )
 
     tags = command("tags", "list TVM's target tags with their configs", _TAGS_EPILOG, _tags)
     tags.add_argument(
@@ -183,6 +198,9 @@ def add_parser(commands: Any) -> None:
         _explain,
     )
     options(explain, reading)
+    explain.add_argument(
+        "--target-version", metavar="VERSION", type=target_version_argument, help=TARGET_VERSION_HELP
+    )
     # REMAINDER, as parse, fmt and legacy read it: every word from the first that is not an
     # option on is the spec's (quoted or not)
     explain.add_argument("spec", metavar="SPEC", nargs=argparse.REMAINDER, help=_WORDS_HELP)
@@ -194,6 +212,17 @@ def add_parser(commands: Any) -> None:
     diff.add_argument("a", metavar="A", help=_SPEC_HELP)
     diff.add_argument("b", metavar="B", help=_SPEC_HELP + " (not both)")
     options(diff, reading)
+
+
+def llvm_argument(text: str) -> str:
+    """``--llvm VERSION`` (``check``, ``kinds --cpus``): a recorded LLVM's major version, else a
+    usage error that lists the recorded ones."""
+    from ._llvm_names import llvm_release
+
+    try:
+        return llvm_release(text).major
+    except TargetError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _modern() -> str:
@@ -290,6 +319,8 @@ def _kinds(args: argparse.Namespace) -> int:
     from .inspection import kind_info, kind_table
 
     version = _listing(args, "kinds")
+    if args.cpus or args.llvm is not None or args.mtriple is not None:
+        return _llvm_names(args)
     if args.kind is not None:
         kind = kind_info(args.kind, version)
         if args.json:
@@ -302,6 +333,38 @@ def _kinds(args: argparse.Namespace) -> int:
         _print_json({"version": version, "kinds": [kind.to_json() for kind in table]})
     else:
         print("\n".join(render_kinds(table)))
+    return 0
+
+
+def _llvm_names(args: argparse.Namespace) -> int:
+    """``kinds KIND --cpus``: the names of the recorded tables, in llc's words and order."""
+    from . import parse
+    from ._llvm_names import llvm_release, name_table, recorded_llvm, target_triple, triple_arch
+
+    if not args.cpus:
+        raise TargetError("--llvm and --mtriple go with --cpus")
+    kind = args.kind or "llvm"
+    llvm_kind = kind in ("llvm", "nvptx", "rocm", "hexagon")
+    triple = args.mtriple or (target_triple(parse({"kind": kind})) if llvm_kind else None)
+    if triple is None or not llvm_kind:
+        handing = "the kinds that hand mcpu to LLVM (llvm, nvptx, rocm, hexagon)"
+        raise TargetError(f"--cpus lists LLVM's names for {handing}, not {kind!r}")
+    release = llvm_release(args.llvm) if args.llvm is not None else recorded_llvm()[-1]
+    arch = triple_arch(triple)
+    table = name_table(release.major, arch)
+    if table is None:
+        raise TargetError(f"LLVM {release.major}'s recorded tables have no architecture {arch!r} (triple {triple!r})")
+    if args.json:
+        record = {"llvm": release.major, "llc": release.llc, "package": f"{release.package} {release.package_version}"}
+        _print_json({**record, "arch": arch, "cpus": table.cpus, "aliases": table.aliases, "features": table.features})
+        return 0
+    lines = [f"LLVM {release.llc} ({release.package} {release.package_version}), {arch}", ""]
+    lines += ["Available CPUs for this target:", ""] + [f"  {cpu}" for cpu in table.cpus] + [""]
+    if table.aliases:
+        lines += ["CPU aliases llc accepts but does not list:", ""] + [f"  {cpu}" for cpu in table.aliases] + [""]
+    lines += ["Available features for this target:", ""] + [f"  {name}" for name in table.features] + [""]
+    lines += ["Use +feature to enable a feature, or -feature to disable it."]
+    print("\n".join(lines))
     return 0
 
 
@@ -345,7 +408,12 @@ def _explain(args: argparse.Namespace) -> int:
         what = "SPEC is missing: give a target string, tag name or JSON object, or '-'"
         print(f"{args.usage()}{args.command}: error: {what}", file=sys.stderr)
         return 2
-    explanation = explain(_spec(" ".join(words)), tvm_version=args.tvm_version, registry=_user_registry(args))
+    explanation = explain(
+        _spec(" ".join(words)),
+        tvm_version=args.tvm_version,
+        registry=_user_registry(args),
+        target_version=args.target_version,
+    )
     if args.json:
         _print_json(explanation.to_json())
     else:
@@ -445,9 +513,9 @@ def _explanation_lines(explanation: Explanation) -> Iterator[list[str]]:
     yield [
         explanation.spec,
         f": kind {show(explanation.kind)}, read as TVM v{explanation.version} read it; "
-        f"in TVM {_modern()}: {explanation.kind_fate}",
+        f"in TVM {explanation.target_version}: {explanation.kind_fate}",
     ]
-    rows = [("attribute", "value", "type", "origin", "migrate", f"in TVM {_modern()}")]
+    rows = [("attribute", "value", "type", "origin", "migrate", f"in TVM {explanation.target_version}")]
     for row in explanation.rows:
         origin = f"{row.origin} ({row.note})" if row.note else row.origin
         rows.append((row.name, _compact(row.value), row.type, origin, row.migration, row.fate))
