@@ -11,7 +11,7 @@ from . import _printing as printing
 from ._diagnostics import answers_recursion, on_large_stack
 from ._lexical import encode_scalar, interpret, interpret_offsets
 from ._registry import Registry
-from ._resolution import DEFAULT_ENVIRONMENT, Environment, features_key, resolve_parts
+from ._resolution import DEFAULT_ENVIRONMENT, Environment, features_key, reads_feature_keys, resolve_parts
 from ._schema import AttrSpec, KindSchema
 from ._syntax import json_member_spans, json_string_offsets, legacy_spans
 from ._values import from_json, is_representable, to_text
@@ -517,6 +517,9 @@ class Target(_Fields):
             fields["attrs"].pop(name, None)
         else:
             fields["attrs"][name] = value
+        if self._features and reads_feature_keys(registry_release(self._registry.version).version):
+            # as TVM v0.24 on reads an edited export: its features are given ones now
+            fields["features"] = self._features
         edited = Target._make(self._schema, self._registry, **fields)
         # Splicing re-reads the text with v0.22's rules, so only text in that syntax is spliced;
         # a tag name or an older era's text gives way to a target without text.

@@ -223,3 +223,20 @@ def test_fix_reports_no_feature_key_as_an_unknown_attribute(target_version: str)
     assert [(f.line, f.column, f.rule, f.before) for f in result.findings] == [
         (3, 61, "target-unknown-attr", '"featur.x"')
     ]
+
+
+def test_an_edit_keeps_the_features_as_an_edited_export_would() -> None:
+    target = parse('{"kind": "llvm", "mcpu": "skylake", "feature.own": [1]}', registry=MODERN)
+    edited = target.with_attr("mcpu", "znver3")
+    assert str(edited) == '{"kind": "llvm", "mcpu": "znver3", "feature.own": [1]}'
+    assert dict(edited.features) == {"own": (1,)}
+    assert target.with_host("llvm").to_json() == {
+        "kind": "llvm",
+        "host": {"kind": "llvm"},
+        "mcpu": "skylake",
+        "feature.own": [1],
+    }
+    # a v0.22 target's features are its canonicaliser's, which an edit leaves behind
+    resolved = parse("llvm -mcpu=cortex-m55").resolve()
+    assert dict(resolved.features) == {"has_dsp": True, "has_mve": True}
+    assert dict(resolved.with_attr("mcpu", "skylake").features) == {}
