@@ -34,6 +34,7 @@ CHAIN = (
     "helpers",
     "migration",
     "_checking",
+    "_llvm_names",
     "__init__",
     "_progress",
     "_signals",

@@ -26,6 +26,9 @@ from .test_cli import console_lines, replay, transcript
 
 _PAGE = Path(__file__).resolve().parents[1] / "docs" / "llvm-names.md"
 
+# The did-you-mean lists of these tests are difflib's close matches (n=3, cutoff 0.6, as
+# _diagnostics.suggest asks) over the names `llc-N -mtriple=T -mcpu=help` itself printed, worked
+# out from llc's output (Debian llvm-13 and llvm-19), not from the shipped table.
 _SKYLAKEE = "LLVM 19 has no CPU 'skylakee' for x86_64; did you mean 'skylake' or 'skylake_avx512' or 'skylake-avx512'?"
 _APPLE_ALIAS = (
     "LLVM 19 knows CPU '{cpu}' for aarch64 only as an alias '-mcpu=help' does not list: "
