@@ -240,3 +240,13 @@ def test_an_edit_keeps_the_features_as_an_edited_export_would() -> None:
     resolved = parse("llvm -mcpu=cortex-m55").resolve()
     assert dict(resolved.features) == {"has_dsp": True, "has_mve": True}
     assert dict(resolved.with_attr("mcpu", "skylake").features) == {}
+
+
+def test_migrate_of_a_target_with_feature_keys_gives_its_target_too() -> None:
+    # the JSON was right, but Migration.target was read back with the default (v0.22) registry,
+    # which rejects feature keys as TVM v0.22 did: now it is read as the release written for
+    given = parse({"kind": "llvm", "mtriple": "x86_64-linux-gnu", "feature.has_avx": True}, registry=MODERN)
+    migration = migrate(given)
+    assert migration.json == {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "feature.has_avx": True}
+    assert migration.target is not None
+    assert migration.target.features == {"has_avx": True}

@@ -152,4 +152,17 @@ def migrate(
         modern: Target | None = parse(config, registry=registry)
     except TargetError:
         modern = None  # policy "keep" kept what the modern registry rejects
+        if registry is None:
+            modern = _read_as(config, to)
     return Migration(source, modern, config, tuple(run.changes))
+
+
+def _read_as(config: Mapping[str, Any], to: str) -> Target | None:
+    """``config`` read as release ``to`` reads it, where the default registry (v0.22's) does not:
+    a ``feature.*`` key, which TVM reads from v0.24 on; ``None`` where that release rejects it."""
+    from .._registry import builtin_registry
+
+    try:
+        return parse(config, registry=builtin_registry(to))
+    except (TargetError, ValueError):  # (ValueError: a release whose data ships without a schema)
+        return None
