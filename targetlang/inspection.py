@@ -29,7 +29,7 @@ from ._parsing import parse
 from ._registry import Registry, _load, _schemas, attribute_releases, builtin_registry
 from ._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from ._target import Target
-from ._versions import MODERN, SCHEMA_RELEASES, registry_release, release
+from ._versions import MODERN, SCHEMA_RELEASES, data_file, registry_release, release
 from .errors import UnknownKindError, show
 
 if TYPE_CHECKING:
@@ -270,7 +270,7 @@ def _modern_exports(to: str = str(MODERN)) -> Mapping[str, Mapping[str, Any]]:
     """What TVM ``to`` exports for a bare target of each kind: its defaults and what its
     canonicaliser sets (``data/kinds-v0.27.json``, recorded on a machine without GPUs; for an
     older modern release, the defaults its source registers)."""
-    kinds: Mapping[str, Mapping[str, Any]] = _load(f"kinds-v{to}.json")["kinds"]
+    kinds: Mapping[str, Mapping[str, Any]] = _load(data_file("kinds", to))["kinds"]
     return {name: kind["bare_export"] for name, kind in kinds.items()}
 
 

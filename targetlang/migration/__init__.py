@@ -22,7 +22,7 @@ from .._parsing import parse
 from .._registry import Registry
 from .._resolution import Environment
 from .._target import Target
-from .._versions import MODERN, MODERN_RELEASES, Version
+from .._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS, Version
 from ..errors import TargetError
 from ._rules import _REMOVED_ATTRS as _REMOVED_ATTRS
 from ._rules import _REMOVED_KINDS as _REMOVED_KINDS
@@ -47,16 +47,20 @@ __all__ = [
 
 
 def modern_release(text: str) -> str:
-    """The modern release ``text`` names (``"0.25"``, ``"v0.25.0"``), as migration's ``to`` takes
-    it. Raises :class:`ValueError` for any other: one targetlang has no data of, or a release that
-    read legacy strings."""
+    """The target distribution ``text`` names, as migration's ``to`` takes it: a modern release
+    (``"0.25"``, ``"v0.25.0"``) or a named distribution (``"tirx-0.1"``: TVM TIRx). Raises
+    :class:`ValueError` for any other: one targetlang has no data of, or a release that read
+    legacy strings."""
+    if text in NAMED_DISTRIBUTIONS:
+        return text
     try:
         version = Version.parse(text)
     except ValueError:
         version = None
     if version not in MODERN_RELEASES:
         known = ", ".join(str(v) for v in MODERN_RELEASES)
-        raise ValueError(f"targetlang writes for TVM {known}, not {text!r}")
+        named = f" (and for {', '.join(NAMED_DISTRIBUTIONS)})" if NAMED_DISTRIBUTIONS else ""
+        raise ValueError(f"targetlang writes for TVM {known}, not {text!r}{named}")
     return str(version)
 
 

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from .._lexical import INT64_MAX, INT64_MIN
-from .._versions import DATA, MODERN, MODERN_RELEASES, Version
+from .._versions import DATA, DISTRIBUTIONS, MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS, Version, data_file
 
-__all__ = ["Check", "Rejection", "checks", "checks_file", "option_types", "rejections"]
+__all__ = ["Check", "Rejection", "checks", "checks_file", "null_targets", "option_types", "rejections"]
 
-CHECKS_FILE = DATA / f"checks-v{MODERN}.json"
-KINDS_FILE = DATA / f"kinds-v{MODERN}.json"
+CHECKS_FILE = DATA / data_file("checks", str(MODERN))
+KINDS_FILE = DATA / data_file("kinds", str(MODERN))
 
 _MISSING: Any = object()  # an attribute the config does not set
 _CONDITIONS = frozenset({"prefix", "equals", "one_of", "regex", "int64_groups", "min", "max", "items", "not"})
@@ -150,21 +150,32 @@ def _valid_condition(condition: Any) -> bool:
     return all(_valid_condition(condition[k]) for k in ("items", "not") if k in condition)
 
 
-def _modern(release: str) -> Version:
-    version = Version.parse(release)
+def _modern(release: str) -> str:
+    """The name of distribution ``release``'s data files (``"0.27"`` for ``"v0.27.0"``)."""
+    if release in NAMED_DISTRIBUTIONS:
+        return release
+    try:
+        version: Version | None = Version.parse(release)
+    except ValueError:
+        version = None
     if version not in MODERN_RELEASES:
-        known = ", ".join(str(v) for v in MODERN_RELEASES)
-        raise ValueError(f"targetlang has no data of TVM {release}: it writes for {known}")
-    return version
+        raise ValueError(f"targetlang has no data of TVM {release}: it writes for {', '.join(DISTRIBUTIONS)}")
+    return str(version)
 
 
 @functools.cache
 def checks_file(release: str = str(MODERN)) -> Path:
-    """The checks file of modern release ``release``: its own, else the next release's that has one."""
-    version = _modern(release)
+    """The checks file of modern release ``release``: its own, else the next release's that has
+    one. A named distribution (``"tirx-0.1"``) has its own."""
+    name = _modern(release)
+    if name in NAMED_DISTRIBUTIONS:
+        path = DATA / data_file("checks", name)
+        if path.is_file():
+            return path
+        raise ValueError(f"targetlang has no checks of {release}")
     for later in MODERN_RELEASES:
-        path = DATA / f"checks-v{later}.json"
-        if later >= version and path.is_file():
+        path = DATA / data_file("checks", str(later))
+        if later >= Version.parse(name) and path.is_file():
             return path
     raise ValueError(f"targetlang has no checks of TVM {release} or a later release")
 
@@ -195,6 +206,14 @@ def checks(release: str = str(MODERN)) -> tuple[Check, ...]:
 
 
 @functools.cache
+def null_targets(release: str = str(MODERN)) -> bool:
+    """Whether ``Target(config)`` of ``release`` takes a null ``host`` and a null among a
+    composite's ``devices`` (as none): 0.27 does; a checks file with ``"null_targets": false``
+    says its release rejects them (TIRx)."""
+    return bool(json.loads(checks_file(release).read_text(encoding="utf-8")).get("null_targets", True))
+
+
+@functools.cache
 def _checks_of(kind: str, release: str) -> tuple[Check, ...]:
     return tuple(check for check in checks(release) if check.kind == kind)
 
@@ -203,7 +222,7 @@ def _checks_of(kind: str, release: str) -> tuple[Check, ...]:
 def option_types(release: str = str(MODERN)) -> dict[str, dict[str, str]]:
     """Each kind's options and their types, as release ``release`` lists them (``int``,
     ``Array<str>``...)."""
-    kinds = json.loads((DATA / f"kinds-v{_modern(release)}.json").read_text(encoding="utf-8"))["kinds"]
+    kinds = json.loads((DATA / data_file("kinds", _modern(release))).read_text(encoding="utf-8"))["kinds"]
     return {name: dict(kind["options"]) for name, kind in kinds.items()}
 
 
@@ -232,6 +251,13 @@ def rejections(config: Mapping[str, Any], release: str = str(MODERN)) -> list[Re
     if types is None:
         return []
     found: list[Rejection] = []
+    if not null_targets(release):
+        if "host" in config and config["host"] is None:
+            found.append(Rejection("host", None, "Cannot create target with type: None"))
+        devices = config.get("devices")
+        if isinstance(devices, list | tuple) and any(device is None for device in devices):
+            reason = "Expected Target, string, or dict in 'devices' array, got 'None'"
+            found.append(Rejection("devices", devices, reason))
     for name, value in config.items():
         typ = types.get(name)
         accepts = _TYPES.get(typ) if typ is not None else None

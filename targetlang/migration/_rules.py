@@ -20,7 +20,7 @@ from .._registry import Registry, builtin_registry, release_kinds
 from .._resolution import Environment, feature_name
 from .._schema import AttrSpec
 from .._target import Target
-from .._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version
+from .._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version, data_file
 from ..errors import TargetError, pointed, show
 from ._checks import rejections
 from ._written import misread
@@ -141,9 +141,14 @@ def _reading_registry(registry: Registry | None) -> Registry:
 
 @functools.cache
 def _modern(release: str = str(MODERN)) -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
-    """The kinds (each with its options) and tags of modern release ``release``."""
-    kinds = json.loads((DATA / f"kinds-v{release}.json").read_text(encoding="utf-8"))["kinds"]
-    tags = json.loads((DATA / f"tags-v{release}.json").read_text(encoding="utf-8"))["tags"]
+    """The kinds (each with its options) and tags of modern release ``release`` (or named
+    distribution: ``"tirx-0.1"``). A tag the distribution registers only when its LLVM has a
+    backend (TIRx's Arm, Apple and Jetson tags, its tags file's ``conditional``) is left out: the
+    default wheel rejects its name, and its expansion, which both builds accept, is written."""
+    kinds = json.loads((DATA / data_file("kinds", release)).read_text(encoding="utf-8"))["kinds"]
+    data = json.loads((DATA / data_file("tags", release)).read_text(encoding="utf-8"))
+    conditional = data.get("conditional", {})
+    tags = {name: config for name, config in data["tags"].items() if name not in conditional}
     return {name: frozenset(k["options"]) for name, k in kinds.items()}, tags
 
 
