@@ -212,7 +212,7 @@ BAD = [
     ),
     pytest.param(
         '[tool.targetlang]\ntarget-version = 0.25\n',
-        'pyproject.toml: line 2: target-version is "auto" or one of 0.24, 0.25, 0.26, 0.27 (a string)',
+        'pyproject.toml: line 2: target-version is "auto" or one of tirx-0.1, 0.24, 0.25, 0.26, 0.27 (a string)',
         id="version-not-a-string",
     ),
     pytest.param(

@@ -133,7 +133,7 @@ def test_the_release_table_comes_from_the_data() -> None:
     assert str(MODERN) == "0.27"
     assert list(RELEASES)[-5:] == ["0.23", "0.24", "0.25", "0.26", "0.27"]
     assert all(RELEASES[name].has_schema and not RELEASES[name].reads_legacy for name in ("0.24", "0.27"))
-    assert TARGET_VERSIONS == ("0.24", "0.25", "0.26", "0.27")
+    assert TARGET_VERSIONS == ("tirx-0.1", "0.24", "0.25", "0.26", "0.27")
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import PurePath
 
 from .._registry import Registry
-from .._versions import MODERN_RELEASES, release
+from .._versions import DISTRIBUTIONS, distribution_release
 from ._apis import DEFAULT_TABLE, TARGET_APIS, ApiTable, TargetApi, parse_api
 from ._findings import Finding, FixResult, UseSite
 from ._rules import RULES, Rule, Safety
@@ -45,9 +45,10 @@ __all__ = [
 ]
 
 PYTHON_SUFFIXES = frozenset({".py", ".pyi"})
-TARGET_VERSIONS = tuple(str(version) for version in MODERN_RELEASES)
-"""The TVM releases fixed code may be meant for (``--target-version``): those after the last
-that read legacy strings, the newest last (the default)."""
+TARGET_VERSIONS = DISTRIBUTIONS
+"""The target distributions fixed code may be meant for (``--target-version``): the named ones
+(``"tirx-0.1"``: TVM TIRx), then the TVM releases after the last that read legacy strings, the
+newest last (the default)."""
 TEXT_SUFFIXES = frozenset({".sh", ".bash", ".md", ".rst", ".txt", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini"})
 NOTEBOOK_SUFFIXES = frozenset({".ipynb"})
 """Jupyter notebooks: the Python of their code cells is fixed, every other byte kept."""
@@ -88,10 +89,11 @@ def fix_source(
     of the user's that take a target, beside
     :data:`TARGET_APIS` (:func:`parse_api` reads them as ``--target-api`` does).
     ``target_version`` is the TVM release the fixed code will run on (one of
-    :data:`TARGET_VERSIONS`): from 0.25 on a ``Target`` reads its attributes again, and a
-    removed property is fixed only where it still behaves otherwise. A written target that makes
-    its line longer than ``line_length`` (default: the project's, ``[tool.ruff]`` or
-    ``[tool.black]`` ``line-length`` of the ``pyproject.toml`` above ``path``, else 88) is split
+    :data:`TARGET_VERSIONS`, ``"tirx-0.1"`` for TVM TIRx): from 0.25 on, and in TIRx, a
+    ``Target`` reads its attributes again, and a removed property is fixed only where it still
+    behaves otherwise. A written target that makes its line longer than ``line_length``
+    (default: the project's, ``[tool.ruff]`` or ``[tool.black]`` ``line-length`` of the
+    ``pyproject.toml`` above ``path``, else 88) is split
     over lines, by black where black leaves the file as it is; ``0`` leaves the lines as the
     fixes wrote them (what ``--check`` and ``--json`` do, which show no text).
     A Jupyter notebook (:data:`NOTEBOOK_SUFFIXES`) has the Python of its code cells fixed and
@@ -105,7 +107,7 @@ def fix_source(
     table = _table(tuple(target_apis))
     if target_version not in TARGET_VERSIONS:
         raise ValueError(f"target_version is one of {', '.join(TARGET_VERSIONS)}, not {target_version!r}")
-    runs_on = release(target_version)
+    runs_on = distribution_release(target_version)
     name = path if path is not None else "<string>"
     suffix = PurePath(path).suffix.lower() if path is not None else ".py"
     def python(code: str, first_line: int = 1) -> tuple[str, list[Finding]]:
@@ -154,7 +156,7 @@ def fix_source(
     from .rules.text_target import fix_text
 
     fixed, findings = fix_text(
-        text, path=name, registry=registry, selected=selected, fix_block=fix_block, to=str(runs_on.version)
+        text, path=name, registry=registry, selected=selected, fix_block=fix_block, to=str(runs_on)
     )
     from ._suppress import unsuppressed_text
 

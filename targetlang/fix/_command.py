@@ -620,9 +620,10 @@ def add_parser(commands: Any) -> None:
         "--target-version",
         metavar="VERSION",
         choices=(*TARGET_VERSIONS, "auto"),
-        help=f"the TVM release the fixed code will run on ({', '.join(TARGET_VERSIONS)}, or auto: the lowest "
-        f"the project's requirement on apache-tvm allows; default: {TARGET_VERSIONS[-1]}): from 0.25 on a "
-        "Target reads its attributes again, and a removed property is fixed only where it still behaves otherwise",
+        help=f"the TVM release (or tirx-0.1: TVM TIRx) the fixed code will run on ({', '.join(TARGET_VERSIONS)}, "
+        f"or auto: the lowest the project's requirement on apache-tvm allows; default: {TARGET_VERSIONS[-1]}): "
+        "from 0.25 on a Target reads its attributes again, and a removed property is fixed only where it still "
+        "behaves otherwise",
     )
     parser.add_argument(
         "--line-length",

@@ -17,7 +17,7 @@ import ast
 import functools
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +26,7 @@ import libcst as cst
 from .._diagnostics import hint, suggest
 from .._registry import Registry, builtin_registry, modern_tag, release_kinds
 from .._resolution import feature_name, reads_feature_keys
-from .._versions import SCHEMA_RELEASES, registry_release
+from .._versions import NAMED_DISTRIBUTIONS, SCHEMA_RELEASES, registry_release
 from ..migration._checks import Rejection, option_types, rejections
 from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
@@ -160,7 +160,7 @@ class _Reading:
 
 
 def _reading(rewriter: Rewriter) -> _Reading:
-    version = str(rewriter.options.target_version.version)
+    version = str(rewriter.options.target_version)
     return _Reading(_registry(version, rewriter.options.registry), version)
 
 
@@ -283,7 +283,13 @@ def _config_problems(
         return found
     if kind not in reading.registry.kinds:
         return found + _kind_problems(reading, kind, value_node("kind"))
-    attrs = reading.registry.kinds[kind].attrs
+    attrs: Collection[str] = reading.registry.kinds[kind].attrs
+    own = option_types(reading.version).get(kind) if reading.version in NAMED_DISTRIBUTIONS else None
+    if own is not None:
+        # the registry is the release's the distribution carries on, whose kind differs (TIRx's
+        # llvm has no jit, its cuda a backend_config); what the user's registry adds is kept
+        builtin = builtin_registry(SCHEMA_RELEASES[-1]).kinds.get(kind)
+        attrs = {*own, *(set(attrs) - set(builtin.attrs if builtin is not None else ()))}
     features = reads_feature_keys(registry_release(reading.registry.version).version)
     for name in config:
         if name in ("kind", "tag") or name in attrs or (features and feature_name(name) is not None):

@@ -266,7 +266,7 @@ class Rewriter(cst.CSTTransformer):
         return render(conversion.config, quote, exprs)
 
     def convert(self, text: str, hint: str | None = None) -> Conversion:
-        to = str(self.options.target_version.version)
+        to = str(self.options.target_version)
         return convert(text, self.options.registry, hint, self.options.prefer_tags, to)
 
     def target_name(self) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, NoReturn
 
+from .._versions import RELEASES
 from ..errors import RegistryError, SettingsError
 from ._apis import TargetApi, parse_api
 from ._rules import RULES
@@ -546,9 +547,10 @@ def auto_target_version(folder: Path) -> tuple[str, str]:
     if not found:
         return default, f"target-version auto: no requirement on apache-tvm found; {default}, the default"
     said = ", ".join(f"{requirement} ({where})" for where, requirement in found)
-    for release in TARGET_VERSIONS:
+    releases = [name for name in TARGET_VERSIONS if name in RELEASES]  # apache-tvm's, not TIRx's
+    for release in releases:
         # a release is allowed when one of its patch releases is (>=0.25.1 allows 0.25)
         patches = [Version(f"{release}.{patch}") for patch in range(100)]
         if any(all(r.specifier.contains(v, prereleases=True) for _, r in found) for v in patches):
             return release, f"target-version auto: {release}, the lowest release allowed by {said}"
-    return default, f"target-version auto: {said} allows none of {', '.join(TARGET_VERSIONS)}; {default}, the default"
+    return default, f"target-version auto: {said} allows none of {', '.join(releases)}; {default}, the default"
