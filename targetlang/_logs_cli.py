@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._progress import Progress
-from ._versions import MODERN, MODERN_RELEASES
+from ._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS
 
 POOL_FROM = 1 << 23  # targetlang.logs.jobs.POOL_FROM, without importing it for every command line
 
@@ -276,8 +276,8 @@ def tvm_version_argument(text: str) -> str:
 
 
 def target_version_argument(text: str) -> str:
-    """``--target-version``'s type: a modern release whose data ships (``0.24`` ... ``0.27``), as
-    :func:`targetlang.migrate`'s ``to`` takes it."""
+    """``--target-version``'s type: a target distribution whose data ships (``0.24`` ... ``0.27``,
+    ``tirx-0.1``), as :func:`targetlang.migrate`'s ``to`` takes it."""
     from .migration import modern_release
 
     try:
@@ -287,7 +287,8 @@ def target_version_argument(text: str) -> str:
 
 
 TARGET_VERSION_HELP = (
-    f"the TVM release to write for: {', '.join(str(v) for v in MODERN_RELEASES)} (default: {MODERN}); "
+    f"the TVM release to write for: {', '.join(str(v) for v in MODERN_RELEASES)} (default: {MODERN}), "
+    f"or a named distribution: {', '.join(NAMED_DISTRIBUTIONS)} (tirx: TVM TIRx); "
     "its own kinds, tags and the checks of its canonicalisers"
 )
 

@@ -13,7 +13,7 @@ from typing import Any
 from ._cache import bounded_cache
 from ._schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, thawed
 from ._values import _json_type, from_json
-from ._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version, release
+from ._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version, data_file, release
 from .errors import RegistryError, TargetError, show
 
 __all__ = [
@@ -505,7 +505,7 @@ _MODERN_TYPES = {
 def _add_modern(kinds: list[KindSchema]) -> None:
     """Add what TVM 0.27 reads and v0.22 did not, marked modern-only and without defaults (the
     modern form spells every value out, and a default would change v0.22's printed strings)."""
-    modern = _load(f"kinds-v{MODERN}.json")["kinds"]
+    modern = _load(data_file("kinds", str(MODERN)))["kinds"]
     by_name = {kind.name: i for i, kind in enumerate(kinds)}
     for name, kind in modern.items():
         options = {a: t for a, t in kind["options"].items() if a != "kind" and a not in _COMMON_NAMES}
@@ -568,7 +568,7 @@ def attribute_releases(kind: str, attr: str) -> tuple[Version, ...]:
 def _tags_added_in_modern() -> Mapping[str, Mapping[str, Any]]:
     old = builtin_registry(str(DEFAULT)).tags
     added = {}
-    for name, config in _load(f"tags-v{MODERN}.json")["tags"].items():
+    for name, config in _load(data_file("tags", str(MODERN)))["tags"].items():
         if name not in old:
             # TVM 0.27's export of the tag's target: what its canonicaliser derives (features)
             # and the empty tag label are not part of the config.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Final
@@ -27,15 +27,19 @@ __all__ = [
     "ATTRIBUTE_READS",
     "DATA",
     "DEFAULT",
+    "DISTRIBUTIONS",
     "ERA_BOUNDS",
     "ERA_NAMES",
     "LAST_LEGACY",
     "MODERN",
     "MODERN_RELEASES",
+    "NAMED_DISTRIBUTIONS",
     "RELEASES",
     "SCHEMA_RELEASES",
     "Release",
     "Version",
+    "data_file",
+    "distribution_release",
     "registry_release",
     "release",
 ]
@@ -94,9 +98,12 @@ class Release:
     # ``target.<attribute>`` reads the attribute (Target.__getattr__): the 16 properties v0.24
     # removed read again, without v0.23's defaults (apache/tvm#19581, v0.25 on)
     reads_attributes: bool = False
+    # a named target distribution's name (``"tirx-0.1"``); its ``version`` is the TVM release
+    # whose Target it carries on
+    distribution: str = ""
 
     def __str__(self) -> str:
-        return str(self.version)
+        return self.distribution or str(self.version)
 
 
 # The eras, oldest first: (name, first release, last release). Each era's rules are an object
@@ -118,12 +125,23 @@ DATA: Final = Path(os.environ.get("TARGETLANG_DATA_DIR") or Path(__file__).paren
 """The shipped data (schemas, tags, checks). ``TARGETLANG_DATA_DIR`` points it elsewhere, for the
 tests that add a release to a copy of it: a release is known because its files are there."""
 
+# A named target distribution (a TVM derivative with a Target of its own): "<name>-<major>.<minor>"
+_NAMED: Final = re.compile(r"[a-z][a-z0-9]*-\d+\.\d+")
+
+
+def data_file(stem: str, distribution: str) -> str:
+    """The name of a target distribution's data file ``stem`` (``kinds``, ``tags``, ``checks``):
+    a TVM release's carries a ``v`` (``kinds-v0.27.json``), a named distribution's its name
+    (``kinds-tirx-0.1.json``)."""
+    return f"{stem}-{distribution}.json" if _NAMED.fullmatch(distribution) else f"{stem}-v{distribution}.json"
+
+
 _MODERN_FILE = re.compile(r"kinds-v(\d+\.\d+)\.json")
 
 
 def _modern_releases() -> tuple[Version, ...]:
     found = (_MODERN_FILE.fullmatch(path.name) for path in DATA.glob("kinds-v*.json"))
-    versions = (Version.parse(m[1]) for m in found if m is not None and (DATA / f"tags-v{m[1]}.json").is_file())
+    versions = (Version.parse(m[1]) for m in found if m is not None and (DATA / data_file("tags", m[1])).is_file())
     return tuple(sorted(v for v in versions if v > LAST_LEGACY))
 
 
@@ -139,6 +157,19 @@ MODERN_RELEASES: Final = _modern_releases()
 """The modern releases (v0.24 on) whose kinds, tags and checks ship (``kinds-v0.27.json``...):
 what ``migrate`` and ``fix`` can write for, oldest first."""
 MODERN: Final = MODERN_RELEASES[-1]  # the newest of them: what migrate writes for by default
+
+
+def _named_distributions() -> tuple[str, ...]:
+    names = (path.name[len("kinds-") : -len(".json")] for path in DATA.glob("kinds-*.json"))
+    return tuple(sorted(n for n in names if _NAMED.fullmatch(n) and (DATA / data_file("tags", n)).is_file()))
+
+
+NAMED_DISTRIBUTIONS: Final = _named_distributions()
+"""The named target distributions whose kinds and tags ship (``"tirx-0.1"``: TVM TIRx)."""
+DISTRIBUTIONS: Final = (*NAMED_DISTRIBUTIONS, *(str(v) for v in MODERN_RELEASES))
+"""What ``migrate`` and ``fix`` can write for: the named distributions, then the modern TVM
+releases oldest first (the last, :data:`MODERN`, is the default)."""
+
 ATTRIBUTE_READS: Final = Version(0, 25)  # Target.__getattr__ again (apache/tvm#19581)
 DEFAULT: Final = Version(0, 22)  # the release parse() reads as when given none
 
@@ -179,6 +210,25 @@ def registry_release(name: str) -> Release:
     built from scratch (``""``) is read as the default release. A dictionary lookup: it is on
     the path of every parse and resolve."""
     return RELEASES.get(name) or RELEASES[str(DEFAULT)]
+
+
+# The TVM release whose Target each named distribution carries on: TIRx's kinds, tags and checks
+# are 0.27's but for what docs/migration.md lists, and, as 0.25 on, ``target.mcpu`` reads the
+# attribute (measured on apache-tvm-tirx 0.1.0a4)
+_CARRIES_ON: Final = MappingProxyType({"tirx": Version(0, 27)})
+
+
+def distribution_release(name: str) -> Release:
+    """What a Target of distribution ``name`` (one of :data:`DISTRIBUTIONS`) does, as a
+    :class:`Release`: a TVM release's own, or for a named distribution that of the release it
+    carries on (the newest if it is not recorded), named for the distribution. Raises
+    :class:`ValueError` for any other name."""
+    if name not in DISTRIBUTIONS:
+        raise ValueError(f"targetlang writes for {', '.join(DISTRIBUTIONS)}, not {name!r}")
+    if name in RELEASES:
+        return RELEASES[name]
+    base = RELEASES[str(_CARRIES_ON.get(name.rsplit("-", 1)[0], MODERN))]
+    return replace(base, distribution=name)
 
 
 def release(text: str | Version) -> Release:
