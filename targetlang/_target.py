@@ -297,7 +297,9 @@ class Target(_Fields):
                 (name, _norm(value, specs[name])) for name, value in self._attrs.items() if value is not None
             )
             norm = (self._kind, self._tag, self._keys, self._host, attrs)
-            if self._features:
+            # as the printers write them: from v0.24 on features are data a config holds and the
+            # JSON form carries; before, a canonicaliser's results, which no text carries
+            if self._features and reads_feature_keys(registry_release(self._registry.version).version):
                 norm = (*norm, features_key(self._features))
             object.__setattr__(self, "_norm", norm)
         return norm

@@ -250,3 +250,15 @@ def test_migrate_of_a_target_with_feature_keys_gives_its_target_too() -> None:
     assert migration.json == {"kind": "llvm", "mtriple": "x86_64-linux-gnu", "feature.has_avx": True}
     assert migration.target is not None
     assert migration.target.features == {"has_avx": True}
+
+
+def test_a_legacy_target_s_computed_features_do_not_count_in_equality() -> None:
+    # before v0.24 features are a canonicaliser's results, which no text carries: a resolved
+    # target equals what its canonical text reads back as (the printers' promise), as before
+    resolved = parse("c -keys=arm_cpu,cpu -mcpu=cortex-m3").resolve()
+    assert dict(resolved.features) == {"has_dsp": False, "has_mve": False}
+    assert parse(resolved.canonical()) == resolved
+    # from v0.24 on they are data the JSON form carries, and count
+    given = parse({"kind": "c", "mcpu": "cortex-m3", "feature.has_dsp": True}, registry=MODERN)
+    assert given != parse({"kind": "c", "mcpu": "cortex-m3"}, registry=MODERN)
+    assert parse(given.canonical(), registry=MODERN) == given
