@@ -184,10 +184,26 @@ def check_llvm_names(target: Target, version: str, *, host: str | None = None) -
     listed CPUs alone and fell back to the generic CPU (mlc-llm#3036)."""
     found: list[LlvmNameFinding] = []
     release = llvm_release(version)
-    for each in (target, target.host):
-        if each is not None:
-            found.extend(_check_one(each, release, host))
+    for each in _within(target):
+        found.extend(_check_one(each, release, host))
     return tuple(found)
+
+
+def _within(target: Target) -> list[Target]:
+    """``target`` and every target in it (its host, a composite's devices, theirs), in order."""
+    found: list[Target] = []
+    waiting = [target]
+    while waiting:
+        each = waiting.pop()
+        found.append(each)
+        inner: list[Target] = []
+        if each.host is not None:
+            inner.append(each.host)
+        for value in each.attrs.values():
+            items = value if isinstance(value, tuple | list) else (value,)
+            inner.extend(item for item in items if isinstance(item, Target))
+        waiting.extend(reversed(inner))
+    return found
 
 
 def _check_one(target: Target, release: LlvmRelease, host: str | None) -> list[LlvmNameFinding]:
@@ -217,9 +233,10 @@ def _check_one(target: Target, release: LlvmRelease, host: str | None) -> list[L
         else:
             close = hint(suggest(cpu, table.cpus + table.aliases))
             found.append(LlvmNameFinding("cpu", cpu, f"{llvm} has no CPU {cpu!r} for {where}{close}", "warning"))
-    for feature in features:
+    # TVM joins mattr's items with "," for LLVM (GetTargetFeatureString): an item may hold several
+    for feature in (part.strip() for item in features if isinstance(item, str) for part in item.split(",")):
         name = feature[1:] if feature[:1] in "+-" else feature
-        if isinstance(feature, str) and name and name not in table.features:
+        if name and name not in table.features:
             close = hint(tuple(feature[: len(feature) - len(name)] + n for n in suggest(name, table.features)))
             message = f"{llvm} has no feature {name!r} for {where} (-mattr={feature}){close}"
             found.append(LlvmNameFinding("feature", feature, message, "warning"))

@@ -86,6 +86,27 @@ _APPLE_ALIAS = (
             [("feature", "-neno", "LLVM 19 has no feature 'neno' for aarch64 (-mattr=-neno); did you mean '-neon'?")],
         ),
         ("19", "llvm -mtriple=x86_64-linux-gnu -mcpu=skylake -mattr=+avx2,-avx512f", None, []),
+        # TVM joins mattr's items with "," for LLVM: one item may hold several features
+        ("13", '{"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mattr": ["+avx2,+fma"]}', None, []),
+        (
+            "19",
+            '{"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mattr": ["+avx2,+avx9"]}',
+            None,
+            [
+                (
+                    "feature",
+                    "+avx9",
+                    "LLVM 19 has no feature 'avx9' for x86_64 (-mattr=+avx9); did you mean '+avx' or '+avx2'?",
+                )
+            ],
+        ),
+        # a composite's devices are checked as its host is
+        (
+            "19",
+            '{"kind": "composite", "devices": [{"kind": "llvm", "mtriple": "x86_64-linux-gnu", "mcpu": "skylakee"}]}',
+            None,
+            [("cpu", "skylakee", _SKYLAKEE)],
+        ),
         ("19", "llvm -mtriple=armv7a-linux-gnueabihf -mcpu=cortex-a53 -mattr=+neon,+vfp4", None, []),
         (
             "13",
