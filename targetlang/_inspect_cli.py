@@ -529,7 +529,10 @@ def _explanation_lines(explanation: Explanation) -> Iterator[list[str]]:
         yield line
     if explanation.features:
         derived = ", ".join(f"{name}={_compact(value)}" for name, value in explanation.features.items())
-        yield [f"features (derived by the canonicaliser): {derived}"]
+        # from v0.24 on a config may give them (feature.* keys), which the canonicaliser keeps
+        # where it derives none of the same name: the line says both
+        where = "given or derived" if explanation.given_features else "derived by the canonicaliser"
+        yield [f"features ({where}): {derived}"]
     for change in explanation.changes:
         yield [f"{change.severity}: {change.rule}: {change.message}"]
     if explanation.migrated is None:

@@ -397,6 +397,7 @@ class Explanation:
     migrated: Mapping[str, Any] | None = None
     changes: tuple[Change, ...] = ()
     target_version: str = str(MODERN)  # the modern release the fates and the migration are of
+    given_features: Mapping[str, Any] = field(default_factory=dict)  # feature.* keys of the config (v0.24 on)
 
     def row(self, name: str) -> AttrExplanation:
         """The row of ``name``. Raises :class:`KeyError` when the target has no such value."""
@@ -414,6 +415,7 @@ class Explanation:
             "kind_fate": self.kind_fate,
             "rows": [row.to_json() for row in self.rows],
             "features": dict(self.features),
+            "given_features": dict(self.given_features),
             "migrated": self.migrated,
             "target_version": self.target_version,
             "changes": [
@@ -604,6 +606,7 @@ def explain(
         migrated,
         migration_changes,
         to,
+        dict(target.features),
     )
 
 

@@ -262,3 +262,14 @@ def test_a_legacy_target_s_computed_features_do_not_count_in_equality() -> None:
     given = parse({"kind": "c", "mcpu": "cortex-m3", "feature.has_dsp": True}, registry=MODERN)
     assert given != parse({"kind": "c", "mcpu": "cortex-m3"}, registry=MODERN)
     assert parse(given.canonical(), registry=MODERN) == given
+
+
+def test_explain_says_when_features_were_given() -> None:
+    from targetlang.inspection import explain
+
+    given = explain('{"kind": "llvm", "mtriple": "aarch64-linux-gnu", "feature.x": null}', registry=MODERN)
+    assert dict(given.given_features) == {"x": None}
+    assert given.to_json()["given_features"] == {"x": None}
+    derived = explain("c -mcpu=cortex-m55")
+    assert dict(derived.given_features) == {}
+    assert dict(derived.features) == {"has_mve": True, "has_dsp": True}
