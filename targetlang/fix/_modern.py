@@ -19,14 +19,15 @@ import json
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from .._diagnostics import hint, suggest
-from .._registry import Registry, builtin_registry, modern_tag, release_kinds
+from .._registry import Registry, builtin_registry, release_kinds
 from .._resolution import feature_name, reads_feature_keys
-from .._versions import NAMED_DISTRIBUTIONS, SCHEMA_RELEASES, registry_release
+from .._versions import DATA, SCHEMA_RELEASES, data_file, registry_release
 from ..migration._checks import Rejection, option_types, rejections
 from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
@@ -153,15 +154,41 @@ def _literal(node: cst.BaseExpression) -> Any:
 
 @dataclass(frozen=True)
 class _Reading:
-    """The release's view: its registry (with the user's kinds) and its name."""
+    """The release's view: its registry (with the user's kinds), its name, and what it knows as
+    its own data files list it: each kind with its attributes, and its tags (the user's added)."""
 
     registry: Registry
     version: str
+    kinds: Mapping[str, Collection[str]]
+    tags: Mapping[str, Mapping[str, Any]]
 
 
 def _reading(rewriter: Rewriter) -> _Reading:
     version = str(rewriter.options.target_version)
-    return _Reading(_registry(version, rewriter.options.registry), version)
+    registry = _registry(version, rewriter.options.registry)
+    kinds, tags = _known(version, registry)
+    return _Reading(registry, version, kinds, tags)
+
+
+@functools.lru_cache(maxsize=8)
+def _known(version: str, registry: Registry) -> tuple[Mapping[str, Collection[str]], Mapping[str, Mapping[str, Any]]]:
+    """The kinds (with their attributes) and tags of distribution ``version``, from its own data
+    files, plus what the user's kinds and tags add to the built-in registry: the built-in
+    registry of a release before the newest also holds what the newest added (trn for 0.24)."""
+    own = option_types(version)
+    builtin = builtin_registry(version if version in SCHEMA_RELEASES else SCHEMA_RELEASES[-1])
+    kinds: dict[str, Collection[str]] = {}
+    for name, kind in registry.kinds.items():
+        base = builtin.kinds.get(name)
+        added = set(kind.attrs) - set(base.attrs if base is not None else ())
+        if name in own:
+            kinds[name] = frozenset({*own[name], *added})
+        elif base is None or kind != base:
+            kinds[name] = frozenset(kind.attrs)  # the user's kind
+    data = json.loads((DATA / data_file("tags", version)).read_text(encoding="utf-8"))
+    tags: dict[str, Mapping[str, Any]] = dict(data["tags"])
+    tags.update((name, config) for name, config in registry.tags.items() if builtin.tags.get(name) != config)
+    return MappingProxyType(kinds), MappingProxyType(tags)
 
 
 @functools.lru_cache(maxsize=8)
@@ -212,7 +239,7 @@ def _text_problems(rewriter: Rewriter, node: cst.SimpleString) -> list[Problem]:
     reading = _reading(rewriter)
     stripped = value.strip()
     if not stripped.startswith("{"):
-        if stripped in reading.registry.kinds or stripped in reading.registry.tags:
+        if stripped in reading.kinds or stripped in reading.tags:
             return []
         if "/" in stripped:
             return _tag_problems(reading, stripped, node)
@@ -242,7 +269,7 @@ def _text_problems(rewriter: Rewriter, node: cst.SimpleString) -> list[Problem]:
 
 
 def _kind_problems(reading: _Reading, kind: str, node: cst.CSTNode) -> list[Problem]:
-    if kind in reading.registry.kinds:
+    if kind in reading.kinds:
         return []
     removed = _REMOVED_KINDS.get(kind)
     if removed is None and kind in _former_kinds():
@@ -250,14 +277,14 @@ def _kind_problems(reading: _Reading, kind: str, node: cst.CSTNode) -> list[Prob
     if removed is not None:
         message = f"kind {kind!r} is not in TVM {reading.version}: {removed}"
     else:
-        message = f"TVM {reading.version} has no target kind {kind!r}{hint(suggest(kind, reading.registry.kinds))}"
+        message = f"TVM {reading.version} has no target kind {kind!r}{hint(suggest(kind, reading.kinds))}"
     return [Problem("target-unknown-kind", node, message)]
 
 
 def _tag_problems(reading: _Reading, tag: str, node: cst.CSTNode) -> list[Problem]:
-    if tag in reading.registry.tags or modern_tag(reading.registry, tag) is not None:
+    if tag in reading.tags:
         return []
-    message = f"TVM {reading.version} has no tag {tag!r}{hint(suggest(tag, reading.registry.tags))}"
+    message = f"TVM {reading.version} has no tag {tag!r}{hint(suggest(tag, reading.tags))}"
     return [Problem("target-unknown-tag", node, message)]
 
 
@@ -276,20 +303,14 @@ def _config_problems(
     found: list[Problem] = []
     if isinstance(tag, str) and tag:
         found += _tag_problems(reading, tag, value_node("tag"))
-        tagged = reading.registry.tags.get(tag) or modern_tag(reading.registry, tag)
+        tagged = reading.tags.get(tag)
         if kind is _NOT_LITERAL and "kind" not in config and tagged is not None:
             kind = tagged.get("kind", _NOT_LITERAL)
     if not isinstance(kind, str):
         return found
-    if kind not in reading.registry.kinds:
+    if kind not in reading.kinds:
         return found + _kind_problems(reading, kind, value_node("kind"))
-    attrs: Collection[str] = reading.registry.kinds[kind].attrs
-    own = option_types(reading.version).get(kind) if reading.version in NAMED_DISTRIBUTIONS else None
-    if own is not None:
-        # the registry is the release's the distribution carries on, whose kind differs (TIRx's
-        # llvm has no jit, its cuda a backend_config); what the user's registry adds is kept
-        builtin = builtin_registry(SCHEMA_RELEASES[-1]).kinds.get(kind)
-        attrs = {*own, *(set(attrs) - set(builtin.attrs if builtin is not None else ()))}
+    attrs = reading.kinds[kind]
     features = reads_feature_keys(registry_release(reading.registry.version).version)
     for name in config:
         if name in ("kind", "tag") or name in attrs or (features and feature_name(name) is not None):
