@@ -252,7 +252,7 @@ def _flag(table: Mapping[str, Any], key: str, name: str, text: str, fmt: str) ->
     value = table.get(key, False)
     if not isinstance(value, bool):
         got = "a string" if isinstance(value, str) else type(value).__name__
-        raise _at(f"kind {show(name)}: {key!r} must be true or false, not {got}", name, text, fmt)
+        raise _at(f"kind {show(name)}: {key!r} must be true or false, not {got}", name, text, fmt, key)
     return value
 
 
@@ -292,6 +292,7 @@ def _extended(
             name,
             text,
             fmt,
+            clashing[0],
         )
     return KindSchema(
         old.name,
@@ -327,10 +328,28 @@ def _check_redefinition(old: KindSchema, new: KindSchema, version: str, text: st
     )
 
 
-def _at(message: str, name: str, text: str, fmt: str) -> RegistryError:
-    """A RegistryError about kind ``name``, pointing at its key in the file's text when found."""
+def _at(message: str, name: str, text: str, fmt: str, key: str | None = None) -> RegistryError:
+    """A RegistryError about kind ``name``, pointing at its key in the file's text when found, or
+    at ``key`` within the kind's table (its ``extend``, an attribute of its ``attrs``)."""
     span = _kind_key(text, fmt, name)
+    if span is not None and key is not None:
+        span = _key_after(text, fmt, key, span[1]) or span
     return RegistryError(message, text, *span) if span else RegistryError(message)
+
+
+def _key_after(text: str, fmt: str, key: str, start: int) -> tuple[int, int] | None:
+    """Where ``key`` is first written as a key after ``start``, the end of its kind's key: the
+    kind's table holds it (the error is about it), before any table written after it."""
+    spellings = [re.escape(json.dumps(key, ensure_ascii=False))]
+    if fmt == "toml":
+        spellings.append(re.escape(f"'{key}'"))
+        if _BARE_KEY.fullmatch(key):
+            spellings.append(re.escape(key))
+        pattern = rf"(?:^|[{{,])[ \t]*(?P<key>{'|'.join(spellings)})[ \t]*="
+    else:
+        pattern = rf"(?P<key>{spellings[0]})[ \t\r\n]*:"
+    found = re.compile(pattern, re.MULTILINE).search(text, start)
+    return (found.start("key"), found.end("key")) if found is not None else None
 
 
 def _kind_key(text: str, fmt: str, name: str) -> tuple[int, int] | None:

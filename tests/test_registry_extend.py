@@ -234,7 +234,7 @@ _REDEFINE = (
         (
             "registry.toml",
             '[kinds.c]\nextend = "yes"\n',
-            "kind 'c': 'extend' must be true or false, not a string (line 1, column 8)\n  [kinds.c]\n         ^",
+            "kind 'c': 'extend' must be true or false, not a string (line 2, column 1)\n  extend = \"yes\"\n  ^^^^^^",
         ),
         (
             "registry.toml",
@@ -264,9 +264,9 @@ _REDEFINE = (
             "registry.toml",
             '[kinds.c]\nextend = true\nattrs = { mcpu = "int" }\n',
             "kind 'c': 'mcpu' is an attribute of the built-in kind already; an extension adds attributes: to change "
-            "one, redefine the kind with 'replace = true' (line 1, column 8)\n"
-            "  [kinds.c]\n"
-            "         ^",
+            "one, redefine the kind with 'replace = true' (line 3, column 11)\n"
+            '  attrs = { mcpu = "int" }\n'
+            "            ^^^^",
         ),
         # what a kind's own table says is checked as for any kind
         (

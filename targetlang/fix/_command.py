@@ -106,16 +106,19 @@ _REGISTRIES: dict[tuple[str | None, str | None], Registry | None] = {}
 
 
 def _registry(path: str | None, tvm_version: str | None = None) -> Registry | None:
-    """The ``--registry`` file's registry, else ``--tvm-version``'s own, else ``None`` (every kind
-    any release had)."""
+    """``--tvm-version``'s own registry, with what the ``--registry`` file adds to its base laid on
+    it; else the file's registry; else ``None`` (every kind any release had)."""
     key = (path, tvm_version)
     if key not in _REGISTRIES:
+        from .._layering import layered
         from .._registry_files import load_registry
 
+        own = builtin_registry(str(release(tvm_version).version)) if tvm_version else None
         if path is not None:
-            _REGISTRIES[key] = load_registry(path)
+            loaded = load_registry(path)
+            _REGISTRIES[key] = layered(loaded, own) if own is not None else loaded
         else:
-            _REGISTRIES[key] = builtin_registry(str(release(tvm_version).version)) if tvm_version else None
+            _REGISTRIES[key] = own
     return _REGISTRIES[key]
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from .._layering import layered
 from .._parsing import parse
 from .._registry import Registry, builtin_registry, release_kinds
 from .._resolution import Environment, feature_name
@@ -124,19 +125,19 @@ def _with_target_option(registry: Registry) -> Registry:
 def _reading_registry(registry: Registry | None) -> Registry:
     """The registry a spec is read with: a built-in registry as it is (one release's own
     schema); else the legacy registry plus what ``registry`` adds to the built-in one it extends
-    (its user kinds and tags, which win over any built-in ones of the same name)."""
+    (its user kinds and tags, which win over any built-in ones of the same name; the attributes
+    it adds to a built-in kind, added to the legacy kind, so the kind's removed and renamed
+    attributes still read). A registry laid on a release after v0.22 (``--tvm-version
+    0.27`` with a file) reads as that release's schema plus what it adds."""
     legacy = _legacy_registry()
     if registry is None:
         return legacy
     base = builtin_registry(registry.version) if registry.version in SCHEMA_RELEASES else None
     if base is not None and base == registry:
         return _with_target_option(registry)
-    kinds = {**legacy.kinds}
-    for name, kind in registry.kinds.items():
-        if base is None or base.kinds.get(name) != kind:
-            kinds[name] = kind
-    tags = {name: config for name, config in registry.tags.items() if base is None or base.tags.get(name) != config}
-    return Registry(kinds.values(), {**legacy.tags, **tags}, legacy.version)
+    # (a release v0.22 or older is one the legacy registry reads already)
+    onto = legacy if base is None or Version.parse(registry.version) <= DEFAULT else _with_target_option(base)
+    return layered(registry, onto, removals=False)
 
 
 @functools.cache
