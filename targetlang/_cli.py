@@ -26,9 +26,10 @@ from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
 from ._checking import Finding, SpecCheck, check_spec
-from ._eras import DEFAULT_ERA, release_reading
+from ._eras import release_reading
 from ._inspect_cli import add_parser as _add_inspect_parser
 from ._inspect_cli import llvm_argument
+from ._layering import layered
 from ._logs_cli import TARGET_VERSION_HELP, target_version_argument, tvm_version_argument
 from ._logs_cli import add_parser as _add_logs_parser
 from ._signals import say_stopped, signals_held
@@ -202,14 +203,14 @@ def _registry(args: argparse.Namespace) -> Registry:
 
 def _reading(args: argparse.Namespace) -> tuple[Registry, str | None]:
     """The registry and era every spec is read with: ``--tvm-version``'s release (its era's rules,
-    its own kinds and tags), else ``--era``'s rules, else TVM v0.22's; a ``--registry`` file
-    stands in for the built-in registry of a release that parse() reads as."""
+    its own kinds and tags), else ``--era``'s rules, else TVM v0.22's; what a ``--registry`` file
+    adds to its base is laid on that release's registry (the file's base does not pick the release)."""
     version = getattr(args, "tvm_version", None)
     if version is None:
         return _registry(args), getattr(args, "era", None)
     rules, registry = release_reading(version)
-    if args.registry is not None and rules.name == DEFAULT_ERA:
-        registry = _registry(args)
+    if args.registry is not None:
+        registry = layered(_registry(args), registry)
     return registry, rules.name
 
 
