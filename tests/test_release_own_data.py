@@ -4,9 +4,13 @@ not by what a later release added."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from targetlang._registry import builtin_registry, modern_tag
 from targetlang.fix import fix_source
+from targetlang.migration import equal_tags, migrate
 
 # (what TVM added, in which release, as its kinds and tags files list it)
 _ADDED = [
@@ -31,3 +35,36 @@ def test_the_finding_names_the_release() -> None:
     source = 'import tvm\ntvm.target.Target({"kind": "trn"})\n'
     (finding,) = fix_source(source, target_version="0.24").findings
     assert finding.message == "TVM 0.24 has no target kind 'trn'"
+
+
+# -- migrate --compress-tags: the tag as the release written for has it
+
+
+@pytest.mark.parametrize("release", ["0.24", "0.25", "0.26", "0.27"])
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        # 0.24-0.26's tags files hold the registered config, without the cuda kind's default max_num_threads
+        ("nvidia/geforce-rtx-3070", {"tag": "nvidia/geforce-rtx-3070"}),
+        ('{"tag": "nvidia/geforce-rtx-3070"}', {"tag": "nvidia/geforce-rtx-3070"}),
+        # the RISC-V tags' keys were arm_cpu before 0.26 (apache/tvm#19915): the tag named is kept
+        ('{"tag": "riscv/sifive-u74"}', {"tag": "riscv/sifive-u74"}),
+        ({"tag": "riscv/sifive-u74"}, {"tag": "riscv/sifive-u74"}),
+        ('{"tag": "riscv/sifive-u74", "mcpu": "sifive-u54"}', {"tag": "riscv/sifive-u74", "mcpu": "sifive-u54"}),
+    ],
+)
+def test_compressed_tag_is_the_release_s(spec: Any, expected: dict[str, Any], release: str) -> None:
+    assert migrate(spec, to=release, compress_tags=True).json == expected
+
+
+@pytest.mark.parametrize("release", ["0.24", "0.27"])
+def test_equal_tags_expand_the_release_s_tags_alike(release: str) -> None:
+    config = {"kind": "cuda", "arch": "sm_86", "max_shared_memory_per_block": 49152, "max_threads_per_block": 1024}
+    config |= {"thread_warp_size": 32, "registers_per_block": 65536}
+    assert "nvidia/geforce-rtx-3070" in equal_tags(config, to=release)
+
+
+@pytest.mark.parametrize(("release", "known"), [("0.24", False), ("0.26", False), ("0.27", True)])
+def test_a_release_s_registry_reads_only_its_own_tags(release: str, known: bool) -> None:
+    registry = builtin_registry(release)
+    assert (modern_tag(registry, "nvidia/jetson-agx-thor") is not None) is known
