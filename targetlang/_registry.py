@@ -13,7 +13,7 @@ from typing import Any
 from ._cache import bounded_cache
 from ._schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, thawed
 from ._values import _json_type, from_json
-from ._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version, data_file, release
+from ._versions import DATA, DEFAULT, MODERN, MODERN_RELEASES, SCHEMA_RELEASES, Version, data_file, release
 from .errors import RegistryError, TargetError, show
 
 __all__ = [
@@ -565,25 +565,36 @@ def attribute_releases(kind: str, attr: str) -> tuple[Version, ...]:
 
 
 @functools.cache
-def _tags_added_in_modern() -> Mapping[str, Mapping[str, Any]]:
+def _tags_added_in_modern(release: str) -> Mapping[str, Mapping[str, Any]]:
     old = builtin_registry(str(DEFAULT)).tags
     added = {}
-    for name, config in _load(data_file("tags", str(MODERN)))["tags"].items():
+    for name, config in _load(data_file("tags", release))["tags"].items():
         if name not in old:
-            # TVM 0.27's export of the tag's target: what its canonicaliser derives (features)
-            # and the empty tag label are not part of the config.
-            kept = {k: v for k, v in config.items() if not k.startswith("feature.") and (k, v) != ("tag", "")}
-            added[name] = _tag_config(name, kept)
+            added[name] = _tag_config(name, _unexported(config))
     return MappingProxyType(added)
+
+
+def _unexported(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A tag's config as recorded from TVM 0.27's export less what is no part of the config: what
+    its canonicaliser derives (``feature.*``) and the empty tag label, at every level (a Jetson's
+    ``host`` carries its own features)."""
+    kept: dict[str, Any] = {}
+    for key, value in config.items():
+        if key.startswith("feature.") or (key, value) == ("tag", ""):
+            continue
+        kept[key] = _unexported(value) if isinstance(value, Mapping) else value
+    return kept
 
 
 def modern_tag(registry: Registry, name: str) -> Mapping[str, Any] | None:
     """The config of tag ``name`` as the modern ``{"tag": NAME, ...}`` form reads it: the
-    registry's own, else one of the tags TVM 0.27 added, for a registry built on TVM v0.22 or
-    later (TVM v0.22 itself never read those names)."""
+    registry's own, else one of the tags added since TVM v0.22, for a registry built on TVM v0.22
+    or later (TVM v0.22 itself never read those names): those of the registry's release if it is
+    a modern one (a 0.24 registry reads no tag 0.27 added), else of the newest."""
     config = registry.tags.get(name)
     if config is None and registry.version in SCHEMA_RELEASES and Version.parse(registry.version) >= DEFAULT:
-        config = _tags_added_in_modern().get(name)
+        own = Version.parse(registry.version)
+        config = _tags_added_in_modern(str(own if own in MODERN_RELEASES else MODERN)).get(name)
     return config
 
 

@@ -273,3 +273,15 @@ def test_explain_says_when_features_were_given() -> None:
     derived = explain("c -mcpu=cortex-m55")
     assert dict(derived.given_features) == {}
     assert dict(derived.features) == {"has_mve": True, "has_dsp": True}
+
+
+def test_a_tag_whose_host_has_feature_keys_reads() -> None:
+    # TVM 0.27's export of nvidia/jetson-agx-thor (tags-v0.27.json) gives its host the features
+    # its canonicaliser derived; they are no part of the tag's config, at any level
+    target = parse('{"tag": "nvidia/jetson-agx-thor"}')
+    assert (target.kind, target.attrs["arch"]) == ("cuda", "sm_110a")
+    assert target.host is not None and target.host.attrs["mtriple"] == "aarch64-linux-gnu"
+    assert not any(key.startswith("feature.") for key in target.host.to_json())
+    migration = migrate('{"tag": "nvidia/jetson-agx-thor"}')
+    assert migration.ok and migration.json is not None
+    assert migration.json["host"]["mcpu"] == "neoverse-v3ae"
