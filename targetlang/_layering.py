@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ._registry import Registry
-from ._schema import AttrSpec, KindSchema
 
 __all__ = ["layered"]
 
@@ -30,7 +29,7 @@ def layered(registry: Registry, onto: Registry, *, removals: bool = True) -> Reg
         old = base.kinds.get(name) if base is not None else None
         if old == kind:
             continue
-        added = _added(old, kind) if old is not None else None
+        added = kind.added_to(old) if old is not None else None
         under = kinds.get(name)
         if added is not None and under is not None:
             kinds[name] = replace(under, attrs={**under.attrs, **added})
@@ -47,21 +46,3 @@ def layered(registry: Registry, onto: Registry, *, removals: bool = True) -> Reg
             if name not in registry.tags:
                 tags.pop(name, None)
     return Registry(kinds.values(), tags, onto.version)
-
-
-def _added(old: KindSchema, new: KindSchema) -> dict[str, AttrSpec] | None:
-    """The attributes ``new`` adds to ``old`` when it is ``old`` extended (all else the same),
-    else None: a redefinition, which stands as it is."""
-    same = (
-        new.default_keys == old.default_keys
-        and new.device_type == old.device_type
-        and new.canonicalizer == old.canonicalizer
-        and new.preprocessor == old.preprocessor
-        and new.leaf == old.leaf
-        and new.modern_only == old.modern_only
-        and new.common == old.common
-        and all(new.attrs.get(attr) == spec for attr, spec in old.attrs.items())
-    )
-    if not same:
-        return None
-    return {attr: spec for attr, spec in new.attrs.items() if attr not in old.attrs}

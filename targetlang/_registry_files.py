@@ -389,20 +389,11 @@ def _kind_key(text: str, fmt: str, name: str) -> tuple[int, int] | None:
 def _added_attrs(old: KindSchema, new: KindSchema, table: Mapping[str, Any]) -> dict[str, Any] | None:
     """The ``attrs`` table of the extension of ``old`` that ``new`` is, or None when ``new``
     changes what ``old`` had (then the file says ``replace = true``)."""
-    same = (
-        new.default_keys == old.default_keys
-        and new.device_type == old.device_type
-        and new.canonicalizer == old.canonicalizer
-        and new.preprocessor == old.preprocessor
-        and new.leaf == old.leaf
-        and new.modern_only == old.modern_only
-        and all(new.attrs.get(attr) == spec for attr, spec in old.attrs.items())
-    )
+    extension = new.added_to(old)
     declared = table.get("attrs", {})
-    added = [attr for attr in new.attrs if attr not in old.attrs]
-    if not same or any(attr not in declared for attr in added):
+    if extension is None or any(attr not in declared for attr in extension):
         return None  # (an added attribute every kind has, not written in the table: a redefinition)
-    return {attr: declared[attr] for attr in added}
+    return {attr: declared[attr] for attr in extension}
 
 
 def _toml_key(key: str) -> str:

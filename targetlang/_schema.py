@@ -183,6 +183,20 @@ class KindSchema:
         }
         object.__setattr__(self, "_plain_codes", plain)
 
+    def added_to(self, old: KindSchema) -> dict[str, AttrSpec] | None:
+        """The attributes this kind adds to ``old`` when it is ``old`` extended (its keys, device,
+        canonicaliser and every attribute of ``old`` as they were), else ``None``: a redefinition."""
+        same = (
+            self.default_keys == old.default_keys
+            and self.device_type == old.device_type
+            and self.canonicalizer == old.canonicalizer
+            and self.preprocessor == old.preprocessor
+            and self.leaf == old.leaf
+            and self.modern_only == old.modern_only
+            and all(self.attrs.get(attr) == spec for attr, spec in old.attrs.items())
+        )
+        return {attr: spec for attr, spec in self.attrs.items() if attr not in old.attrs} if same else None
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, KindSchema):
             return NotImplemented
