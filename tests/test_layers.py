@@ -29,6 +29,7 @@ CHAIN = (
     "_eras",
     "_parsing",
     "_registry_files",
+    "_layering",
     "compat",
     "_tvmc",
     "helpers",
