@@ -1,0 +1,108 @@
+"""Record what ``targetlang.migrate(text, to=V)`` writes for each legacy corpus text, and what the
+real TVM V's ``tvm.target.Target(json)`` does with it, for the modern releases PyPI has a wheel of
+(apache-tvm 0.25 and 0.26; 0.27's are the ``tvm027`` entries of differential-migrate.jsonl).
+
+Run from the repository root with a Python holding apache-tvm V and this project::
+
+    python3 -m venv /tmp/tvm025 && /tmp/tvm025/bin/pip install 'apache-tvm==0.25.*' 'apache-tvm-ffi==0.1.12' -e .
+    /tmp/tvm025/bin/python tests/oracle/record_modern_releases.py   # tests/data/oracle/migrate-v0.25.jsonl
+    python3 -m venv /tmp/tvm026 && /tmp/tvm026/bin/pip install 'apache-tvm==0.26.*' -e .
+    /tmp/tvm026/bin/python tests/oracle/record_modern_releases.py   # tests/data/oracle/migrate-v0.26.jsonl
+
+(apache-tvm 0.25.0.post1 asks for apache-tvm-ffi>=0.1.12, but its libtvm_runtime does not load
+with 0.1.13 on, which lack a symbol it links: ``tvm::ffi::json::Stringify(Any, Optional<int>)``.)
+
+The release is the installed ``tvm.__version__``. The texts are those record_tirx.py migrates: the
+legacy strings, tag names and JSON texts of tests/data/corpus/strings.jsonl and the inputs of
+tests/data/oracle/differential-migrate.jsonl, once each. A text targetlang does not read, or whose
+migration writes nothing, is left out; otherwise the row holds ``source``, ``policy`` (``error``,
+or ``drop`` when only that migrates it), ``migrated`` (what migrate writes) and what
+``Target(migrated)`` did: ``accepted`` with ``str``, ``export`` and ``warnings``, or ``error``
+(type, bases, first line), or ``crashed`` when it killed the TVM process.
+
+This file is not a test (pytest does not collect it): it needs TVM, which the tests do not.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from oracle_common import OUT_DIR, _Worker, decode, serve, target_outcome
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def release() -> str:
+    """The installed TVM's release as targetlang names it (``0.25.0.post1`` -> ``0.25``)."""
+    import tvm
+
+    major, minor = str(tvm.__version__).split(".")[:2]
+    return f"{major}.{minor}"
+
+
+def sources() -> Iterator[str | dict[str, Any]]:
+    """Each corpus text and each input of the 0.27 migration's goldens, once, in that order."""
+    seen: set[str] = set()
+    texts: list[Any] = []
+    for line in (ROOT / "tests" / "data" / "corpus" / "strings.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record["form"] in ("legacy-string", "tag", "json"):
+            texts.append(record["text"])
+    for line in (OUT_DIR / "differential-migrate.jsonl").read_text(encoding="utf-8").splitlines():
+        texts.append(decode(json.loads(line)))
+    for text in texts:
+        key = json.dumps(text, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            yield text
+
+
+def migrations(to: str) -> Iterator[tuple[Any, str, dict[str, Any]]]:
+    """(source, policy, what migrate writes for ``to``), the default policy first."""
+    import targetlang
+
+    for source in sources():
+        for policy in ("error", "drop"):
+            try:
+                migration = targetlang.migrate(source, to=to, policy=policy)
+            except targetlang.TargetError:
+                break  # targetlang does not read it
+            if migration.ok and migration.json is not None:
+                yield source, policy, migration.json
+                break
+
+
+def record() -> Path:
+    to = release()
+    out = OUT_DIR / f"migrate-v{to}.jsonl"
+    worker = _Worker(__file__)
+    rows = []
+    try:
+        for source, policy, migrated in migrations(to):
+            result = worker.ask(migrated)
+            # what migrate writes and kills TVM is a finding, kept
+            rows.append({"source": source, "policy": policy, "migrated": migrated, **(result or {"crashed": True})})
+    finally:
+        worker.close()
+    with out.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    accepted = sum(1 for row in rows if row.get("accepted"))
+    print(f"{len(rows)} rows ({accepted} accepted) -> {out}", file=sys.stderr)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    if argv[1:2] == ["--worker"]:
+        serve(target_outcome)
+    else:
+        record()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
