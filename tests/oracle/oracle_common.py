@@ -23,7 +23,7 @@ import json
 import subprocess
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +185,39 @@ def main(script: str, name: str, inputs: Iterable[Any], outcome: Outcome, argv: 
     print(f"{len(rows)} rows -> {out}", file=sys.stderr)
     for spec in crashed:
         print(f"left out, it crashed TVM: {spec!r}", file=sys.stderr)
+
+
+def migration_sources() -> Iterator[Any]:
+    """Each text of the corpus (legacy strings, tag names, JSON) and each input of the 0.27
+    migration's differential goldens, once each, in that order: what the modern releases' and
+    TIRx's recorders migrate."""
+    texts: list[Any] = []
+    corpus = Path(__file__).resolve().parents[1] / "data" / "corpus" / "strings.jsonl"
+    for line in corpus.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record["form"] in ("legacy-string", "tag", "json"):
+            texts.append(record["text"])
+    for line in (OUT_DIR / "differential-migrate.jsonl").read_text(encoding="utf-8").splitlines():
+        texts.append(decode(json.loads(line)))
+    seen: set[str] = set()
+    for text in texts:
+        key = json.dumps(text, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            yield text
+
+
+def migrations(to: str) -> Iterator[tuple[Any, str, dict[str, Any]]]:
+    """(source, policy, what ``targetlang.migrate`` writes for ``to``) for each of
+    :func:`migration_sources` that migrates: the default policy, else ``drop``."""
+    import targetlang
+
+    for source in migration_sources():
+        for policy in ("error", "drop"):
+            try:
+                migration = targetlang.migrate(source, to=to, policy=policy)
+            except targetlang.TargetError:
+                break  # targetlang does not read it
+            if migration.ok and migration.json is not None:
+                yield source, policy, migration.json
+                break

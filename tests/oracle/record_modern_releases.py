@@ -27,11 +27,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from oracle_common import OUT_DIR, _Worker, decode, serve, target_outcome
+from oracle_common import OUT_DIR, _Worker, migrations, serve, target_outcome
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,38 +40,6 @@ def release() -> str:
 
     major, minor = str(tvm.__version__).split(".")[:2]
     return f"{major}.{minor}"
-
-
-def sources() -> Iterator[str | dict[str, Any]]:
-    """Each corpus text and each input of the 0.27 migration's goldens, once, in that order."""
-    seen: set[str] = set()
-    texts: list[Any] = []
-    for line in (ROOT / "tests" / "data" / "corpus" / "strings.jsonl").read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        if record["form"] in ("legacy-string", "tag", "json"):
-            texts.append(record["text"])
-    for line in (OUT_DIR / "differential-migrate.jsonl").read_text(encoding="utf-8").splitlines():
-        texts.append(decode(json.loads(line)))
-    for text in texts:
-        key = json.dumps(text, sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            yield text
-
-
-def migrations(to: str) -> Iterator[tuple[Any, str, dict[str, Any]]]:
-    """(source, policy, what migrate writes for ``to``), the default policy first."""
-    import targetlang
-
-    for source in sources():
-        for policy in ("error", "drop"):
-            try:
-                migration = targetlang.migrate(source, to=to, policy=policy)
-            except targetlang.TargetError:
-                break  # targetlang does not read it
-            if migration.ok and migration.json is not None:
-                yield source, policy, migration.json
-                break
 
 
 def record() -> Path:

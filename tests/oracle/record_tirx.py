@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from oracle_common import _Worker, decode, encode, error_record, serve
+from oracle_common import _Worker, decode, encode, error_record, migrations, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "targetlang" / "data"
@@ -305,29 +305,7 @@ def corpus_inputs() -> Iterator[tuple[str, Any, str]]:
 def migrated_inputs() -> Iterator[tuple[Any, str, Any]]:
     """(source, policy, what migrate writes for TIRx) for each text of the corpus and each input of
     the 0.27 migration's differential goldens that migrates, once each."""
-    import targetlang
-
-    sources: list[Any] = []
-    for line in (ROOT / "tests" / "data" / "corpus" / "strings.jsonl").read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        if record["form"] in ("legacy-string", "tag", "json"):
-            sources.append(record["text"])
-    for line in (ORACLE / "differential-migrate.jsonl").read_text(encoding="utf-8").splitlines():
-        sources.append(decode(json.loads(line)))
-    seen: set[str] = set()
-    for source in sources:
-        key = json.dumps(source, sort_keys=True)
-        if key in seen:
-            continue
-        seen.add(key)
-        for policy in ("error", "drop"):
-            try:
-                migration = targetlang.migrate(source, to=NAME, policy=policy)
-            except targetlang.TargetError:
-                break  # targetlang does not read it
-            if migration.ok and migration.json is not None:
-                yield source, policy, migration.json
-                break
+    return migrations(NAME)
 
 
 def check_inputs() -> Iterator[tuple[str, Any]]:
