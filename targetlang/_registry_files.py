@@ -340,11 +340,8 @@ def _at(message: str, name: str, text: str, fmt: str, key: str | None = None) ->
 def _key_after(text: str, fmt: str, key: str, start: int) -> tuple[int, int] | None:
     """Where ``key`` is first written as a key after ``start``, the end of its kind's key: the
     kind's table holds it (the error is about it), before any table written after it."""
-    spellings = [re.escape(json.dumps(key, ensure_ascii=False))]
+    spellings = _spellings(key, fmt)
     if fmt == "toml":
-        spellings.append(re.escape(f"'{key}'"))
-        if _BARE_KEY.fullmatch(key):
-            spellings.append(re.escape(key))
         pattern = rf"(?:^|[{{,])[ \t]*(?P<key>{'|'.join(spellings)})[ \t]*="
     else:
         pattern = rf"(?P<key>{spellings[0]})[ \t\r\n]*:"
@@ -352,15 +349,21 @@ def _key_after(text: str, fmt: str, key: str, start: int) -> tuple[int, int] | N
     return (found.start("key"), found.end("key")) if found is not None else None
 
 
+def _spellings(key: str, fmt: str) -> list[str]:
+    """The patterns ``key`` may be written as in a registry file of ``fmt``: quoted as JSON, and in
+    TOML also in single quotes and bare where it may be."""
+    spellings = [re.escape(json.dumps(key, ensure_ascii=False))]
+    if fmt == "toml":
+        spellings.append(re.escape(f"'{key}'"))
+        if _BARE_KEY.fullmatch(key):
+            spellings.append(re.escape(key))
+    return spellings
+
+
 def _kind_key(text: str, fmt: str, name: str) -> tuple[int, int] | None:
     """Where the key of kind ``name`` is written in a registry file's text: its table's header
     (``[kinds.cuda]``), a dotted key (``kinds.cuda.attrs``), or its key within ``kinds``."""
-    spellings = [re.escape(json.dumps(name, ensure_ascii=False))]
-    if fmt == "toml":
-        spellings.append(re.escape(f"'{name}'"))
-        if _BARE_KEY.fullmatch(name):
-            spellings.append(re.escape(name))
-    key = rf"(?P<key>{'|'.join(spellings)})"
+    key = rf"(?P<key>{'|'.join(_spellings(name, fmt))})"
     if fmt == "toml":
         for pattern in (
             rf"^[ \t]*\[[ \t]*kinds[ \t]*\.[ \t]*{key}[ \t]*[.\]]",

@@ -56,16 +56,6 @@ _CREATE = (
     | getattr(os, "O_BINARY", 0)
     | getattr(os, "O_CLOEXEC", 0)
 )
-# The file to be replaced, opened once: never through a symbolic link put at its name, never
-# blocking on a FIFO put there, never taking a terminal as ours.
-_EXISTING = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_BINARY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
 # The names of a descriptor the command was given, which -o may name: written where it stands.
 _STANDARD = re.compile(r"/dev/(stdout|stderr)|/dev/fd/(\d+)|/proc/self/fd/(\d+)")
 # Reading a file that is to be a regular one: a FIFO put at its name opens at once instead of
@@ -78,6 +68,9 @@ NO_WAIT = (
     | getattr(os, "O_BINARY", 0)
     | getattr(os, "O_CLOEXEC", 0)
 )
+# The file to be replaced, opened once: never through a symbolic link put at its name, never
+# blocking on a FIFO put there, never taking a terminal as ours.
+_EXISTING = NO_WAIT | getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 # Where the system takes a directory's descriptor in place of its name (not Windows): every step
 # after the first open is then relative to the directory opened once.
