@@ -66,7 +66,7 @@ class Registry:
     as they are; ``register_kind`` and registry files check a user kind first.
     """
 
-    __slots__ = ("_hash", "_kinds", "_tag_targets", "_tags", "kinds", "tags", "version")
+    __slots__ = ("_hash", "_kinds", "_modern_tags", "_tag_targets", "_tags", "kinds", "tags", "version")
 
     _hash: int
     # The target a tag reads as, by name, once read (by the parser), for a tag that reads no
@@ -77,6 +77,9 @@ class Registry:
     # every lookup a method call.
     _kinds: dict[str, KindSchema]
     _tags: dict[str, Mapping[str, Any]]
+    # The modern release whose added tags ``{"tag": NAME}`` reads (``modern_tag``), where it is not
+    # the registry's own: migration reads an input as written for the release it writes for.
+    _modern_tags: str
     kinds: Mapping[str, KindSchema]
     tags: Mapping[str, Mapping[str, Any]]
     version: str
@@ -96,19 +99,22 @@ class Registry:
             raise RegistryError(f"a registry's tags are a mapping from names to configs, not {type(tags).__name__}")
         self._fill(found, {name: _tag_config(name, config) for name, config in (tags or {}).items()}, version)
 
-    def _fill(self, kinds: dict[str, KindSchema], tags: dict[str, Mapping[str, Any]], version: str) -> None:
+    def _fill(
+        self, kinds: dict[str, KindSchema], tags: dict[str, Mapping[str, Any]], version: str, modern_tags: str = ""
+    ) -> None:
         object.__setattr__(self, "kinds", MappingProxyType(kinds))
         object.__setattr__(self, "tags", MappingProxyType(tags))
         object.__setattr__(self, "_kinds", kinds)
         object.__setattr__(self, "_tags", tags)
         object.__setattr__(self, "version", version)
-        object.__setattr__(self, "_hash", hash((version, frozenset(self.kinds), frozenset(self.tags))))
+        object.__setattr__(self, "_modern_tags", modern_tags)
+        object.__setattr__(self, "_hash", hash((version, modern_tags, frozenset(self.kinds), frozenset(self.tags))))
         object.__setattr__(self, "_tag_targets", {})
 
     def _derived(self, kinds: dict[str, KindSchema], tags: dict[str, Mapping[str, Any]]) -> Registry:
         # The tags are frozen already: a copy that adds one kind or tag need not freeze them again.
         registry = object.__new__(Registry)
-        registry._fill(kinds, tags, self.version)
+        registry._fill(kinds, tags, self.version, self._modern_tags)
         return registry
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -120,6 +126,8 @@ class Registry:
         if self.version in SCHEMA_RELEASES and builtin_registry(self.version) is self:
             return (builtin_registry, (self.version,))
         tags = {name: thawed(config) for name, config in self.tags.items()}
+        if self._modern_tags:
+            return (_reading_tags_of, (Registry(tuple(self.kinds.values()), tags, self.version), self._modern_tags))
         return (Registry, (tuple(self.kinds.values()), tags, self.version))
 
     def __hash__(self) -> int:
@@ -133,6 +141,7 @@ class Registry:
         return (
             self._hash == other._hash
             and self.version == other.version
+            and self._modern_tags == other._modern_tags
             and dict(self.kinds) == dict(other.kinds)
             and dict(self.tags) == dict(other.tags)
         )
@@ -589,13 +598,37 @@ def _unexported(config: Mapping[str, Any]) -> dict[str, Any]:
 def modern_tag(registry: Registry, name: str) -> Mapping[str, Any] | None:
     """The config of tag ``name`` as the modern ``{"tag": NAME, ...}`` form reads it: the
     registry's own, else one of the tags added since TVM v0.22, for a registry built on TVM v0.22
-    or later (TVM v0.22 itself never read those names): those of the registry's release if it is
-    a modern one (a 0.24 registry reads no tag 0.27 added), else of the newest."""
+    or later (TVM v0.22 itself never read those names): those of the release
+    :func:`reading_tags_of` named, else of the registry's release if it is a modern one (a 0.24
+    registry reads no tag 0.27 added), else of the newest."""
     config = registry.tags.get(name)
     if config is None and registry.version in SCHEMA_RELEASES and Version.parse(registry.version) >= DEFAULT:
-        own = Version.parse(registry.version)
-        config = _tags_added_in_modern(str(own if own in MODERN_RELEASES else MODERN)).get(name)
+        config = _tags_added_in_modern(modern_tags_release(registry)).get(name)
     return config
+
+
+def modern_tags_release(registry: Registry) -> str:
+    """The modern release (or distribution) whose added tags ``registry`` reads in the
+    ``{"tag": NAME}`` form: see :func:`modern_tag`."""
+    if registry._modern_tags:
+        return registry._modern_tags
+    own = Version.parse(registry.version) if registry.version in SCHEMA_RELEASES else None
+    return str(own if own is not None and own in MODERN_RELEASES else MODERN)
+
+
+def reading_tags_of(registry: Registry, release: str) -> Registry:
+    """``registry`` reading the tags added by modern release ``release`` (``"0.25"``,
+    ``"tirx-0.1"``) in the ``{"tag": NAME}`` form, not its own release's: a target migrated for
+    0.25 means 0.25's tag by that name."""
+    if release == modern_tags_release(registry) and not registry._modern_tags:
+        return registry
+    return _reading_tags_of(registry, release)
+
+
+def _reading_tags_of(registry: Registry, release: str) -> Registry:
+    copy = object.__new__(Registry)
+    copy._fill(dict(registry.kinds), dict(registry.tags), registry.version, release)
+    return copy
 
 
 @functools.cache

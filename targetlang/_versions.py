@@ -218,6 +218,18 @@ def registry_release(name: str) -> Release:
 _CARRIES_ON: Final = MappingProxyType({"tirx": Version(0, 27)})
 
 
+# How the documentation and messages name each named distribution's product
+_TITLES: Final = MappingProxyType({"tirx": "TVM TIRx"})
+
+
+def release_title(name: str) -> str:
+    """A release or distribution as messages name it: ``"TVM 0.27"``, ``"TVM TIRx 0.1"``."""
+    family, _, number = name.rpartition("-")
+    if family in _TITLES:
+        return f"{_TITLES[family]} {number}"
+    return f"TVM {name}"
+
+
 def distribution_release(name: str) -> Release:
     """What a Target of distribution ``name`` (one of :data:`DISTRIBUTIONS`) does, as a
     :class:`Release`: a TVM release's own, or for a named distribution that of the release it

@@ -29,7 +29,7 @@ from ._parsing import parse
 from ._registry import Registry, _load, _schemas, attribute_releases, builtin_registry
 from ._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from ._target import Target
-from ._versions import MODERN, SCHEMA_RELEASES, data_file, registry_release, release
+from ._versions import MODERN, SCHEMA_RELEASES, data_file, registry_release, release, release_title
 from .errors import UnknownKindError, show
 
 if TYPE_CHECKING:
@@ -286,8 +286,8 @@ def _kind_fate(kind: str, to: str = str(MODERN)) -> str:
     if _legacy_kind(kind):
         return RULES["byoc-kind"].summary
     if kind in _legacy_registry().kinds:
-        return f"unknown to TVM {to} (a kind a later release added)"
-    return f"unknown to TVM {to} (a kind of a registry file)"
+        return f"unknown to {release_title(to)} (a kind a later release added)"
+    return f"unknown to {release_title(to)} (a kind of a registry file)"
 
 
 def _modern_name(kind: str, name: str, to: str = str(MODERN)) -> str | None:
@@ -318,7 +318,7 @@ def _fate(
     from .migration._rules import _REMOVED_ATTRS
 
     if kind not in option_types(to):
-        return f"its kind is not in TVM {to}"
+        return f"its kind is not in {release_title(to)}"
     if name in _REMOVED_ATTRS:
         return f"removed; moved to {_REMOVED_ATTRS[name]}"
     if modern is None:

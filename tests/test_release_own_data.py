@@ -4,11 +4,13 @@ not by what a later release added."""
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
 
-from targetlang._registry import builtin_registry, modern_tag
+from targetlang._registry import builtin_registry, modern_tag, reading_tags_of
+from targetlang.errors import TargetError
 from targetlang.fix import fix_source
 from targetlang.migration import equal_tags, migrate
 
@@ -68,3 +70,43 @@ def test_equal_tags_expand_the_release_s_tags_alike(release: str) -> None:
 def test_a_release_s_registry_reads_only_its_own_tags(release: str, known: bool) -> None:
     registry = builtin_registry(release)
     assert (modern_tag(registry, "nvidia/jetson-agx-thor") is not None) is known
+
+
+# -- migrate without --compress-tags: a {"tag": NAME} of a tag added since v0.22 means that release's tag
+
+_U74 = {"kind": "llvm", "mtriple": "riscv64-unknown-linux-gnu", "mcpu": "sifive-u74", "mabi": "lp64d"}
+
+
+@pytest.mark.parametrize(
+    ("release", "keys", "device"),
+    [
+        # apache/tvm#19915 gave the RISC-V tags riscv_cpu keys in 0.26 (src/target/tag.cc at v0.25.0 and v0.26.0)
+        ("0.24", ["arm_cpu", "cpu"], "arm_cpu"),
+        ("0.25", ["arm_cpu", "cpu"], "arm_cpu"),
+        ("0.26", ["riscv_cpu", "cpu"], "riscv_cpu"),
+        ("0.27", ["riscv_cpu", "cpu"], "riscv_cpu"),
+        ("tirx-0.1", ["riscv_cpu", "cpu"], "riscv_cpu"),
+    ],
+)
+@pytest.mark.parametrize("spec", ['{"tag": "riscv/sifive-u74"}', {"tag": "riscv/sifive-u74"}])
+def test_a_tag_named_expands_as_the_release_written_for(spec: Any, release: str, keys: list[str], device: str) -> None:
+    written = migrate(spec, to=release).json
+    assert written == {**_U74, "tag": "riscv/sifive-u74", "keys": keys, "device": device, "model": "sifive-u74"}
+
+
+@pytest.mark.parametrize(
+    ("release", "title"), [("0.24", "TVM 0.24"), ("0.27", "TVM 0.27"), ("tirx-0.1", "TVM TIRx 0.1")]
+)
+def test_a_string_naming_a_modern_tag_says_which_release_added_it(release: str, title: str) -> None:
+    with pytest.raises(TargetError, match=f"'riscv/sifive-u74' is a tag {title} added, after TVM v0.22"):
+        migrate("riscv/sifive-u74", to=release)
+
+
+def test_a_registry_reading_another_release_s_tags_pickles_as_itself() -> None:
+    reading = reading_tags_of(builtin_registry(), "0.25")
+    assert reading != builtin_registry()
+    assert pickle.loads(pickle.dumps(reading)) == reading
+    assert modern_tag(pickle.loads(pickle.dumps(reading)), "riscv/sifive-u74") == modern_tag(
+        reading, "riscv/sifive-u74"
+    )
+    assert reading_tags_of(builtin_registry(), "0.27") is builtin_registry()

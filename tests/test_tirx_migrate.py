@@ -101,14 +101,14 @@ def test_migrate_writes_what_each_accepts(spec: Any, written_027: Any, written_t
     [
         (
             "llvm -jit=orcjit -mcpu=skylake",
-            [("unknown-attribute", "attribute 'jit' cannot migrate: TVM tirx-0.1 does not know it")],
+            [("unknown-attribute", "attribute 'jit' cannot migrate: TVM TIRx 0.1 does not know it")],
         ),
         (
             {"kind": "composite", "devices": ["cuda", None]},
             [
                 (
                     "rejected-by-target",
-                    """attribute 'devices' is [{"kind": "cuda"}, null], which TVM tirx-0.1 rejects: """
+                    """attribute 'devices' is [{"kind": "cuda"}, null], which TVM TIRx 0.1 rejects: """
                     "Expected Target, string, or dict in 'devices' array, got 'None'",
                 )
             ],
@@ -153,7 +153,7 @@ def test_cli_migrate(run: Run) -> None:
     status, out, err = run("migrate", "--target-version", TIRX, "llvm -jit=orcjit")
     assert (status, out) == (1, "")
     assert (
-        err.splitlines()[0] == "error: unknown-attribute: attribute 'jit' cannot migrate: TVM tirx-0.1 does not know it"
+        err.splitlines()[0] == "error: unknown-attribute: attribute 'jit' cannot migrate: TVM TIRx 0.1 does not know it"
     )
     status, out, err = run("migrate", "--target-version", "tirx-0.2", "llvm")
     assert status == 2
@@ -173,7 +173,7 @@ def test_cli_logs_migrate(run: Run, tmp_path: Path) -> None:
     status, _, err = run("logs", "migrate", "--target-version", TIRX, str(log), "-o", str(out_file))
     assert status == 1
     assert err.splitlines()[0] == (
-        f"{log}:1: target: migrate: unknown-attribute: attribute 'jit' cannot migrate: TVM tirx-0.1 does not know it"
+        f"{log}:1: target: migrate: unknown-attribute: attribute 'jit' cannot migrate: TVM TIRx 0.1 does not know it"
     )
     status, _, _ = run("logs", "migrate", "--target-version", TIRX, "--policy", "drop", str(log), "-o", str(out_file))
     assert status == 0
@@ -201,12 +201,12 @@ def test_fix_judges_by_tirx() -> None:
         (
             2,
             "target-string",
-            "cannot migrate: unknown-attribute: attribute 'jit' cannot migrate: TVM tirx-0.1 does not know it",
+            "cannot migrate: unknown-attribute: attribute 'jit' cannot migrate: TVM TIRx 0.1 does not know it",
         ),
         (
             3,
             "target-unknown-attr",
-            "kind 'llvm' has no attribute 'jit': TVM tirx-0.1 rejects it ('Unknown config option')",
+            "kind 'llvm' has no attribute 'jit': TVM TIRx 0.1 rejects it ('Unknown config option')",
         ),
         (
             5,

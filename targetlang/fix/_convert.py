@@ -11,7 +11,7 @@ from typing import Any
 
 from .._cache import bounded_cache
 from .._registry import Registry
-from .._versions import MODERN
+from .._versions import MODERN, release_title
 from ..errors import TargetError
 from ..migration import Change, equal_tags, migrate
 from ..migration import _reading_registry as reading_registry
@@ -96,12 +96,12 @@ def convert(
     warned = [f"{c.rule}: {c.message}" for c in changes if c.severity == "warning" and c not in expected]
     notes = [f"{c.rule}: {c.message}" for c in changes if c.severity == "info"]
     if expected:
-        notes.append(f"kind {words[0]!r} is the registry's own (TVM {to} itself does not know it)")
+        notes.append(f"kind {words[0]!r} is the registry's own ({release_title(to)} itself does not know it)")
     model = result.json.get("model")
     if hint is None and prefer_tags and isinstance(model, str):
         hint = model
     tag = _tag_for(result.json, hint, to)
     message = "legacy target string" + (f"; {'; '.join(notes + warned)}" if notes or warned else "")
     if tag is not None:
-        message += f"; equals TVM {to}'s tag {tag!r}"
+        message += f"; equals {release_title(to)}'s tag {tag!r}"
     return Conversion(result.json, tag, changes, "unsafe" if warned else "safe", message)

@@ -27,7 +27,7 @@ import libcst as cst
 from .._diagnostics import hint, suggest
 from .._registry import Registry, builtin_registry, release_kinds
 from .._resolution import feature_name, reads_feature_keys
-from .._versions import DATA, SCHEMA_RELEASES, data_file, registry_release
+from .._versions import DATA, SCHEMA_RELEASES, data_file, registry_release, release_title
 from ..migration._checks import Rejection, option_types, rejections
 from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
@@ -275,16 +275,16 @@ def _kind_problems(reading: _Reading, kind: str, node: cst.CSTNode) -> list[Prob
     if removed is None and kind in _former_kinds():
         removed = "no longer a target kind: " + MIGRATION_RULES["byoc-kind"].summary
     if removed is not None:
-        message = f"kind {kind!r} is not in TVM {reading.version}: {removed}"
+        message = f"kind {kind!r} is not in {release_title(reading.version)}: {removed}"
     else:
-        message = f"TVM {reading.version} has no target kind {kind!r}{hint(suggest(kind, reading.kinds))}"
+        message = f"{release_title(reading.version)} has no target kind {kind!r}{hint(suggest(kind, reading.kinds))}"
     return [Problem("target-unknown-kind", node, message)]
 
 
 def _tag_problems(reading: _Reading, tag: str, node: cst.CSTNode) -> list[Problem]:
     if tag in reading.tags:
         return []
-    message = f"TVM {reading.version} has no tag {tag!r}{hint(suggest(tag, reading.tags))}"
+    message = f"{release_title(reading.version)} has no tag {tag!r}{hint(suggest(tag, reading.tags))}"
     return [Problem("target-unknown-tag", node, message)]
 
 
@@ -319,7 +319,7 @@ def _config_problems(
         if moved is not None:
             what = f"TVM removed it: it moved to {moved}"
         else:
-            what = f"TVM {reading.version} rejects it ('Unknown config option'){hint(suggest(name, attrs))}"
+            what = f"{release_title(reading.version)} rejects it ('Unknown config option'){hint(suggest(name, attrs))}"
         found.append(Problem("target-unknown-attr", key_node(name), f"kind {kind!r} has no attribute {name!r}: {what}"))
     known = {
         name: value
@@ -331,7 +331,8 @@ def _config_problems(
         if rejection.check is None:
             found.append(_type_problem(reading, kind, rejection, value_node(rejection.attribute), fix))
         elif complete:
-            message = f"TVM {reading.version} rejects {rejection.attribute!r} of a {kind} target: {rejection.reason}"
+            release = release_title(reading.version)
+            message = f"{release} rejects {rejection.attribute!r} of a {kind} target: {rejection.reason}"
             found.append(Problem("target-rejected", value_node(rejection.attribute), message))
     return found
 
@@ -342,7 +343,7 @@ def _type_problem(reading: _Reading, kind: str, rejection: Rejection, node: cst.
     wanted = option_types(reading.version)[kind][name]
     message = (
         f"{name!r} of a {kind} target is {wanted}, not {type(value).__name__}: "
-        f"TVM {reading.version} rejects it ({rejection.reason})"
+        f"{release_title(reading.version)} rejects it ({rejection.reason})"
     )
     new: Any = _NOT_LITERAL
     safety: Safety = "report-only"

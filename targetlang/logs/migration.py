@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from .._cache import LruCache
 from .._parsing import parse
-from .._versions import MODERN
+from .._versions import MODERN, release_title
 from ..errors import TargetError, pointed
 from ..migration import Change, Migration, Policy, migrate, modern_release
 from .check import FileSummary, Problem
@@ -277,8 +277,8 @@ class LogMigrator:
             return result.json if target.encoding == "object" else json_text(result.json)
         if result.target is None:
             raise _NoCanonicalForm(
-                f"the migrated target keeps what TVM {self.target_version} rejects, so it has no canonical string: "
-                "use --to json"
+                f"the migrated target keeps what {release_title(self.target_version)} rejects, "
+                "so it has no canonical string: use --to json"
             )
         canonical = result.target.canonical()
         if canonical == target.spec:

@@ -19,7 +19,7 @@ from typing import Any
 from .._eras import DEFAULT_ERA
 from .._lexical import MKLDNN
 from .._parsing import parse
-from .._registry import Registry
+from .._registry import Registry, reading_tags_of
 from .._resolution import Environment
 from .._target import Target
 from .._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS, Version
@@ -118,7 +118,8 @@ def migrate(
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
     rewritten: str | None = None  # a text parse read with mkldnn replaced by dnnl
     written: Mapping[str, Any] | None = None  # the mapping given, whose values the JSON may read otherwise
-    reader = _reading_registry(registry)
+    # a {"tag": NAME} of a tag added since v0.22 means the tag of the release written for
+    reader = reading_tags_of(_reading_registry(registry), to)
     if isinstance(spec, str):
         source = spec
         target = parse(spec, registry=reader, era=era)

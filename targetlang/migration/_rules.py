@@ -17,11 +17,11 @@ from typing import Any, Literal
 
 from .._layering import layered
 from .._parsing import parse
-from .._registry import Registry, builtin_registry, release_kinds
+from .._registry import Registry, builtin_registry, reading_tags_of, release_kinds
 from .._resolution import Environment, feature_name
 from .._schema import AttrSpec
 from .._target import Target
-from .._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version, data_file
+from .._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version, data_file, release_title
 from ..errors import TargetError, pointed, show
 from ._checks import rejections
 from ._written import misread
@@ -410,13 +410,13 @@ def _unknown_attributes(level: Level, config: dict[str, Any], removed: bool) -> 
             message = f"attribute {show(name)} dropped: false is {default}'s default, so it sets nothing"
             level.report(rule, message, level.span(name), "info")
             continue
-        what = f"moved to {replaced}" if replaced else f"TVM {level.run.to} does not know it"
+        what = f"moved to {replaced}" if replaced else f"{release_title(level.run.to)} does not know it"
         severity: Severity = "warning"
         if policy == "drop":
             del config[name]
             message = f"attribute {show(name)} dropped: {what}"
         elif policy == "keep":
-            message = f"attribute {show(name)} kept though {what} (TVM {level.run.to} rejects it)"
+            message = f"attribute {show(name)} kept though {what} ({release_title(level.run.to)} rejects it)"
         else:
             message, severity = f"attribute {show(name)} cannot migrate: {what}", "error"
         level.report(rule, message, level.span(name), severity)
@@ -448,7 +448,7 @@ def _removed_attribute(level: Level, config: dict[str, Any]) -> None:
 def _unknown_attribute(level: Level, config: dict[str, Any]) -> None:
     kind = level.target.kind
     if kind not in _REMOVED_KINDS and kind not in level.run.kinds and not _legacy_kind(kind):
-        summary = f"a kind or attribute TVM {level.run.to} does not know"
+        summary = f"a kind or attribute {release_title(level.run.to)} does not know"
         _kind_gone(level, "unknown-attribute", summary)
         if level.stop:
             return
@@ -472,7 +472,7 @@ def _rejected_by_target(level: Level, config: dict[str, Any]) -> None:
         value = show(found.value) if isinstance(found.value, str) else json.dumps(found.value, ensure_ascii=False)
         verb = "holds" if found.value is not config[found.attribute] else "is"
         what = f"attribute {show(found.attribute)} {verb} {value}"
-        message = f"{level.where()}{what}, which TVM {level.run.to} rejects: {found.reason}"
+        message = f"{level.where()}{what}, which {release_title(level.run.to)} rejects: {found.reason}"
         level.report("rejected-by-target", message, level.span(found.attribute), "error")
 
 
@@ -501,7 +501,7 @@ def _tag_compressed(level: Level, config: dict[str, Any]) -> None:
     # a modern config naming the tag, kindless, was read as the tag: to the release written for
     # it is that release's tag, whatever the reader's expansion of it (0.27's RISC-V keys)
     as_tag = given is not None and given.get("tag") == named and "kind" not in given
-    read_as = _read_tag(named, run.env) if as_tag else None
+    read_as = _read_tag(named, run.env, run.to) if as_tag else None
     compressed, note = _compress(config, run.env, named, run.to, read_as)
     if note is not None:
         config.clear()
@@ -519,10 +519,11 @@ def _json_object(text: str) -> Mapping[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _read_tag(name: str, env: Environment) -> dict[str, Any] | None:
-    """Built-in tag ``name`` as the reader expanded it, resolved; ``None`` if it does not read."""
+def _read_tag(name: str, env: Environment, to: str) -> dict[str, Any] | None:
+    """Built-in tag ``name`` as the reader expanded it for release ``to``, resolved; ``None`` if it
+    does not read."""
     try:
-        resolved = parse({"tag": name}).resolve(env).to_json()
+        resolved = parse({"tag": name}, registry=reading_tags_of(builtin_registry(), to)).resolve(env).to_json()
     except TargetError:
         return None
     resolved.pop("tag", None)
