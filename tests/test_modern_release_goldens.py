@@ -1,7 +1,8 @@
 """``migrate --target-version V`` against the real apache-tvm V, for the releases before 0.27 that
 PyPI has a wheel of (0.25 and 0.26): every distinct corpus text targetlang migrates, what migrate
 writes for V and what V's ``Target()`` did with it, recorded by tests/oracle/record_modern_releases.py
-into tests/data/oracle/migrate-v0.25.jsonl and migrate-v0.26.jsonl.
+into tests/data/oracle/migrate-v0.25.jsonl and migrate-v0.26.jsonl; and each tag V added since
+v0.22, named (``--tags``: tags-named-v0.25.jsonl and -v0.26.jsonl).
 
 The replay runs without TVM; the live tests run where apache-tvm V is installed
 (``/tmp/tvm025/bin/python -m pytest -o addopts= -p no:randomly tests/test_modern_release_goldens.py``).
@@ -166,6 +167,35 @@ def test_025_and_026_export_alike() -> None:
     # the RISC-V tags' keys (riscv_cpu in 0.26, arm_cpu before) are the change between them a
     # target shows, and no corpus text is a riscv/ tag
     assert [r["export"] for r in GOLDENS["0.25"]] == [r["export"] for r in GOLDENS["0.26"]]
+
+
+# ----------------------------------------------------------------------------------------------
+# (b') a tag V added since v0.22, named: what migrate writes for V is V's tag (record_modern_releases.py --tags)
+
+TAGS_NAMED = {release: read_jsonl("oracle", f"tags-named-v{release}.jsonl") for release in RELEASES}
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_tag_goldens_are_every_tag_added_since_022(release: str) -> None:
+    names = [row["name"] for row in TAGS_NAMED[release]]
+    assert names == _recorder().added_tags(release)
+    # the RISC-V tags, whose keys changed in 0.26 (apache/tvm#19915), are among them
+    assert {"riscv/sifive-u74", "riscv/sifive-u54"} <= set(names)
+    assert len(names) == {"0.25": 29, "0.26": 30}[release]
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_a_tag_named_migrates_to_what_the_release_reads_it_as(release: str) -> None:
+    for row in TAGS_NAMED[release]:
+        assert migrate({"tag": row["name"]}, to=release).json == row["migrated"], row["name"]
+        assert row["tag"]["accepted"] and row["outcome"]["accepted"], row["name"]
+        assert row["outcome"]["export"] == row["tag"]["export"], row["name"]
+
+
+def test_025_and_026_read_the_risc_v_tags_apart() -> None:
+    keys = {r: {row["name"]: row["tag"]["export"]["keys"] for row in TAGS_NAMED[r]} for r in RELEASES}
+    assert keys["0.25"]["riscv/sifive-u74"] == ["arm_cpu", "cpu"]
+    assert keys["0.26"]["riscv/sifive-u74"] == ["riscv_cpu", "cpu"]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -20,6 +20,10 @@ or ``drop`` when only that migrates it), ``migrated`` (what migrate writes) and 
 ``Target(migrated)`` did: ``accepted`` with ``str``, ``export`` and ``warnings``, or ``error``
 (type, bases, first line), or ``crashed`` when it killed the TVM process.
 
+With ``--tags`` it records instead, to tests/data/oracle/tags-named-vV.jsonl, each tag V registers
+and v0.22 did not, as ``{"tag": NAME}``: what migrate writes for V, and what V's ``Target`` does with
+that (``migrated``) and with the tag itself (``tag``).
+
 This file is not a test (pytest does not collect it): it needs TVM, which the tests do not.
 """
 
@@ -62,9 +66,43 @@ def record() -> Path:
     return out
 
 
+def added_tags(to: str) -> list[str]:
+    """The tags release ``to`` registers that v0.22 did not, in its tags file's order."""
+    from targetlang._registry import builtin_registry
+    from targetlang._versions import DATA, data_file
+
+    old = builtin_registry("0.22").tags
+    tags = json.loads((DATA / data_file("tags", to)).read_text(encoding="utf-8"))["tags"]
+    return [name for name in tags if name not in old]
+
+
+def record_tags() -> Path:
+    import targetlang
+
+    to = release()
+    out = OUT_DIR / f"tags-named-v{to}.jsonl"
+    worker = _Worker(__file__)
+    rows = []
+    try:
+        for name in added_tags(to):
+            migrated = targetlang.migrate({"tag": name}, to=to).json
+            theirs = worker.ask({"tag": name}) or {"crashed": True}
+            ours = worker.ask(migrated) or {"crashed": True} if migrated is not None else None
+            rows.append({"name": name, "migrated": migrated, "outcome": ours, "tag": theirs})
+    finally:
+        worker.close()
+    with out.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(f"{len(rows)} tags -> {out}", file=sys.stderr)
+    return out
+
+
 def main(argv: list[str]) -> int:
     if argv[1:2] == ["--worker"]:
         serve(target_outcome)
+    elif argv[1:2] == ["--tags"]:
+        record_tags()
     else:
         record()
     return 0
