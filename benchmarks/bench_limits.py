@@ -68,7 +68,27 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "JSON, long array": _fill('{"kind": "llvm", "mattr": [', '"+a", ', '"+b"]}'),
     "JSON-ish, comments": _fill("{kind: llvm, ", "# c\n", "}"),
     "JSON, unclosed string": _fill('{"kind": "llvm", "mcpu": "', "\\\\"),
+    # a quote never closed at the end of a long word (quadratic before the whole text was
+    # matched first: the scanner restarted at each character of the word)
+    "unclosed quote after a long value": _fill("llvm -mattr=", "a", "'"),
+    "unclosed quote after a long -mcpu": _fill("llvm -mcpu=", "a", "'"),
+    "unclosed quote after a long array": _fill("llvm -mattr=", "+a,", "'"),
+    "unclosed quote in a quoted host": _fill("cuda -host='llvm -mattr=", "a", "\\''"),
+    "JSON, unclosed arrays": _fill('{"kind": "llvm", "mattr": ', "["),
+    "JSON, closed arrays": lambda size: _closed_arrays(size),
+    "JSON, nested hosts": lambda size: _nested_hosts(size),
 }
+
+
+def _closed_arrays(size: int) -> str:
+    depth = max(1, size // 2 - 14)
+    return '{"kind": "llvm", "mattr": ' + "[" * depth + "]" * depth + "}"
+
+
+def _nested_hosts(size: int) -> str:
+    opening = '{"kind": "llvm", "host": '
+    depth = max(1, (size - 16) // (len(opening) + 1))
+    return opening * depth + '{"kind": "llvm"}' + "}" * depth
 
 
 MEMORY_SIZE = 10_000_000

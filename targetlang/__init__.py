@@ -48,7 +48,7 @@ if _typing.TYPE_CHECKING:
     from ._registry_files import check_registry, dump_registry, load_registry
     from ._resolution import Environment
     from ._schema import AttrSpec, KindSchema, TypeSpec
-    from ._target import Target
+    from ._target import Target, TargetSpec
     from ._tvmc import TvmcError, TvmcTargets, parse_tvmc
     from .migration import Change, Migration, migrate
 
@@ -79,6 +79,7 @@ _LAZY = {
     "KindSchema": "_schema",
     "TypeSpec": "_schema",
     "Target": "_target",
+    "TargetSpec": "_target",
     "TvmcError": "_tvmc",
     "TvmcTargets": "_tvmc",
     "parse_tvmc": "_tvmc",
@@ -152,6 +153,7 @@ __all__ = [
     "TagCycleError",
     "Target",
     "TargetError",
+    "TargetSpec",
     "TargetSyntaxError",
     "TvmcError",
     "TvmcTargets",

@@ -60,7 +60,7 @@ from ._syntax import (
     part_start,
     word_parts,
 )
-from ._target import Target
+from ._target import Target, TargetSpec
 from ._values import from_json, from_text
 from ._versions import SCHEMA_RELEASES, registry_release
 from .errors import (
@@ -88,7 +88,7 @@ _BOOL_WORDS = {"true": 1, "false": 0}  # an int or a bool, in any case (parse_in
 
 @answers_recursion
 def parse(
-    spec: Any, *, registry: Registry | None = None, era: str | None = None, max_depth: int | None = None
+    spec: TargetSpec, *, registry: Registry | None = None, era: str | None = None, max_depth: int | None = None
 ) -> Target:
     """Read a target from a legacy string, a tag name, JSON object text, or a config mapping.
 

@@ -646,17 +646,18 @@ _MARK = "\0"
 
 
 def _scanned_parts(text: str) -> list[str] | None:
+    legacy, word, part = _scanners()
+    # First the whole text, possessively, in one pass: a text that is no legacy string (a quote
+    # never closed) would make findall retry at each character, rescanning the word it is in.
+    if legacy.fullmatch(text) is None:
+        return None
     if "  " in text:
         # Runs of spaces: matched word by word, each run's parts made at once (a match per
         # space took a second for 10 MB of them).
-        legacy, word, _ = _scanners()
-        if legacy.fullmatch(text) is None:
-            return None
         return word_parts([(m.group(), m.start()) for m in word.finditer(text)], len(text))
     # Each match is a word or nothing, then a space or the end: the parts, and after a last word
-    # that the end closes, one empty match more. A character that starts no word (a quote never
-    # closed) is skipped by findall: then the parts do not make the text.
-    parts = _scanners()[2].findall(text)
+    # that the end closes, one empty match more.
+    parts = part.findall(text)
     if " ".join(parts) != text:
         parts.pop()
         if " ".join(parts) != text:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from . import _printing as printing
 from ._diagnostics import answers_recursion, on_large_stack
@@ -97,17 +97,23 @@ class Target(_Fields):
     meaning (attribute order, dash count, quoting and ``=`` versus space do not matter; the
     order of ``keys`` and of ordered arrays does), while ``str()`` gives the exact text the
     target was parsed from.
+
+    A target is not a mapping: ``t.keys`` is TVM's dispatch keys, a tuple, as code written for
+    TVM reads it, so ``t.keys()`` and ``dict(t)`` raise ``TypeError``. The attributes' mapping
+    is ``t.attrs`` (``dict(t.attrs)``, ``len(t.attrs)``, ``t.attrs.items()``); one attribute
+    is ``t["mcpu"]`` (typed for the built-in attributes), ``"mcpu" in t`` or ``t.get("mcpu")``.
+    A target is not iterable and has no ``len()``.
     """
 
     __slots__ = ()
 
-    def __new__(cls, spec: Any, host: Any = None, *, registry: Registry | None = None) -> Target:
+    def __new__(cls, spec: TargetSpec, host: TargetSpec | None = None, *, registry: Registry | None = None) -> Target:
         from ._parsing import parse  # the constructor is a façade over the parser above it
 
         target = parse(spec, registry=registry)
         return target if host is None else target.with_host(host)
 
-    def __init__(self, spec: Any, host: Any = None, *, registry: Registry | None = None) -> None:
+    def __init__(self, spec: TargetSpec, host: TargetSpec | None = None, *, registry: Registry | None = None) -> None:
         """See :class:`Target`; all the work happens in ``__new__``."""
 
     @classmethod
@@ -238,9 +244,10 @@ class Target(_Fields):
         value = self._attrs.get("target_device_type")
         return int(value) if value is not None else self._schema.device_type
 
-    # The attributes read as a mapping: t["mcpu"], "mcpu" in t, len(t), t.get(...), t.items().
-    # Target is not a collections.abc.Mapping: its ``keys`` is TVM's dispatch keys (t.keys ==
-    # ("cpu",)), which code written for TVM reads; t.attrs is the mapping (dict(t.attrs)).
+    # An attribute looked up by name: t["mcpu"], "mcpu" in t, t.get("mcpu"). Nothing more of a
+    # mapping: ``keys`` is TVM's dispatch keys (t.keys == ("cpu",)), which code written for TVM
+    # reads, so dict(t) and t.keys() cannot work, and a Target that iterated and had a length
+    # would invite them; t.attrs is the mapping (dict(t.attrs), len(t.attrs), t.attrs.items()).
 
     @overload
     def __getitem__(self, name: StringAttribute) -> str: ...
@@ -261,14 +268,12 @@ class Target(_Fields):
         return self._attrs[name]
 
     def __contains__(self, name: object) -> bool:
+        """Whether the target has attribute ``name`` (``keys``, ``tag`` and ``host`` are fields)."""
         return name in self._attrs
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._attrs)
-
-    def __len__(self) -> int:
-        """How many attributes the target has (``keys``, ``tag`` and ``host`` not counted)."""
-        return len(self._attrs)
+    # Not iterable (iter() would otherwise fall back on __getitem__ with 0, 1, ...): iterate
+    # t.attrs.
+    __iter__ = None
 
     def __bool__(self) -> bool:
         # A target is always true, attributes or not: `if target.host:` means "has a host".
@@ -277,14 +282,6 @@ class Target(_Fields):
     def get(self, name: str, default: Any = None) -> Any:
         """The typed value of attribute ``name``, or ``default``."""
         return self._attrs.get(name, default)
-
-    def items(self) -> ItemsView[str, Any]:
-        """``(name, typed value)`` for each attribute, in the order written."""
-        return MappingProxyType(self._attrs).items()
-
-    def values(self) -> ValuesView[Any]:
-        """The typed value of each attribute, in the order written."""
-        return MappingProxyType(self._attrs).values()
 
     # ------------------------------------------------------------------ equality
 
@@ -479,7 +476,7 @@ class Target(_Fields):
             return self
         return self._edited(name, None)
 
-    def with_host(self, host: Any) -> Target:
+    def with_host(self, host: TargetSpec | None) -> Target:
         """A copy whose host is ``host`` (a Target, spec text or dict); ``None`` removes it."""
         if host is None:
             return self.without_attr("host")
@@ -607,3 +604,9 @@ def _map_targets(value: Any, fn: Any) -> Any:
     if isinstance(value, tuple):
         return tuple(_map_targets(v, fn) for v in value)
     return value
+
+
+TargetSpec: TypeAlias = "str | Mapping[str, object] | Target"
+"""What :func:`targetlang.parse` reads: a legacy string, a tag name or JSON text; a config
+mapping (``{"kind": "cuda", "host": "llvm"}``, whose values may be targets); or a
+:class:`Target`, returned as it is."""

@@ -38,11 +38,11 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias, TypeVar, overload
+from typing import Any, TypeAlias, TypeVar, cast, overload
 
 from ._parsing import parse
 from ._registry import Registry
-from ._target import Target
+from ._target import Target, TargetSpec
 
 __all__ = [
     "TargetLike",
@@ -137,7 +137,8 @@ def canon_multi_target(
         return tuple(parse(item, registry=registry) for item in multi_targets.values())
     if isinstance(multi_targets, (list, tuple)):
         return tuple(parse(item, registry=registry) for item in multi_targets)
-    return (parse(multi_targets, registry=registry),)
+    # (what is left is one target's spec; any other value is the parser's InvalidSpecError)
+    return (parse(cast(TargetSpec, multi_targets), registry=registry),)
 
 
 def canon_multi_target_and_host(

@@ -38,7 +38,7 @@ class ErrorCase:
     ("" when the spec is not text). ``suggestions``, when given, are the names the error offers.
     """
 
-    spec: object
+    spec: Any  # of any type: the first cases are no spec at all
     options: dict[str, Any]
     cls: type[TargetError]
     message: str

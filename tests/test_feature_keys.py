@@ -111,7 +111,7 @@ def test_given_features_are_the_targets_until_resolved(config: dict[str, Any], f
         return
     target = parse(config, registry=MODERN)
     assert dict(target.features) == features
-    assert "feature.x" not in target.attrs and all(not name.startswith("feature.") for name in target)
+    assert "feature.x" not in target.attrs and all(not name.startswith("feature.") for name in target.attrs)
 
 
 @pytest.mark.parametrize(

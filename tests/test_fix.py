@@ -486,6 +486,8 @@ def test_python_that_does_not_parse_is_an_error_even_without_a_target() -> None:
         fix_source("x = 1\ndef f(:\n", path="bad.py")
     assert (info.value.source or "")[info.value.start :].startswith(":")
     assert "bad.py: cannot parse Python" in str(info.value)
+    with pytest.raises(SourceSyntaxError, match="'\\(' was never closed"):
+        fix_source("x = (")  # (issue 28's case: no path, nothing a target could be)
 
 
 def test_one_run_reaches_the_fixed_point() -> None:

@@ -132,7 +132,7 @@ def nested_dict(depth: int) -> dict[str, object]:
 def test_max_depth_is_reached_however_deep(form: str, depth: int) -> None:
     # A nesting max_depth allows reads, prints, compares and resolves: a call that runs out of
     # Python's stack is run again on a large one, never a RecursionError.
-    spec: object = nested_json(depth) if form == "json" else nested_dict(depth)
+    spec: targetlang.TargetSpec = nested_json(depth) if form == "json" else nested_dict(depth)
     target = targetlang.parse(spec, max_depth=depth)
     again = targetlang.parse(target.to_json(), max_depth=depth)
     assert again == target and hash(again) == hash(target)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import targetlang
-from targetlang import builtin_registry, parse
+from targetlang import TargetSpec, builtin_registry, parse
 
 A100 = builtin_registry().tags["nvidia/nvidia-a100"]
 
@@ -32,7 +32,7 @@ def test_naming_one_tag_twice_is_not_a_cycle() -> None:
 
 
 @pytest.mark.parametrize("spec", ["{tag: c/a}", "c/a", {"tag": "c/a"}])
-def test_error_tags_that_extend_each_other_are_a_cycle(spec: object) -> None:
+def test_error_tags_that_extend_each_other_are_a_cycle(spec: TargetSpec) -> None:
     registry = builtin_registry().register_tag("c/a", {"tag": "c/b"}).register_tag("c/b", {"tag": "c/a"})
     with pytest.raises(targetlang.TagCycleError) as info:
         parse(spec, registry=registry)

@@ -6,12 +6,15 @@ import concurrent.futures
 import json
 import multiprocessing
 import pickle
+import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import targetlang
-from targetlang import Environment, Target, parse
+from targetlang import Environment, Target, TargetSpec, parse
 
 X86 = Environment(host_triple="x86_64-pc-linux-gnu")
 
@@ -254,7 +257,7 @@ def test_legacy_str_without_an_llvm_host_triple() -> None:
         ("ext_dev", ()),
     ],
 )
-def test_resolved_keys(spec: object, keys: tuple[str, ...]) -> None:
+def test_resolved_keys(spec: TargetSpec, keys: tuple[str, ...]) -> None:
     assert parse(spec).resolve().keys == keys
 
 
@@ -412,7 +415,7 @@ def test_dict_path_coerces_bool_and_int_but_never_strings() -> None:
         ),
     ],
 )
-def test_nulls_a_config_may_hold(spec: object, json: dict[str, object], resolved_keys: tuple[str, ...]) -> None:
+def test_nulls_a_config_may_hold(spec: TargetSpec, json: dict[str, object], resolved_keys: tuple[str, ...]) -> None:
     target = parse(spec)
     assert target.to_json() == json
     assert target.resolve(X86).keys == resolved_keys
@@ -431,7 +434,7 @@ def test_nulls_a_config_may_hold(spec: object, json: dict[str, object], resolved
         {"kind": "llvm", "libs": ["cblas", None]},
     ],
 )
-def test_nulls_tvm_rejected(spec: object) -> None:
+def test_nulls_tvm_rejected(spec: TargetSpec) -> None:
     with pytest.raises(targetlang.TargetError):
         parse(spec)
 
@@ -450,7 +453,7 @@ def test_nulls_tvm_rejected(spec: object) -> None:
         ({"kind": "cuda", "host": "llvm -libs=mkldnn"}, {"kind": "cuda", "host": {"kind": "llvm", "libs": ["mkldnn"]}}),
     ],
 )
-def test_mkldnn_renamed_as_tvms_target_did(spec: object, json: dict[str, object]) -> None:
+def test_mkldnn_renamed_as_tvms_target_did(spec: TargetSpec, json: dict[str, object]) -> None:
     target = parse(spec)
     assert target.to_json() == json
     if isinstance(spec, str):
@@ -510,24 +513,44 @@ def test_a_profile_check_follows_the_host_triple() -> None:
 # ------------------------------------------------------------------ the attributes as a mapping
 
 
-def test_the_attributes_read_as_a_mapping() -> None:
+def test_an_attribute_is_looked_up_by_name() -> None:
     t = parse("llvm -mcpu=skylake -num-cores=4 -keys=cpu -mattr=+avx2,+fma")
     assert (t["mcpu"], t["num-cores"], t["mattr"]) == ("skylake", 4, ("+avx2", "+fma"))
-    assert len(t) == 3 and list(t) == ["mcpu", "num-cores", "mattr"]
     assert t.get("mcpu") == "skylake" and t.get("mtriple") is None and t.get("mtriple", "x") == "x"
-    assert list(t.items()) == [("mcpu", "skylake"), ("num-cores", 4), ("mattr", ("+avx2", "+fma"))]
-    assert list(t.values()) == ["skylake", 4, ("+avx2", "+fma")]
-    assert "mcpu" in t and "keys" not in t and t.keys == ("cpu",)  # keys: TVM's dispatch keys
-    assert dict(t.attrs) == dict(t.items())
+    assert "mcpu" in t and "keys" not in t and "host" not in t and t.keys == ("cpu",)  # keys: TVM's dispatch keys
     with pytest.raises(KeyError):
         t["mtriple"]
     with pytest.raises(TypeError):
         t["mcpu"] = "x"  # type: ignore[index]
 
 
+def test_the_attributes_mapping_is_attrs() -> None:
+    t = parse("llvm -mcpu=skylake -num-cores=4 -keys=cpu -mattr=+avx2,+fma")
+    assert dict(t.attrs) == {"mcpu": "skylake", "num-cores": 4, "mattr": ("+avx2", "+fma")}
+    assert len(t.attrs) == 3 and list(t.attrs) == ["mcpu", "num-cores", "mattr"]
+    assert list(t.attrs.items()) == [("mcpu", "skylake"), ("num-cores", 4), ("mattr", ("+avx2", "+fma"))]
+
+
+@pytest.mark.parametrize(
+    ("use", "message"),
+    [
+        # t.keys is TVM's dispatch keys, a tuple: a Target is no mapping (docs/design.md)
+        (lambda t: dict(t), "'tuple' object is not callable"),
+        (lambda t: t.keys(), "'tuple' object is not callable"),
+        (lambda t: list(t), "'Target' object is not iterable"),
+        (lambda t: iter(t), "'Target' object is not iterable"),
+        (lambda t: len(t), "object of type 'Target' has no len()"),
+        (lambda t: t.items(), "'Target' object has no attribute 'items'"),
+    ],
+)
+def test_a_target_is_no_mapping_and_no_collection(use: Callable[[Any], object], message: str) -> None:
+    with pytest.raises((TypeError, AttributeError), match=re.escape(message)):
+        use(parse("llvm -mcpu=skylake"))
+
+
 def test_a_target_without_attributes_is_still_true() -> None:
     bare = parse("llvm")
-    assert len(bare) == 0 and bool(bare) and bool(parse("cuda -host=llvm").host)
+    assert len(bare.attrs) == 0 and bool(bare) and bool(parse("cuda -host=llvm").host)
 
 
 # ------------------------------------------------------------------ pickling
