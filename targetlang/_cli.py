@@ -15,6 +15,7 @@ import importlib
 import io
 import json
 import os
+import shlex
 import signal
 import sys
 import threading
@@ -25,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
-from ._checking import Finding, SpecCheck, check_spec
+from ._checking import Finding, SpecCheck, check_spec, finding
 from ._eras import release_reading
 from ._inspect_cli import add_parser as _add_inspect_parser
 from ._inspect_cli import llvm_argument
@@ -33,14 +34,24 @@ from ._layering import layered
 from ._logs_cli import TARGET_VERSION_HELP, target_version_argument, tvm_version_argument
 from ._logs_cli import add_parser as _add_logs_parser
 from ._signals import say_stopped, signals_held
+from ._spec_words import (
+    SpecFormatter,
+    before_spec,
+    error_record,
+    misplaced_option,
+    read_by_release,
+    spec_words,
+)
+from ._spec_words import UsageError as _UsageError
 from ._versions import ERA_NAMES, MODERN
 from .fix._command import add_parser as _add_fix_parser
 
 __all__ = ["main"]
 
-# The name check reports for the sample it reads when given no FILE: the path inside the
-# package, the same wherever the package is installed.
-_SAMPLE_NAME = "targetlang/data/sample-targets.txt"
+# The name check reports for the sample it reads when given no FILE: package data, the same
+# wherever the package is installed, in angle brackets as <stdin> is: no file of that path need
+# exist where the command runs.
+_SAMPLE_NAME = "<package data targetlang/data/sample-targets.txt>"
 
 _DESCRIPTION = """\
 Read, print and check compilation targets of the TVM compiler: legacy strings
@@ -124,7 +135,7 @@ status is 1 if any line failed. Blank lines and lines starting with '#' are skip
 
 examples:
   $ targetlang check
-  checked 484 targets in targetlang/data/sample-targets.txt: 484 parsed, 484 round-trip exactly, \
+  checked 484 targets in <package data targetlang/data/sample-targets.txt>: 484 parsed, 484 round-trip exactly, \
 484 read back from canonical form, 484 resolve; 0 failed
   $ cat targets.txt
   llvm -mcpu=skylake
@@ -180,10 +191,6 @@ relay.backend.Runtime('cpp', {'system-lib': True}), or system_lib=True in tvm.re
 
 class _InputError(Exception):
     """Input that could not be read at all (no such file, not UTF-8): one message, exit 1."""
-
-
-class _UsageError(Exception):
-    """A command line that argparse accepts but that says nothing to do: one message, exit 2."""
 
 
 # ---------------------------------------------------------------------------------- reading
@@ -283,10 +290,13 @@ def _spec_lines(text: str) -> list[tuple[int, str]]:
 
 def _spec_text(args: argparse.Namespace) -> str | None:
     """The SPEC words joined by spaces (``fmt llvm -mcpu=skylake`` reads ``llvm -mcpu=skylake``),
-    without a leading ``--``; ``None`` when there are none."""
-    words = list(args.spec)
-    if words and words[0] == "--":
-        words = words[1:]
+    without a leading ``--``; ``None`` when there are none. With ``--lines`` the one word names a
+    file."""
+    words, _ = spec_words(args.spec, before_spec(args))
+    if args.lines and len(words) > 1:
+        raise _UsageError(
+            f"--lines reads the specs of one FILE, not {len(words)} words; targetlang's own options go before it"
+        )
     return " ".join(words) if words else None
 
 
@@ -309,16 +319,31 @@ def _where(name: str, line: int | None) -> str:
     return f"{name}:{line}: " if line is not None else ""
 
 
-def _error_record(err: TargetError) -> dict[str, Any]:
-    return {"type": type(err).__name__, "message": err.message, "start": err.start, "end": err.end}
-
-
-def _emit(args: argparse.Namespace, record: dict[str, Any], text: str) -> None:
-    """One result: ``record`` as a JSON line with ``--json``, else ``text``."""
-    if args.json:
-        print(json.dumps(record, ensure_ascii=False))
-    else:
-        print(text)  # exactly: legacy output may end in a space
+def _each_spec(args: argparse.Namespace, run: Callable[[str, str, int | None, dict[str, Any]], bool]) -> int:
+    """``run(spec, source name, line, record)`` on each spec of the command (``record`` holds its
+    ``line`` and ``spec``, for ``--json``), and the exit status: 1 if any failed. A spec that does
+    not read (``run`` raises :class:`TargetError`) is reported in its place and the next one read:
+    ``{..., "error": {...}}`` on stdout with ``--json``, else ``FILE:LINE: error: ...`` on stderr.
+    Every command with ``--lines`` and ``--json`` reports through here, so they all do alike."""
+    failed = 0
+    for name, line, spec in _specs(args):
+        record: dict[str, Any] = {"line": line} if line is not None else {}
+        record["spec"] = spec
+        try:
+            ok = run(spec, name, line, record)
+        except TargetError as err:
+            ok = False
+            if line is None and name == "SPEC":
+                words, dashed = spec_words(args.spec, before_spec(args))
+                usage = None if dashed else misplaced_option(words, before_spec(args), args.spec_options, err)
+                if usage is not None:
+                    raise usage from None
+            if args.json:
+                print(json.dumps({**record, "error": error_record(err)}, ensure_ascii=False))
+            else:
+                print(f"{_where(name, line)}error: {err}", file=sys.stderr)
+        failed += not ok
+    return 1 if failed else 0
 
 
 def _show(produce: Callable[[Target], Any]) -> Callable[[argparse.Namespace], int]:
@@ -331,25 +356,19 @@ def _show(produce: Callable[[Target], Any]) -> Callable[[argparse.Namespace], in
             raise _UsageError("--jsonish prints a target on several lines: it cannot go with --lines")
         made = Target.canonical_jsonish if jsonish else produce
         registry, era = _reading(args)
-        failed = 0
-        for name, line, spec in _specs(args):
-            record: dict[str, Any] = {"line": line} if line is not None else {}
-            record["spec"] = spec
-            try:
-                value = made(parse(spec, registry=registry, era=era))
-            except TargetError as err:
-                failed += 1
-                if args.json:
-                    print(json.dumps({**record, "error": _error_record(err)}, ensure_ascii=False))
-                else:
-                    print(f"{_where(name, line)}error: {err}", file=sys.stderr)
-                continue
-            if isinstance(value, str):
-                output = value
+
+        def show(spec: str, name: str, line: int | None, record: dict[str, Any]) -> bool:
+            read_by_release(spec, getattr(args, "tvm_version", None), registry)
+            value = made(parse(spec, registry=registry, era=era))
+            if args.json:
+                print(json.dumps({**record, "output": value}, ensure_ascii=False))
+            elif isinstance(value, str):
+                print(value)  # exactly: legacy output may end in a space
             else:
-                output = json.dumps(value, ensure_ascii=False) if args.lines else json.dumps(value, indent=2)
-            _emit(args, {**record, "output": value}, output)
-        return 1 if failed else 0
+                print(json.dumps(value, ensure_ascii=False) if args.lines else json.dumps(value, indent=2))
+            return True
+
+        return _each_spec(args, show)
 
     return run
 
@@ -363,8 +382,8 @@ def _migrate(args: argparse.Namespace) -> int:
         registry, era = _reading(args)  # that release's own kinds, or the --registry file
     elif args.registry is not None:
         registry = _registry(args)
-    failed = 0
-    for name, line, spec in _specs(args):
+
+    def run(spec: str, name: str, line: int | None, record: dict[str, Any]) -> bool:
         result = migrate(
             spec,
             era=era,
@@ -374,12 +393,10 @@ def _migrate(args: argparse.Namespace) -> int:
             registry=registry,
             to=args.target_version or str(MODERN),
         )
-        failed += result.json is None
         if args.json:
-            record: dict[str, Any] = {"line": line} if line is not None else {}
-            record.update(spec=spec, json=result.json, changes=[change.to_json() for change in result.changes])
+            record.update(json=result.json, changes=[change.to_json() for change in result.changes])
             print(json.dumps(record, ensure_ascii=False))
-            continue
+            return result.json is not None
         for change in result.changes:
             if not args.quiet or change.severity == "error":
                 shown = change.describe(result.source if change.span is not None else "")
@@ -387,7 +404,9 @@ def _migrate(args: argparse.Namespace) -> int:
         if result.json is not None:
             indent = None if args.lines else 2
             print(json.dumps(result.json, indent=indent, ensure_ascii=False))
-    return 1 if failed else 0
+        return result.json is not None
+
+    return _each_spec(args, run)
 
 
 # ---------------------------------------------------------------------------------- check
@@ -466,7 +485,12 @@ def _check(args: argparse.Namespace) -> int:
     tally = _Tally()
     unmigrated = 0  # targets that read but do not migrate to --target-version
     for line, spec in _spec_lines(text):
-        result = check_spec(spec, registry=registry, era=era)
+        try:
+            read_by_release(spec, args.tvm_version, registry)
+        except TargetError as err:  # a string, given to a release that read none
+            result = SpecCheck(spec, None, None, (finding("parse", spec, err),))
+        else:
+            result = check_spec(spec, registry=registry, era=era)
         tally.add(result)
         for found in result.findings:  # reported as found, so a long file shows progress
             if args.json:
@@ -521,9 +545,20 @@ _REGISTRY_HELP = (
 _QUIET_HELP = "no notes on stderr: only errors (and the summary of check)"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser (its subcommands' too: they are made of the same class), except that help
+    or a version that cannot be written to stdout is an error: argparse drops what it cannot write."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if message and file is not None and file is sys.stdout:
+            file.write(message)  # an OSError is reported by main, as any output's
+        else:
+            super()._print_message(message, file)
+
+
 def _build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = _Parser(
         prog="targetlang", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=raw, allow_abbrev=False
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -628,6 +663,10 @@ def _build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--registry", metavar="FILE", default=argparse.SUPPRESS, help=_REGISTRY_HELP)
         if "--quiet" not in names and "-q" not in names:
             sub.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help=_QUIET_HELP)
+        if any(action.dest == "spec" and action.nargs == argparse.REMAINDER for action in sub._actions):
+            # what an option written after the spec words is told (_spec_words.misplaced_option)
+            options = {option: action.nargs != 0 for action in sub._actions for option in action.option_strings}
+            sub.set_defaults(spec_options=options)
     return parser
 
 
@@ -714,6 +753,7 @@ _SPEC_HELP = (
 def _add_spec(sub: argparse.ArgumentParser, json_help: str = "") -> None:
     # REMAINDER: every word from the first that is not an option on is the spec's, options too.
     sub.add_argument("spec", metavar="SPEC", nargs=argparse.REMAINDER, help=_SPEC_HELP)
+    sub.formatter_class = SpecFormatter
     sub.set_defaults(usage=sub.format_usage, command=sub.prog)
     sub.add_argument(
         "--lines",
@@ -798,10 +838,49 @@ def _clean_up_unfinished() -> None:
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace | int:
     """The command line read, or the exit status where argparse exits (0 for --help and --version,
     2 for a usage error, with what it printed)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = _build_parser()
     try:
-        return _build_parser().parse_args(argv)
+        misplaced = _command_option(parser, words)
+        if misplaced is not None:
+            parser.error(misplaced)
+        args = parser.parse_args(words)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
+    args.argv = words  # the command line a message shows again, corrected
+    return args
+
+
+def _command_option(parser: argparse.ArgumentParser, words: Sequence[str]) -> str | None:
+    """What to say of an option written before the command that is not targetlang's own but a
+    command's (``targetlang --jsonish``, ``targetlang --json parse llvm``): argparse would ask for
+    a COMMAND, or call it unrecognized. ``None`` when there is none."""
+    own = {option: action.nargs != 0 for action in parser._actions for option in action.option_strings}
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    index = 0
+    while index < len(words):
+        word = words[index]
+        name = word.split("=", 1)[0]
+        if word == "--" or not word.startswith("-") or name in ("-h", "--help", "--version"):
+            return None  # the command, or what argparse answers itself
+        if name not in own:
+            having = [sub.prog for sub in _leaves(parser) if name in sub._option_string_actions]
+            if not having:
+                return None  # argparse names it unrecognized
+            rest = words[index + 1 :]
+            after = next((i for i, w in enumerate(rest) if w in commands), None)
+            names = [prog.removeprefix(f"{parser.prog} ") for prog in having]
+            if after is not None and rest[after] in names:
+                # the command given: the same line, the option moved after it
+                moved = [*words[:index], *rest[: after + 1], word, *rest[after + 1 :]]
+                example = f"'{' '.join(['targetlang', *(shlex.quote(w) for w in moved)])}'"
+            elif len(names) == 1:
+                example = f"'targetlang {names[0]} {name} ...'"
+            else:
+                example = f"'targetlang COMMAND {name} ...' (COMMAND: {', '.join(names)})"
+            return f"{name} is an option of a command, not of targetlang: it goes after the command, as in {example}"
+        index += 2 if own[name] and "=" not in word else 1
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -815,12 +894,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             # options were read would escape this try. Nothing is written yet then, so a stop
             # may wait that long, and it arrives as the block ends, in the try.
             with signals_held():
-                parsed = _arguments(argv)
-                if isinstance(parsed, int):
-                    return parsed
-                args = parsed
                 if sys.stdout is None:  # started with standard output closed (`targetlang fmt llvm >&-`)
                     sys.stdout = _ClosedOutput()
+                parsed = _arguments(argv)
+                if isinstance(parsed, int):
+                    sys.stdout.flush()  # --help or --version to a full disk fails here, and says so
+                    return parsed
+                args = parsed
                 for module in getattr(args, "imports", ()):
                     with contextlib.suppress(ImportError):  # the command says what is missing
                         importlib.import_module(module)

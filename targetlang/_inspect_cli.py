@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._logs_cli import TARGET_VERSION_HELP, target_version_argument, tvm_version_argument
+from ._spec_words import SpecFormatter, before_spec, error_record, misplaced_option, read_by_release, spec_words
 from .errors import TargetError
 
 if TYPE_CHECKING:
@@ -204,6 +205,7 @@ def add_parser(commands: Any) -> None:
     # REMAINDER, as parse, fmt and legacy read it: every word from the first that is not an
     # option on is the spec's (quoted or not)
     explain.add_argument("spec", metavar="SPEC", nargs=argparse.REMAINDER, help=_WORDS_HELP)
+    explain.formatter_class = SpecFormatter
     explain.set_defaults(usage=explain.format_usage, command=explain.prog)
 
     diff = command(
@@ -398,22 +400,33 @@ def _tags(args: argparse.Namespace) -> int:
     return 0
 
 
-@_failing
 def _explain(args: argparse.Namespace) -> int:
     from .inspection import explain
 
     # the SPEC words joined by spaces, without a leading "--", as parse, fmt and legacy read them
-    words = args.spec[1:] if args.spec[:1] == ["--"] else args.spec
+    words, dashed = spec_words(args.spec, before_spec(args))
     if not words:
         what = "SPEC is missing: give a target string, tag name or JSON object, or '-'"
         print(f"{args.usage()}{args.command}: error: {what}", file=sys.stderr)
         return 2
-    explanation = explain(
-        _spec(" ".join(words)),
-        tvm_version=args.tvm_version,
-        registry=_user_registry(args),
-        target_version=args.target_version,
-    )
+    spec = " ".join(words)
+    try:
+        spec = _spec(spec)
+        registry = _user_registry(args)
+        read_by_release(spec, args.tvm_version, _release_registry(args.tvm_version, registry))
+        explanation = explain(spec, tvm_version=args.tvm_version, registry=registry, target_version=args.target_version)
+    except TargetError as err:
+        if words != ["-"] and not dashed:
+            usage = misplaced_option(words, before_spec(args), args.spec_options, err)
+            if usage is not None:
+                raise usage from None
+        if args.tvm_version is None and args.registry is None:
+            err = _read_by_an_older_release(err)
+        if args.json:
+            print(json.dumps({"spec": spec, "error": error_record(err)}, ensure_ascii=False))
+        else:
+            print(f"error: {err}", file=sys.stderr)
+        return 1
     if args.json:
         _print_json(explanation.to_json())
     else:
@@ -425,18 +438,67 @@ def _explain(args: argparse.Namespace) -> int:
     return 0
 
 
-@_failing
 def _diff(args: argparse.Namespace) -> int:
+    """As diff(1) and ``git diff --exit-code``: 0 when the targets do not differ, 1 when they do,
+    2 when they cannot be compared (a spec that does not read, a usage error)."""
     from .inspection import diff
 
     if args.a == "-" and args.b == "-":
-        raise TargetError("only one of A and B can be read from standard input ('-')")
-    found = diff(_spec(args.a), _spec(args.b), tvm_version=args.tvm_version, registry=_user_registry(args))
+        print("error: only one of A and B can be read from standard input ('-')", file=sys.stderr)
+        return 2
+    try:
+        a, b = _spec(args.a), _spec(args.b)
+        registry = _user_registry(args)
+        for spec in (a, b):
+            read_by_release(spec, args.tvm_version, _release_registry(args.tvm_version, registry))
+        found = diff(a, b, tvm_version=args.tvm_version, registry=registry)
+    except TargetError as err:
+        if args.json:
+            print(json.dumps({"a": args.a, "b": args.b, "error": error_record(err)}, ensure_ascii=False))
+        else:
+            print(f"error: {err}", file=sys.stderr)
+        return 2
     if args.json:
         _print_json(found.to_json())
     else:
         print("\n".join(render_diff(found)))
-    return 0
+    return 0 if found.equal else 1
+
+
+def _release_registry(version: str | None, registry: Registry | None) -> Registry:
+    """The registry whose tags TVM ``version`` read (what ``read_by_release`` lets through)."""
+    from ._eras import release_reading
+    from ._registry import builtin_registry
+
+    if version is None:
+        return registry or builtin_registry()
+    return release_reading(version)[1]
+
+
+def _read_by_an_older_release(err: TargetError) -> TargetError:
+    """``err`` (a spec read as TVM v0.22 read it, refused), saying which older release read the
+    spec, if one did, and the ``--tvm-version`` that reads it as that release did, as ``logs
+    check`` says for a record of no known TVM: ``llvm -target=...`` is TVM v0.6's ``-mtriple``."""
+    from . import parse
+    from ._eras import release_reading
+    from ._versions import DEFAULT, RELEASES, Version
+    from .errors import UnknownAttributeError, UnknownKindError
+
+    if not isinstance(err, UnknownAttributeError | UnknownKindError) or not err.source:
+        return err
+    for name in reversed(RELEASES):
+        if Version.parse(name) >= DEFAULT:
+            continue
+        rules, registry = release_reading(name)
+        try:
+            parse(err.source, registry=registry, era=rules.name)
+        except TargetError:
+            continue
+        hint = f"; TVM v{name} read this target: give --tvm-version {name} if that release wrote it"
+        told = err.at(err.source, err.start, err.end)
+        TargetError.__init__(told, err.message + hint, err.source, err.start, err.end)
+        return told
+    return err
 
 
 # ---------------------------------------------------------------------------------- text

@@ -19,7 +19,7 @@ from .conftest import Run, read_jsonl
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 SAMPLE = Path(targetlang.__file__).parent / "data" / "sample-targets.txt"
-SAMPLE_NAME = "targetlang/data/sample-targets.txt"
+SAMPLE_NAME = "<package data targetlang/data/sample-targets.txt>"
 
 
 def summary(name: str, checked: int, good: int, resolved: int | None = None, failed: str = "0 failed") -> str:

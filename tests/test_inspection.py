@@ -593,7 +593,8 @@ def test_json_outputs(tl: Run) -> None:
     }
     status, out, err = tl("diff", "--json", "llvm -mcpu=a", "llvm -mcpu=b")
     data = json.loads(out)
-    assert (status, err, data["equal"], data["changes"]) == (0, "", False, [{"name": "mcpu", "a": "a", "b": "b"}])
+    # they differ: exit status 1, as diff(1)'s
+    assert (status, err, data["equal"], data["changes"]) == (1, "", False, [{"name": "mcpu", "a": "a", "b": "b"}])
     assert (data["autotvm"]["same"], data["meta_schedule"]["same"]) == (True, True)
 
 
@@ -619,11 +620,6 @@ TAG_RELEASES = [f"0.{minor}" for minor in range(8, 28)]  # jetson-nano: tag.cc f
             ["explain", "llvm", "-mcpux=a"],
             "error: kind 'llvm' has no attribute 'mcpux'; did you mean 'mcpu'?\n  llvm -mcpux=a\n        ^^^^^\n",
         ),
-        (["diff", "-", "-"], "error: only one of A and B can be read from standard input ('-')\n"),
-        (
-            ["diff", "cuda -arch=80", "cuda"],
-            "error: CUDA target gets an invalid CUDA arch: -arch=80\n  cuda -arch=80\n             ^^\n",
-        ),
     ],
 )
 def test_bad_input_exits_1(
@@ -631,6 +627,21 @@ def test_bad_input_exits_1(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert tl(*argv) == (1, "", error)
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["diff", "-", "-"], "error: only one of A and B can be read from standard input ('-')\n"),
+        (
+            ["diff", "cuda -arch=80", "cuda"],
+            "error: CUDA target gets an invalid CUDA arch: -arch=80\n  cuda -arch=80\n             ^^\n",
+        ),
+    ],
+)
+def test_diff_that_cannot_compare_exits_2(tl: Run, argv: list[str], error: str) -> None:
+    # as diff(1): 1 says the targets differ, so trouble is 2
+    assert tl(*argv) == (2, "", error)
 
 
 @pytest.mark.parametrize(
@@ -651,7 +662,7 @@ def test_spec_from_standard_input(tl: Run) -> None:
         "cuda -arch=sm_80: kind 'cuda', read as TVM v0.22 read it; in TVM 0.27: kept",
     )
     status, out, err = tl("diff", "-", "llvm -mcpu=b", stdin=b"llvm -mcpu=a\n")
-    assert (status, err, out.split("\n")[:3]) == (0, "", ["a: llvm -mcpu=a", "b: llvm -mcpu=b", '~ mcpu: "a" -> "b"'])
+    assert (status, err, out.split("\n")[:3]) == (1, "", ["a: llvm -mcpu=a", "b: llvm -mcpu=b", '~ mcpu: "a" -> "b"'])
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -1,0 +1,157 @@
+"""What the commands that read a target from their words share: the SPEC joined from the words
+the shell gave, refused where joining them would change its meaning; an option of the command
+found among them; a string given to a release that read none; and the record of a spec that did
+not read, as ``--json`` prints it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ._registry import Registry
+from ._versions import release
+from .errors import TargetError, TargetSyntaxError, UnknownKindError, show
+
+__all__ = [
+    "SpecFormatter",
+    "UsageError",
+    "before_spec",
+    "error_record",
+    "misplaced_option",
+    "read_by_release",
+    "spec_words",
+]
+
+
+class UsageError(Exception):
+    """A command line that argparse accepts but that cannot mean what it says: one message, exit 2."""
+
+
+class SpecFormatter(argparse.RawDescriptionHelpFormatter):
+    """The help of a command whose SPEC is every word after its options: the usage names it
+    ``SPEC``, where argparse writes ``...`` for such an argument."""
+
+    def _format_args(self, action: argparse.Action, default_metavar: str) -> str:
+        if action.nargs == argparse.REMAINDER:
+            return str(self._metavar_formatter(action, default_metavar)(1)[0])
+        return super()._format_args(action, default_metavar)
+
+
+# The whitespace the shell splits words at, and that a spec's words are joined with: a word that
+# holds some was quoted on the command line.
+_SPACE = re.compile(r"\s")
+# "-key=value" / "--key=value": the quotes the shell removed stood around the value.
+_OPTION_VALUE = re.compile(r"(--?[^\s=]+=)(.*)", re.DOTALL)
+# What a shell's double quotes do not keep as it is.
+_SHELL_SPECIAL = re.compile(r'["$`\\!]')
+
+
+def before_spec(args: argparse.Namespace) -> list[str]:
+    """The command line before the SPEC words (``args.argv``, every word; ``args.spec``, the last
+    ones: the spec is every word from its first on)."""
+    argv: list[str] = getattr(args, "argv", [])
+    return argv[: len(argv) - len(args.spec)]
+
+
+def spec_words(words: Sequence[str], before: Sequence[str]) -> tuple[list[str], bool]:
+    """The words of SPEC, without a leading ``--``, and whether there was one.
+
+    ``before`` is the command line up to the first of them (``parse --tvm-version 0.19``), for the
+    command a refusal shows. Raises :class:`UsageError` when the spec is in several words and one
+    of them holds a space: the shell removed the quotes around it (``-host='llvm -mcpu=skylake'``
+    reached targetlang as ``-host=llvm -mcpu=skylake``), and the words joined by spaces would read
+    as another target. The message shows the spec quoted as one word, to type instead.
+    """
+    dashed = bool(words) and words[0] == "--"
+    words = list(words[1:] if dashed else words)
+    if len(words) > 1 and any(_SPACE.search(word) for word in words):
+        split = next(word for word in words if _SPACE.search(word))
+        requoted = [_requoted(word) for word in words]
+        why = (
+            f"SPEC is in {len(words)} words and {_shell_word(split)} holds a space: the shell removed the "
+            "quotes around it, and the words joined would read as another target"
+        )
+        if any(word is None for word in requoted):
+            raise UsageError(f"{why}; give the whole spec as one quoted word, or '-' to read it from standard input")
+        spec = " ".join(word for word in requoted if word is not None)
+        line = " ".join(["targetlang", *(shlex.quote(word) for word in before), _shell_word(spec)])
+        raise UsageError(f"{why}; quote the whole spec:\n  {line}")
+    return words, dashed
+
+
+def _requoted(word: str) -> str | None:
+    """``word`` as the spec must hold it: a value with a space in single quotes, the target
+    language's quotes for a nested target (``None`` when it holds a single quote itself)."""
+    if not _SPACE.search(word):
+        return word
+    found = _OPTION_VALUE.fullmatch(word)
+    head, value = (found[1], found[2]) if found else ("", word)
+    return None if "'" in value else f"{head}'{value}'"
+
+
+def _shell_word(text: str) -> str:
+    """``text`` as one word of a POSIX shell, in double quotes where they keep it as it is (the
+    spec's single quotes then read as they are), else as :func:`shlex.quote` writes it."""
+    return f'"{text}"' if not _SHELL_SPECIAL.search(text) else shlex.quote(text)
+
+
+def misplaced_option(
+    words: Sequence[str], before: Sequence[str], options: Mapping[str, bool], err: TargetError
+) -> UsageError | None:
+    """The usage error to report instead of ``err``, when ``err`` (the spec joined from ``words``
+    did not read) is about a word that is one of the command's own ``options`` (each mapped to
+    whether it takes a value): ``fmt llvm -mcpu=skylake --json`` put ``--json`` after the spec,
+    where every word is the spec's. ``None`` when the error is about something else (``cuda --host
+    llvm`` is a spec, though ``migrate`` has a ``--host`` too)."""
+    spec = " ".join(words)
+    if err.source != spec:
+        return None
+    start = 0
+    for index, word in enumerate(words):
+        name = word.split("=", 1)[0]
+        end = start + len(word)
+        if index and name in options and start <= err.start < end:
+            moved = [word]
+            if options[name] and "=" not in word and index + 1 < len(words):
+                moved.append(words[index + 1])  # its value
+            rest = [*words[:index], *words[index + len(moved) :]]
+            line = " ".join(["targetlang", *(shlex.quote(w) for w in [*before, *moved, *rest])])
+            return UsageError(
+                f"{name} is an option of this command, not of the target: targetlang's own options go before "
+                f"SPEC (every word from SPEC on is the spec's):\n  {line}"
+            )
+        start = end + 1
+    return None
+
+
+def read_by_release(spec: str, version: str | None, registry: Registry) -> None:
+    """Raise the error TVM ``version`` raised for the text ``spec`` when it is a release that read
+    no target strings (v0.24 on): it took a tag name (``registry``'s), JSON text, or a bare kind
+    name, and refused a text with a space, the ``kind -key=value`` form (src/target/target.cc,
+    ``TargetInternal::FromString``). Nothing for an older release or ``None``."""
+    if version is None:
+        return
+    found = release(version)
+    if found.reads_legacy or spec.startswith("{") or spec in registry.tags:
+        return
+    space = spec.find(" ")
+    if space >= 0:
+        raise TargetSyntaxError(
+            f"TVM {found.version} reads no target strings, only JSON, a tag name or a bare kind name "
+            f"('Cannot parse target string'): 'targetlang migrate --target-version {found.version}' writes "
+            "this target as the JSON it reads",
+            spec,
+            space,
+            len(spec),
+        )
+    if _SPACE.search(spec):  # no space to refuse it at: the whole text is the kind's name
+        raise UnknownKindError(f"unknown target kind {show(spec)}", spec, 0, len(spec))
+
+
+def error_record(err: TargetError) -> dict[str, Any]:
+    """A spec that did not read, as ``--json`` prints it under ``error``."""
+    return {"type": type(err).__name__, "message": err.message, "start": err.start, "end": err.end}
