@@ -506,7 +506,7 @@ def legacy_parts(text: str) -> tuple[list[str], bool] | None:
 
     The grammar's legacy rule, ``SEP? KIND (OPTION | WORD)*``, reads words that are runs of its
     ``_UNITS`` terminal (escape pairs, quoted regions, runs of other characters) separated by
-    spaces, the first of which, the kind, starts with neither ``-`` nor ``{``. A text without
+    spaces, the first of which, the kind, does not start with ``{``. A text without
     quotes and backslashes is split at its spaces, and one without backslashes at the spaces
     outside its quotes (it has no escape pairs); any other is scanned with ``_UNITS`` as
     target.lark spells it. tests/test_scanner.py proves each reading identical to the parser's.
@@ -530,7 +530,7 @@ def legacy_parts(text: str) -> tuple[list[str], bool] | None:
         kind = next((part for part in parts if part and part[0] != " "), "")
         if not kind:
             return None
-    return None if kind[0] == "-" or kind[0] == "{" else (parts, plain)
+    return None if kind[0] == "{" else (parts, plain)
 
 
 def legacy_words(text: str) -> list[tuple[str, int]] | None:
