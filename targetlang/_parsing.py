@@ -15,6 +15,7 @@ import contextvars
 import copyreg
 import functools
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -44,11 +45,21 @@ from ._registry import (
     builtin_registry,
     modern_tag,
 )
-from ._resolution import feature_name, frozen_feature, is_aprofile, is_mprofile, reads_feature_keys
+from ._resolution import (
+    DEFAULT_ENVIRONMENT,
+    feature_name,
+    frozen_feature,
+    is_aprofile,
+    is_mprofile,
+    reads_feature_keys,
+    resolve_parts,
+)
 from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
 from ._syntax import (
     MAX_JSON_DEPTH,
     SPLIT_BELOW,
+    JsonArray,
+    JsonNode,
     JsonObject,
     JsonScalar,
     LegacySyntax,
@@ -62,10 +73,11 @@ from ._syntax import (
 )
 from ._target import Target, TargetSpec
 from ._values import from_json, from_text
-from ._versions import SCHEMA_RELEASES, registry_release
+from ._versions import SCHEMA_RELEASES, Version, registry_release
 from .errors import (
     DuplicateAttributeError,
     IntegerOverflowError,
+    InvalidJSONError,
     InvalidSpecError,
     NestingTooDeepError,
     RegistryError,
@@ -82,6 +94,7 @@ from .errors import (
 __all__ = ["MAX_DEPTH", "checking_registry_tags", "depth_limit", "parse", "parse_in_era"]
 
 _STRUCTURAL = ("keys", "tag", "host")
+_STRUCTURAL_ORDER = ("tag", "keys", "host")  # the order TVM's FromConfig read them in
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _BOOL_WORDS = {"true": 1, "false": 0}  # an int or a bool, in any case (parse_int)
 
@@ -476,7 +489,41 @@ def _read_by_grammar(text: str, registry: Registry, depth: int, chain: tuple[str
     if isinstance(syntax, LegacySyntax):
         words = [(word.text, word.start) for word in (syntax.kind, *syntax.words)]
         return _read_legacy(word_parts(words, len(text)), False, text, registry, depth, chain)
+    if _refuses_long_json_ints(registry.version):
+        _check_json_int64(syntax.root, text)
     return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
+
+
+def _check_json_int64(root: JsonObject, text: str) -> None:
+    """TVM v0.21 - v0.23 handed a JSON text to Python's ``json`` and the object it gave to the FFI,
+    which refused the whole of it ("Cannot load config dict with python JSON loader") for an integer
+    beyond 64 bits, before any field was read: raise that, at the first such integer the loader
+    kept (of a key given twice, the last value)."""
+    stack: list[JsonNode] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, JsonObject):
+            kept = {key: value for key, _, value in node.members}
+            stack.extend(reversed(kept.values()))
+        elif isinstance(node, JsonArray):
+            stack.extend(reversed(node.items))
+        elif type(node.value) is int and not INT64_MIN <= node.value <= INT64_MAX:
+            raise InvalidJSONError(
+                f"{node.value} does not fit 64 bits: TVM's JSON loader refused the whole text",
+                text,
+                node.start,
+                node.end,
+            )
+
+
+@functools.cache
+def _refuses_long_json_ints(version: str) -> bool:
+    # v0.24 on reads JSON text in C++ (an integer beyond 64 bits is a float there); v0.20 and
+    # earlier wrapped it to 64 bits
+    return _FFI_JSON_LOADER[0] <= registry_release(version).version <= _FFI_JSON_LOADER[1]
+
+
+_FFI_JSON_LOADER = (Version.parse("0.21"), Version.parse("0.23"))
 
 
 def _nests_none(target: Target) -> bool:
@@ -563,6 +610,8 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         slices = {id(made): span for made, span in zip(finished, spans, strict=True)}
     if type(config) is not dict:
         return False
+    if _LONG_DIGITS.search(text) and _refuses_long_json_ints(registry.version):
+        return True  # the grammar's reading looks at each integer (_check_json_int64)
     spent = _counts_now()
     try:
         return _from_config(config, registry, depth, None, text, own_text=text, chain=chain, slices=slices)
@@ -576,6 +625,7 @@ def _not_json(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_not_json)
+_LONG_DIGITS = re.compile(r"[0-9]{19}")  # the shortest integer beyond 64 bits has 19 digits
 
 
 def _nested_text(value: str, *, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
@@ -775,7 +825,81 @@ def _typed(
     if spec is None:
         span = key_span(key) if key_span is not None else (0, 0)
         raise unknown_attr(key, schema, source, *span, version=registry.version)
+    name = spec.type.name
+    if (type(value) is bool) is (name == "int") and type(value) in (bool, int) and name in ("int", "bool"):
+        if _boxes_scalars(registry.version):
+            given, wanted = ("a bool", "an integer") if name == "int" else ("an integer", "a bool")
+            raise ValueConversionError(
+                f"attribute '{key}' is {name}: TVM v{registry_release(registry.version).version} read it from "
+                f"{wanted} only, not from {given} ({value!r})",
+                source,
+                *((value_node.start, value_node.end) if value_node is not None else (0, 0)),
+            )
     return from_json(value, spec.type, key, nested, value_node, source)
+
+
+@functools.cache
+def _boxes_scalars(version: str) -> bool:
+    # TVM v0.18 - v0.20 boxed a config's Python scalars (runtime.BoxInt, runtime.BoxBool), and
+    # ParseType took an int attribute from a BoxInt only, a bool one from a BoxBool only; the
+    # IntImm of earlier releases and v0.21's FFI convert between the two
+    return _BOXED_SCALARS[0] <= registry_release(version).version <= _BOXED_SCALARS[1]
+
+
+_BOXED_SCALARS = (Version.parse("0.18"), Version.parse("0.20"))
+
+# The attributes each kind's target parser read before TVM's FromConfig read the tag, keys, host
+# and attributes (src/target/target_kind.cc, parsers/cpu.cc): what it rejects in them comes first.
+_PARSER_READS = {
+    "cpu": ("mcpu", "mtriple", "cl-opt", "mfloat-abi", "jit", "vector-width"),
+    "cpu-without-host-triple": ("mcpu", "mtriple", "cl-opt", "mfloat-abi", "jit", "vector-width"),
+    "cuda": ("arch",),
+    "nvptx": ("mtriple", "mcpu"),
+    "rocm": ("mtriple", "mcpu"),
+}
+_READ_AS_STRINGS = frozenset(("mcpu", "mtriple", "arch"))  # a parser downcast these, failing on another type
+
+
+def _parser_fault(
+    config: Mapping[str, Any],
+    schema: KindSchema,
+    registry: Registry,
+    source: str,
+    span: Callable[[str], tuple[int, int]],
+) -> TargetError | None:
+    """What the kind's target parser rejects in ``config``, or ``None``: asked when another check
+    failed, since TVM's FromConfig ran the parser first (the same checks run again in resolve)."""
+    canon = schema.canonicalizer
+    names = _PARSER_READS.get(canon) if isinstance(canon, str) else None
+    if names is None:
+        return None
+    cfg: dict[str, Any] = {}
+    for name in names:
+        value = config.get(name)
+        spec = schema.attrs.get(name)
+        if value is None or spec is None:
+            continue
+        try:
+            cfg[name] = from_json(value, spec.type, name, _no_nested, None, "")
+        except TargetError as err:
+            if name in _READ_AS_STRINGS:
+                return err.at(source, *span(name))
+    try:
+        resolve_parts(
+            schema,
+            None,
+            cfg,
+            DEFAULT_ENVIRONMENT,
+            lambda name: (source, *span(name)),
+            registry_release(registry.version).version,
+        )
+    except TargetError as err:
+        return err
+    return None
+
+
+def _no_nested(value: Any, at: Any = None) -> Any:
+    raise TypeError("a target parser reads no nested target")  # none of _PARSER_READS holds one
 
 
 def _from_config(
@@ -880,30 +1004,42 @@ def _from_config(
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
     features: dict[str, Any] | None = {} if reads_feature_keys(registry_release(registry.version).version) else None
-    for key, value in config.items():
-        if key == "kind":
-            continue
-        if features is not None:
-            feature = feature_name(key)
-            if feature is not None:
-                # TVM v0.24 on sets these aside before the schema reads the config and puts them
-                # back, any value, unless the canonicaliser sets them itself (resolve does that).
-                features[feature] = frozen_feature(value)
+    order: Any = config
+    if "tag" in config or "keys" in config or "host" in config:
+        # TVM's FromConfig read the tag, then the keys, then the host, then the attributes
+        order = [*(key for key in _STRUCTURAL_ORDER if key in config), *(k for k in config if k not in _STRUCTURAL)]
+    try:
+        for key in order:
+            if key == "kind":
                 continue
-        if key in from_tag:
-            try:
-                typed = _typed(key, value, schema, registry, nested_in_tag, None, "")
-            except TargetError as err:
-                # The tag's own config has no text here: point at the tag's name.
-                raise _in_tag(err, config["tag"]).at(source, *value_span("tag")) from None
-        else:
-            typed = _typed(
-                key, value, schema, registry, nested, members[key][1] if key in members else None, source, where
-            )
-        if key in _STRUCTURAL:
-            fields[key] = typed
-        else:
-            attrs[key] = typed
+            value = config[key]
+            if features is not None:
+                feature = feature_name(key)
+                if feature is not None:
+                    # TVM v0.24 on sets these aside before the schema reads the config and puts them
+                    # back, any value, unless the canonicaliser sets them itself (resolve does that).
+                    features[feature] = frozen_feature(value)
+                    continue
+            if key in from_tag:
+                try:
+                    typed = _typed(key, value, schema, registry, nested_in_tag, None, "")
+                except TargetError as err:
+                    # The tag's own config has no text here: point at the tag's name.
+                    raise _in_tag(err, config["tag"]).at(source, *value_span("tag")) from None
+            else:
+                typed = _typed(
+                    key, value, schema, registry, nested, members[key][1] if key in members else None, source, where
+                )
+            if key in _STRUCTURAL:
+                fields[key] = typed
+            else:
+                attrs[key] = typed
+    except TargetError:
+        # TVM's FromConfig ran the kind's target parser before it read any of these
+        fault = _parser_fault(config, schema, registry, source, value_span)
+        if fault is not None:
+            raise fault from None
+        raise
     if schema.required_names:
         check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
     if features:

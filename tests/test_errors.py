@@ -349,13 +349,13 @@ ERROR_CASES: list[ErrorCase] = [
         (37, 38),
         '\n  {"kind": "cuda", "host": "llvm -mcpu=\\ud800"}\n                                       ^',
     ),
-    # ---- integers beyond 64 bits. TVM 0.27: "Option 'num-cores': expected type 'int' but got
-    # 'ffi.BigInt'"; the string form's stream extraction fails on overflow alike.
+    # ---- integers beyond 64 bits. In JSON text, TVM v0.21 - v0.23 refused the whole text ("Cannot
+    # load config dict with python JSON loader"); the string form's stream extraction fails alike.
     ErrorCase(
         '{"kind": "llvm", "num-cores": 9223372036854775808}',
         {},
-        ValueConversionError,
-        "attribute 'num-cores' is int: 9223372036854775808 is beyond the 64-bit integers TVM holds",
+        InvalidJSONError,
+        "9223372036854775808 does not fit 64 bits: TVM's JSON loader refused the whole text",
         (30, 49),
         '\n  {"kind": "llvm", "num-cores": 9223372036854775808}\n                                ^^^^^^^^^^^^^^^^^^^',
     ),

@@ -35,6 +35,7 @@ def by_grammar(text: str) -> Target | TargetError:
     try:
         tree = grammar_syntax(text)
         assert isinstance(tree, JsonSyntax)
+        parsing._check_json_int64(tree.root, text)  # (the default registry's release refuses them)
         return parsing._from_config(tree.root.value, REGISTRY, 0, tree.root, text, own_text=text)
     except TargetError as err:
         return err
