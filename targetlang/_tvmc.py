@@ -264,6 +264,7 @@ class _Source:
     value: tuple[int, int] | None  # the raw value, quotes included; None for --flags
     quoted: bool  # the value was quoted in the text (tvmc removed the quotes)
     overridden: bool = False  # a per-kind flag replaced the value
+    verbatim: bool = False  # rebuilt as tvmc left it: it began with a quote that did not end it
 
 
 @dataclass(frozen=True)
@@ -299,12 +300,13 @@ def _unquoted_eq(body: str) -> int:
     return -1
 
 
-def _read_option(token: Token, source: str) -> tuple[str, Any, _Source]:
-    """One option token, by tvmc's rules (spec 11.1 step 3)."""
+def _read_option(token: Token, source: str, empty_name: bool = False) -> tuple[str, Any, _Source]:
+    """One option token, by tvmc's rules (spec 11.1 step 3); ``empty_name``: an empty option
+    name is read (tvmc kept ``{"": value}``) rather than raised."""
     text = token.text
     if text.startswith("--"):
         # tvmc: everything after "--" is the name, even "host=llvm" in "--host=llvm".
-        if len(text) == 2:
+        if len(text) == 2 and not empty_name:
             raise EmptyKeyOrValueError(f"empty option name in {show(text)}", source, token.start, token.end)
         return text[2:], True, _Source(token.start + 2, (token.start, token.end), None, False)
     skip = 1 if text.startswith("-") else 0
@@ -322,14 +324,17 @@ def _read_option(token: Token, source: str) -> tuple[str, Any, _Source]:
         # tvmc's regex dropped the quotes of '' (its quoted form needs a character), so all of
         # these reached opt_value[0] empty.
         raise EmptyValueError(f"empty option value in {show(text)}", source, token.start, token.end)
-    if not key:
+    if not key and not empty_name:
         raise EmptyKeyOrValueError(f"empty option name or value in {show(text)}", source, token.start, token.end)
     # tvmc removed the first and last character of a value starting with a quote, whatever the
-    # last one was ('a'b gives a'); kept, since tvmc read such a text without dropping anything.
+    # last one was ('a'b gives a'), and wrote what was left back as it was (c -model=a', which
+    # TVM rejected for its quote)
     quoted = raw[0] in _QUOTES
     value = raw[1:-1] if quoted else raw
     value_start = token.start + skip + eq + 1
-    return key, value, _Source(token.start + skip, (token.start, token.end), (value_start, token.end), quoted)
+    verbatim = quoted and (len(raw) < 2 or raw[-1] != raw[0])
+    where = _Source(token.start + skip, (token.start, token.end), (value_start, token.end), quoted, verbatim=verbatim)
+    return key, value, where
 
 
 def _unquote_name(token: Token) -> tuple[str, int]:
@@ -369,7 +374,8 @@ def _empty_target(i: int, commas: list[Token], source: str) -> EmptyTargetError:
 def _parse_entries(text: str, registry: Registry) -> tuple[list[_Parsed], TargetError | None]:
     """The targets, read in tvmc's order: target by target, option by option, the first failure
     raised where tvmc's ``parse_target`` failed. An empty option name (``-=x``, ``--``), which
-    tvmc kept and TVM rejected only when it built the target, is returned instead."""
+    tvmc kept, is an option of an extra target (tvmc passed it on to the codegen, unread); in a
+    TVM target, which TVM rejected only when it built it, it is returned instead."""
     parsed: list[_Parsed] = []
     deferred: TargetError | None = None
     groups, commas = _groups(scan(text))
@@ -380,9 +386,10 @@ def _parse_entries(text: str, registry: Registry) -> tuple[list[_Parsed], Target
         name, name_offset = _unquote_name(first)
         opts: dict[str, Any] = {}
         sources: dict[str, _Source] = {}
+        extra = not _is_tvm_target(name, registry)
         for token in group[1:]:
             try:
-                key, value, where = _read_option(token, text)
+                key, value, where = _read_option(token, text, empty_name=extra)
             except EmptyKeyOrValueError as err:
                 if isinstance(err, EmptyValueError):
                     raise
@@ -396,7 +403,7 @@ def _parse_entries(text: str, registry: Registry) -> tuple[list[_Parsed], Target
             name,
             opts,
             " ".join(token.text for token in group),
-            _is_tvm_target(name, registry),
+            not extra,
             text[span[0] : span[1]],
             span,
         )
@@ -516,7 +523,8 @@ def _build(p: _Parsed, text: str, registry: Registry) -> Target:
         anchor = where.token if where is not None else p.name_span
         key_at = list(range(where.key_start, where.key_start + len(key))) if where else _spread(anchor, len(key))
         in_text = where is not None and not where.overridden
-        raw = _render(value, in_text and where is not None and where.quoted, not in_text)
+        verbatim = in_text and where is not None and where.verbatim
+        raw = _render(value, in_text and where is not None and where.quoted, not in_text or verbatim)
         value_at = _spread((where.value or where.token) if in_text and where is not None else anchor, len(raw))
         if not in_text:
             start = len(offsets)
