@@ -115,7 +115,8 @@ in order, and TopHub loads the package of the first of the device, the keys and 
 has one (python/tvm/autotvm/task/dispatcher.py, tophub.py). Meta-schedule's database always
 does: it looks records up by workload alone and never compares their target
 (src/meta_schedule/database/database.cc, QueryTuningRecord), so it applies records tuned for
-one target to any other.
+one target to any other. Exit status, as diff(1)'s: 0 when the targets do not differ once
+resolved, 1 when they do, 2 when they cannot be compared (a spec that does not read).
 
 examples:
   $ targetlang diff "llvm -mcpu=skylake" "llvm -mcpu=icelake-server"
