@@ -292,7 +292,7 @@ def _spec_text(args: argparse.Namespace) -> str | None:
     """The SPEC words joined by spaces (``fmt llvm -mcpu=skylake`` reads ``llvm -mcpu=skylake``),
     without a leading ``--``; ``None`` when there are none. With ``--lines`` the one word names a
     file."""
-    words, _ = spec_words(args.spec, before_spec(args))
+    words, _ = spec_words(args.spec, before_spec(args), args.spec_options)
     if args.lines and len(words) > 1:
         raise _UsageError(
             f"--lines reads the specs of one FILE, not {len(words)} words; targetlang's own options go before it"

@@ -405,7 +405,7 @@ def _explain(args: argparse.Namespace) -> int:
     from .inspection import explain
 
     # the SPEC words joined by spaces, without a leading "--", as parse, fmt and legacy read them
-    words, dashed = spec_words(args.spec, before_spec(args))
+    words, dashed = spec_words(args.spec, before_spec(args), args.spec_options)
     if not words:
         what = "SPEC is missing: give a target string, tag name or JSON object, or '-'"
         print(f"{args.usage()}{args.command}: error: {what}", file=sys.stderr)

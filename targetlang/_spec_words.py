@@ -41,11 +41,8 @@ class SpecFormatter(argparse.RawDescriptionHelpFormatter):
         return super()._format_args(action, default_metavar)
 
 
-# The whitespace the shell splits words at, and that a spec's words are joined with: a word that
-# holds some was quoted on the command line.
-_SPACE = re.compile(r"\s")
 # "-key=value" / "--key=value": the quotes the shell removed stood around the value.
-_OPTION_VALUE = re.compile(r"(--?[^\s=]+=)(.*)", re.DOTALL)
+_OPTION_VALUE = re.compile(r"(--?[^ =]+=)(.*)", re.DOTALL)
 # What a shell's double quotes do not keep as it is.
 _SHELL_SPECIAL = re.compile(r'["$`\\!]')
 
@@ -57,36 +54,62 @@ def before_spec(args: argparse.Namespace) -> list[str]:
     return argv[: len(argv) - len(args.spec)]
 
 
-def spec_words(words: Sequence[str], before: Sequence[str]) -> tuple[list[str], bool]:
+def spec_words(
+    words: Sequence[str], before: Sequence[str], options: Mapping[str, bool] | None = None
+) -> tuple[list[str], bool]:
     """The words of SPEC, without a leading ``--``, and whether there was one.
 
     ``before`` is the command line up to the first of them (``parse --tvm-version 0.19``), for the
     command a refusal shows. Raises :class:`UsageError` when the spec is in several words and one
-    of them holds a space: the shell removed the quotes around it (``-host='llvm -mcpu=skylake'``
-    reached targetlang as ``-host=llvm -mcpu=skylake``), and the words joined by spaces would read
-    as another target. The message shows the spec quoted as one word, to type instead.
+    of them holds a space that separates words in a target string (one outside its single quotes,
+    not escaped): the shell removed the quotes around it (``-host='llvm -mcpu=skylake'`` reached
+    targetlang as ``-host=llvm -mcpu=skylake``), and the words joined by spaces would read as
+    another target. The message shows the spec quoted as one word, to type instead; or, when a
+    later word is one of the command's ``options`` (``fmt '{"kind": "llvm"}' --json``), that the
+    option goes before the spec.
     """
     dashed = bool(words) and words[0] == "--"
     words = list(words[1:] if dashed else words)
-    if len(words) > 1 and any(_SPACE.search(word) for word in words):
-        split = next(word for word in words if _SPACE.search(word))
-        requoted = [_requoted(word) for word in words]
-        why = (
-            f"SPEC is in {len(words)} words and {_shell_word(split)} holds a space: the shell removed the "
-            "quotes around it, and the words joined would read as another target"
-        )
-        if any(word is None for word in requoted):
-            raise UsageError(f"{why}; give the whole spec as one quoted word, or '-' to read it from standard input")
-        spec = " ".join(word for word in requoted if word is not None)
-        line = " ".join(["targetlang", *(shlex.quote(word) for word in before), _shell_word(spec)])
-        raise UsageError(f"{why}; quote the whole spec:\n  {line}")
-    return words, dashed
+    split = next((word for word in words if _separates(word)), None) if len(words) > 1 else None
+    if split is None:
+        return words, dashed
+    if options is not None and not dashed:
+        for index, word in enumerate(words[1:], 1):
+            if word.split("=", 1)[0] in options:
+                raise _option_first(words, index, before, options)
+    requoted = [_requoted(word) for word in words]
+    why = (
+        f"SPEC is in {len(words)} words and {_shell_word(split)} holds a space: the shell removed the "
+        "quotes around it, and the words joined would read as another target"
+    )
+    if any(word is None for word in requoted):
+        raise UsageError(f"{why}; give the whole spec as one quoted word, or '-' to read it from standard input")
+    spec = " ".join(word for word in requoted if word is not None)
+    line = " ".join(["targetlang", *(shlex.quote(word) for word in before), _shell_word(spec)])
+    raise UsageError(f"{why}; quote the whole spec:\n  {line}")
+
+
+def _separates(word: str) -> bool:
+    """Whether ``word`` holds a space that separates words in a target string: one outside its
+    single-quoted regions, not escaped by a backslash (docs/language.md, Words)."""
+    quoted = False
+    index = 0
+    while index < len(word):
+        char = word[index]
+        if char == "\\":
+            index += 1  # the next character is the backslash's
+        elif char == "'":
+            quoted = not quoted
+        elif char == " " and not quoted:
+            return True
+        index += 1
+    return False
 
 
 def _requoted(word: str) -> str | None:
     """``word`` as the spec must hold it: a value with a space in single quotes, the target
     language's quotes for a nested target (``None`` when it holds a single quote itself)."""
-    if not _SPACE.search(word):
+    if not _separates(word):
         return word
     found = _OPTION_VALUE.fullmatch(word)
     head, value = (found[1], found[2]) if found else ("", word)
@@ -112,20 +135,27 @@ def misplaced_option(
         return None
     start = 0
     for index, word in enumerate(words):
-        name = word.split("=", 1)[0]
         end = start + len(word)
-        if index and name in options and start <= err.start < end:
-            moved = [word]
-            if options[name] and "=" not in word and index + 1 < len(words):
-                moved.append(words[index + 1])  # its value
-            rest = [*words[:index], *words[index + len(moved) :]]
-            line = " ".join(["targetlang", *(shlex.quote(w) for w in [*before, *moved, *rest])])
-            return UsageError(
-                f"{name} is an option of this command, not of the target: targetlang's own options go before "
-                f"SPEC (every word from SPEC on is the spec's):\n  {line}"
-            )
+        if index and word.split("=", 1)[0] in options and start <= err.start < end:
+            return _option_first(words, index, before, options)
         start = end + 1
     return None
+
+
+def _option_first(words: Sequence[str], index: int, before: Sequence[str], options: Mapping[str, bool]) -> UsageError:
+    """The error of the option ``words[index]`` written after the spec: it names the option and
+    shows the command line with it (and its value) before the spec."""
+    word = words[index]
+    name = word.split("=", 1)[0]
+    moved = [word]
+    if options[name] and "=" not in word and index + 1 < len(words):
+        moved.append(words[index + 1])  # its value
+    rest = [*words[:index], *words[index + len(moved) :]]
+    line = " ".join(["targetlang", *(shlex.quote(w) for w in [*before, *moved, *rest])])
+    return UsageError(
+        f"{name} is an option of this command, not of the target: targetlang's own options go before "
+        f"SPEC (every word from SPEC on is the spec's):\n  {line}"
+    )
 
 
 def read_by_release(spec: str, version: str | None, registry: Registry) -> None:
@@ -148,7 +178,7 @@ def read_by_release(spec: str, version: str | None, registry: Registry) -> None:
             space,
             len(spec),
         )
-    if _SPACE.search(spec):  # no space to refuse it at: the whole text is the kind's name
+    if re.search(r"\s", spec):  # no space to refuse it at: the whole text is the kind's name
         raise UnknownKindError(f"unknown target kind {show(spec)}", spec, 0, len(spec))
 
 

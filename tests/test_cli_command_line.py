@@ -115,10 +115,11 @@ _HOST_SPLIT = (
             "spec:\n  targetlang explain \"vulkan -device_name='GPU one'\"\n",
         ),
         (
-            ["migrate", "vulkan", "-device_name=it's" + " one"],
-            'targetlang migrate: error: SPEC is in 2 words and "-device_name=it\'s one" holds a space: the shell '
-            "removed the quotes around it, and the words joined would read as another target; give the whole spec "
-            "as one quoted word, or '-' to read it from standard input\n",
+            # a value whose quote is escaped (the shell passed "-device_name=it\\'s one"): no quoting can hold it
+            ["migrate", "vulkan", "-device_name=it\\'s one"],
+            "targetlang migrate: error: SPEC is in 2 words and '-device_name=it\\'\"'\"'s one' holds a space: the "
+            "shell removed the quotes around it, and the words joined would read as another target; give the whole "
+            "spec as one quoted word, or '-' to read it from standard input\n",
         ),
     ],
 )
@@ -137,6 +138,10 @@ def test_a_spec_the_shell_split_inside_a_quoted_value_is_refused(run: Run, argv:
         # words without spaces join as they were typed
         (["fmt", "cuda", "-host=llvm", "-libs=cudnn"], "cuda -host=llvm -libs=cudnn\n"),
         (["fmt", "cuda", "-host='llvm", "-mcpu=skylake'"], "cuda -host='llvm -mcpu=skylake'\n"),
+        # spaces the target language keeps in the word: inside its single quotes, escaped, or not a space
+        (["fmt", "vulkan", "-device_name='GPU one'"], "vulkan -device_name='GPU one'\n"),
+        (["fmt", "vulkan", "-device_name=GPU\\ one"], "vulkan -device_name='GPU one'\n"),
+        (["fmt", "llvm", "-mcpu=a\tb"], "llvm -mcpu=a\tb\n"),
     ],
 )
 def test_specs_the_shell_did_not_split_read(run: Run, argv: list[str], out: str) -> None:
@@ -167,6 +172,11 @@ def _options_go_first(option: str, line: str) -> str:
         ),
         (["migrate", "llvm", "-q"], _options_go_first("-q", "targetlang migrate -q llvm")),
         (["explain", "llvm", "--json"], _options_go_first("--json", "targetlang explain --json llvm")),
+        # a spec quoted as one word, then an option: the option is what is out of place
+        (
+            ["fmt", '{"kind": "llvm"}', "--json"],
+            _options_go_first("--json", """targetlang fmt --json '{"kind": "llvm"}'"""),
+        ),
     ],
 )
 def test_an_option_after_the_spec_is_named_and_sent_before_it(run: Run, argv: list[str], said: str) -> None:
@@ -295,6 +305,13 @@ _NO_STRINGS = (
             2,
             "",
             f"error: {_NO_STRINGS}\n  cuda -arch=sm_80\n      ^^^^^^^^^^^^\n",
+        ),
+        # no space: TVM 0.27 takes the whole text for a kind's name
+        (
+            ["parse", "--tvm-version", "0.27", "llvm\t-mcpu=skylake"],
+            1,
+            "",
+            "error: unknown target kind 'llvm\u2409-mcpu=skylake'\n  llvm\u2409-mcpu=skylake\n  ^^^^^^^^^^^^^^^^^^\n",
         ),
         # what TVM 0.27 reads: a bare kind name, a tag name, JSON text
         (["fmt", "--tvm-version", "0.27", "cuda"], 0, "cuda\n", ""),
