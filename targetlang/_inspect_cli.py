@@ -422,7 +422,7 @@ def _explain(args: argparse.Namespace) -> int:
             if usage is not None:
                 raise usage from None
         if args.tvm_version is None and args.registry is None:
-            err = _read_by_an_older_release(err)
+            err = _read_by_an_older_release(spec, err)
         if args.json:
             print(json.dumps({"spec": spec, "error": error_record(err)}, ensure_ascii=False))
         else:
@@ -476,8 +476,8 @@ def _release_registry(version: str | None, registry: Registry | None) -> Registr
     return release_reading(version)[1]
 
 
-def _read_by_an_older_release(err: TargetError) -> TargetError:
-    """``err`` (a spec read as TVM v0.22 read it, refused), saying which older release read the
+def _read_by_an_older_release(spec: str, err: TargetError) -> TargetError:
+    """``err`` (``spec`` read as TVM v0.22 read it, refused), saying which older release read the
     spec, if one did, and the ``--tvm-version`` that reads it as that release did, as ``logs
     check`` says for a record of no known TVM: ``llvm -target=...`` is TVM v0.6's ``-mtriple``."""
     from . import parse
@@ -485,15 +485,15 @@ def _read_by_an_older_release(err: TargetError) -> TargetError:
     from ._versions import DEFAULT, RELEASES, Version
     from .errors import UnknownAttributeError, UnknownKindError
 
-    if not isinstance(err, UnknownAttributeError | UnknownKindError) or not err.source:
+    if not isinstance(err, UnknownAttributeError | UnknownKindError) or err.source != spec:
         return err
     for name in reversed(RELEASES):
         if Version.parse(name) >= DEFAULT:
             continue
         rules, registry = release_reading(name)
         try:
-            parse(err.source, registry=registry, era=rules.name)
-        except TargetError:
+            parse(spec, registry=registry, era=rules.name)
+        except Exception:  # whatever stops an older reader, it gives no hint
             continue
         hint = f"; TVM v{name} read this target: give --tvm-version {name} if that release wrote it"
         told = err.at(err.source, err.start, err.end)
