@@ -43,6 +43,7 @@ CHAIN = (
     "logs",
     "fix",
     "inspection",
+    "_spec_words",
     "_logs_cli",
     "_inspect_cli",
     "_cli",
