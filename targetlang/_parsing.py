@@ -75,6 +75,7 @@ from ._target import Target, TargetSpec
 from ._values import from_json, from_text
 from ._versions import SCHEMA_RELEASES, Version, registry_release
 from .errors import (
+    CanonicalizationError,
     DuplicateAttributeError,
     IntegerOverflowError,
     InvalidJSONError,
@@ -826,6 +827,13 @@ def _typed(
         span = key_span(key) if key_span is not None else (0, 0)
         raise unknown_attr(key, schema, source, *span, version=registry.version)
     name = spec.type.name
+    if value is None and key == "host" and _boxes_scalars(registry.version):
+        raise ValueConversionError(
+            f"'host' is null: TVM v{registry_release(registry.version).version} made no target of it "
+            "(v0.21 on read it as no host)",
+            source,
+            *((value_node.start, value_node.end) if value_node is not None else (0, 0)),
+        )
     if (type(value) is bool) is (name == "int") and type(value) in (bool, int) and name in ("int", "bool"):
         if _boxes_scalars(registry.version):
             given, wanted = ("a bool", "an integer") if name == "int" else ("an integer", "a bool")
@@ -857,6 +865,7 @@ _PARSER_READS = {
     "nvptx": ("mtriple", "mcpu"),
     "rocm": ("mtriple", "mcpu"),
 }
+_FIXED_TRIPLES = {"nvptx": "nvptx64-nvidia-cuda", "rocm": "amdgcn-amd-amdhsa-hcc"}
 _READ_AS_STRINGS = frozenset(("mcpu", "mtriple", "arch"))  # a parser downcast these, failing on another type
 
 
@@ -873,6 +882,13 @@ def _parser_fault(
     names = _PARSER_READS.get(canon) if isinstance(canon, str) else None
     if names is None:
         return None
+    if canon in _FIXED_TRIPLES and "mtriple" in config and not isinstance(config["mtriple"], str):
+        # the parser compared what it found with its triple, a string or nothing at all
+        return CanonicalizationError(
+            f'Expects "mtriple" to be "{_FIXED_TRIPLES[canon]}", but gets: {config["mtriple"]!r}',
+            source,
+            *span("mtriple"),
+        )
     cfg: dict[str, Any] = {}
     for name in names:
         value = config.get(name)
@@ -946,7 +962,7 @@ def _from_config(
     # is a cycle while a user who names one tag twice is not.
     tag_chain = chain
     from_tag: frozenset[str] = frozenset()
-    if kind is None and "tag" in config:
+    if kind is None and config.get("tag") is not None:
         # TVM 0.27: {"tag": NAME, ...} without a kind loads the tag and overlays the rest.
         tag = config["tag"]
         if not isinstance(tag, str):
@@ -960,6 +976,8 @@ def _from_config(
         kind = config.get("kind")
     elif chain:
         _spend(chain)
+    if kind is None and "kind" in config:
+        raise ValueConversionError("'kind' must be a string, not null", source, *value_span("kind"))
     if kind is None:
         start = node.start if node is not None else 0
         raise UnknownKindError("a target config needs a 'kind' or a 'tag'", source, start, start + 1 if node else 0)
@@ -969,7 +987,10 @@ def _from_config(
     if schema is None:
         raise unknown_kind(kind, registry, source, *value_span("kind"))
     if any(value is None for value in config.values()):
+        null_host = "host" in config and config["host"] is None and _boxes_scalars(registry.version)
         config = _nulls_read(config, schema)
+        if null_host:  # (an error where the host is read: see _typed)
+            config = {**config, "host": None}
 
     def nested_in(chain: tuple[str, ...]) -> Any:
         def nested(value: Any, at: Any = None) -> Target:
