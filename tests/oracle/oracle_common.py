@@ -179,12 +179,17 @@ def main(script: str, name: str, inputs: Iterable[Any], outcome: Outcome, argv: 
             rows.append({**encode(spec), **result})
     finally:
         worker.close()
-    with out.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_rows(out, rows)
     print(f"{len(rows)} rows -> {out}", file=sys.stderr)
     for spec in crashed:
         print(f"left out, it crashed TVM: {spec!r}", file=sys.stderr)
+
+
+def write_rows(out: Path, rows: Iterable[Mapping[str, Any]]) -> None:
+    """``rows`` as a golden file: one JSON object a line, UTF-8 as written."""
+    with out.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def migration_sources() -> Iterator[Any]:

@@ -33,7 +33,7 @@ import json
 import sys
 from pathlib import Path
 
-from oracle_common import OUT_DIR, _Worker, migrations, serve, target_outcome
+from oracle_common import OUT_DIR, _Worker, migrations, serve, target_outcome, write_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,9 +58,7 @@ def record() -> Path:
             rows.append({"source": source, "policy": policy, "migrated": migrated, **(result or {"crashed": True})})
     finally:
         worker.close()
-    with out.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_rows(out, rows)
     accepted = sum(1 for row in rows if row.get("accepted"))
     print(f"{len(rows)} rows ({accepted} accepted) -> {out}", file=sys.stderr)
     return out
@@ -91,9 +89,7 @@ def record_tags() -> Path:
             rows.append({"name": name, "migrated": migrated, "outcome": ours, "tag": theirs})
     finally:
         worker.close()
-    with out.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_rows(out, rows)
     print(f"{len(rows)} tags -> {out}", file=sys.stderr)
     return out
 

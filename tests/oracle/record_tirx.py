@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from oracle_common import _Worker, decode, encode, error_record, migrations, serve
+from oracle_common import _Worker, decode, encode, error_record, migrations, serve, write_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "targetlang" / "data"
@@ -346,9 +346,7 @@ def record_goldens() -> None:
     finally:
         worker.close()
     goldens = ORACLE / (f"{NAME}-all-targets.jsonl" if all_targets() else f"{NAME}.jsonl")
-    with goldens.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_rows(goldens, rows)
     print(f"{len(rows)} rows -> {goldens}", file=sys.stderr)
     for spec in crashed:
         print(f"left out, it crashed TVM: {spec!r}", file=sys.stderr)
