@@ -14,7 +14,8 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+import zlib
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._progress import Progress
@@ -37,7 +38,9 @@ __all__ = ["TARGET_VERSION_HELP", "add_parser", "target_version_argument", "tvm_
 _LOGS_EPILOG = """\
 Tuning logs of AutoTVM (JSON v0.2 and v0.1, pickle rows), auto_scheduler and meta-schedule
 (JSON databases) are read line by line; one file may mix formats. A FILE of '-' is standard
-input. Records that do not say which TVM wrote them are read with TVM v0.22's rules unless
+input; a gzip-compressed FILE is read decompressed, as a stream; a directory stands for the
+regular files directly in it, in name order, but names starting with '.' or ending in '.bak'.
+Records that do not say which TVM wrote them are read with TVM v0.22's rules unless
 --tvm-version says otherwise. See docs/logs.md.
 
 Run 'targetlang logs COMMAND --help' for each command's examples.
@@ -164,7 +167,13 @@ def add_parser(commands: Any) -> None:
         jobs: bool = True,
     ) -> Any:
         sub = subs.add_parser(name, help=summary, description=summary, epilog=epilog, formatter_class=raw)
-        sub.add_argument("files", metavar="FILE", nargs="+", help="a tuning log; '-' is standard input")
+        sub.add_argument(
+            "files",
+            metavar="FILE",
+            nargs="+",
+            help="a tuning log, plain or gzip-compressed; '-' is standard input; a directory: the regular files "
+            "directly in it, in name order, but names starting with '.' or ending in '.bak'",
+        )
         sub.add_argument("--json", action="store_true", help=json_help)
         if quiet:
             sub.add_argument(
@@ -213,7 +222,8 @@ def add_parser(commands: Any) -> None:
         "-o",
         "--output",
         metavar="OUT",
-        help="write the migrated log to OUT ('-': standard output); with several FILEs, OUT is a directory",
+        help="write the migrated log to OUT ('-': standard output), gzip-compressed if its name ends in .gz; "
+        "with several FILEs or a directory, OUT is a directory (made if missing)",
     )
     where.add_argument(
         "--in-place", action="store_true", help="replace each FILE, atomically, keeping the old one as FILE.bak"
@@ -310,28 +320,32 @@ def _reader(args: argparse.Namespace, registry: Registry | None) -> TargetReader
 
 
 def _records(path: str, progress: Progress) -> Iterator[Record]:
-    from .logs.jobs import refuse_compressed
-    from .logs.records import read_lines
+    """The records of ``path`` as every other command reads it (:class:`targetlang.logs.jobs.Source`:
+    standard input, a FIFO, a gzip-compressed file), one block of lines at a time. The file is
+    opened here, so one that cannot be is an ``OSError`` before any record is asked for."""
+    from .logs.jobs import Source
 
-    if path == "-":
-        stdin = sys.stdin
-        if stdin is None:
-            raise OSError("there is no standard input to read")
-        # Bytes when there are: text mode's universal newlines would change the lines.
-        source: Iterable[Any] = getattr(stdin, "buffer", None) or stdin
-        yield from read_lines(progress.lines(source, None, "<stdin>"), "<stdin>")
-        return
-    with open(path, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if stat.S_ISREG(info.st_mode):
-            refuse_compressed(handle)
-        yield from read_lines(progress.lines(handle, info.st_size, path), path)
+    return _records_of(Source.open(path), progress)
+
+
+def _records_of(source: Source, progress: Progress) -> Iterator[Record]:
+    from .logs.jobs import blocks
+    from .logs.records import line_record
+
+    with source, progress.track(source.size, source.name) as advance:
+        first = 1
+        for lines, size, open_end in blocks(source.read):
+            final = first + len(lines) - 1 if open_end else -1
+            for number, raw in enumerate(lines, first):
+                yield line_record(raw, number != final, source.name, number)
+            first += len(lines)
+            advance(size)
 
 
 def _each_file(args: argparse.Namespace, progress: Progress, take: Callable[[str, Iterator[Record]], None]) -> int:
     """Feed each file's records to ``take``; 1 if a file could not be read, else 0."""
     status = 0
-    for path in args.files:
+    for path in _log_files(args):
         try:
             take("<stdin>" if path == "-" else path, _records(path, progress))
         except BrokenPipeError:
@@ -393,8 +407,9 @@ def _check(args: argparse.Namespace) -> int:
         total.add(summary)
         print(json.dumps(summary.to_json()) if args.json else summary.human())
 
-    status = _each_source(args, one)
-    if len(args.files) > 1:
+    args.paths = _log_files(args)
+    status = _each_source(args, one) or _unreadable(args)
+    if len(args.paths) > 1:
         print(json.dumps(total.to_json()) if args.json else total.human())
     if status or total.failed:
         return 1
@@ -415,6 +430,24 @@ def _again(
         first += len(numbered)
 
 
+def _log_files(args: argparse.Namespace) -> list[str]:
+    """The files ``args.files`` names, each directory's logs in it (see
+    :func:`targetlang.logs.jobs.log_files`); a directory that cannot be listed is reported, and
+    ``args.unreadable`` (the exit status 1) set."""
+    from .logs.jobs import log_files
+
+    def report(path: str, err: OSError) -> None:
+        print(f"error: cannot read {path}: {err.strerror or err}", file=sys.stderr)
+        args.unreadable = True
+
+    return log_files(args.files, report)
+
+
+def _unreadable(args: argparse.Namespace) -> int:
+    """1 if a directory of ``args.files`` could not be listed, else 0."""
+    return 1 if getattr(args, "unreadable", False) else 0
+
+
 def _each_source(args: argparse.Namespace, take: Callable[[Source, Pool | None], None]) -> int:
     """Give each file, opened, to ``take``, with the pool of ``--jobs``; 1 if a file could not be
     read, else 0."""
@@ -423,7 +456,7 @@ def _each_source(args: argparse.Namespace, take: Callable[[Source, Pool | None],
     status = 0
     pool = _pool(args)
     try:
-        for path in args.files:
+        for path in args.paths:
             try:
                 with Source.open(path) as source:
                     take(source, pool)
@@ -467,11 +500,12 @@ def _stats(args: argparse.Namespace) -> int:
         def take(part: StatsPart) -> None:
             stats.merge(part.stats)
 
+        stats.files += 1  # (a file that cannot be opened is reported, and is none of them)
         with progress.track(source.size, source.name) as advance:
             drive(source, pool, local, remote, take, advance)
 
-    stats.files += len(args.files)  # a file that cannot be read is one of the files too
-    status = _each_source(args, one)
+    args.paths = _log_files(args)
+    status = _each_source(args, one) or _unreadable(args)
     # a text at a time: the report of a log of many long targets is as long as they are
     if args.json:
         stats.write_json(sys.stdout.write)
@@ -487,7 +521,7 @@ def _match(args: argparse.Namespace) -> int:
     registry = _registry(args)
     query = Query.of(parse(args.target, registry=registry))
     matcher = Matcher(query, _reader(args, registry))
-    status = _each_file(args, Progress(), _adding_to(matcher))
+    status = _each_file(args, Progress(), _adding_to(matcher)) or _unreadable(args)
     matcher.finish()
     if args.json:
         for entry in matcher.records:
@@ -506,31 +540,38 @@ class _Usage(Exception):
 
 
 def _destinations(args: argparse.Namespace) -> list[str | None]:
-    """Where each FILE's migrated log goes: a path, ``"-"`` (stdout), or ``None`` (nowhere)."""
+    """Where each of ``args.paths`` (the FILEs, directories' logs in their place) goes migrated:
+    a path, ``"-"`` (stdout), or ``None`` (nowhere). ``-o`` names a directory when there are
+    several FILEs or one is a directory; it is made if it does not exist (``OSError`` if it
+    cannot be)."""
+    paths: list[str] = args.paths
     if args.no_backup and not args.in_place:
         raise _Usage("--no-backup goes with --in-place only: no other way of writing keeps a FILE.bak")
     if args.in_place:
-        if "-" in args.files:
+        if "-" in paths:
             raise _Usage("--in-place cannot replace standard input: give -o OUT")
-        return list(args.files)
+        return list(paths)
     out: str | None = args.output
     if out is None:
         if not (args.check or args.diff):
             raise _Usage("say where the migrated log goes: -o OUT, --in-place, or --check/--diff to write nothing")
-        return [None] * len(args.files)
+        return [None] * len(paths)
     if out == "-":
         if args.diff:
             raise _Usage("-o - and --diff both write to standard output: choose one")
-        return ["-"] * len(args.files)
-    if len(args.files) == 1 and not os.path.isdir(out):
+        return ["-"] * len(paths)
+    directory = len(args.files) > 1 or any(path != "-" and os.path.isdir(path) for path in args.files)
+    if not directory and not os.path.isdir(out):
         return [out]
-    if not os.path.isdir(out):
-        raise _Usage(f"with several FILEs, -o names a directory, and {out} is not one")
-    names = [os.path.basename(path) for path in args.files]
-    if "-" in args.files:
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise _Usage(f"with several FILEs or a directory, -o names a directory, and {out} is not one")
+    names = [os.path.basename(path) for path in paths]
+    if "-" in paths:
         raise _Usage("standard input has no file name to write under the directory: migrate it on its own")
     if len(set(names)) < len(names):
         raise _Usage("two FILEs have the same name, and -o DIRECTORY would write both to one file")
+    if paths:
+        os.makedirs(out, exist_ok=True)
     return [os.path.join(out, name) for name in names]
 
 
@@ -590,17 +631,41 @@ class _Diff:
         self.count = 0
 
 
+class _Compressing:
+    """A sink that gzip-compresses what it is given into ``write``; the stream is ended when the
+    block ends without an error (a failed run's file is removed anyway)."""
+
+    def __init__(self, write: Callable[[bytes], Any]) -> None:
+        self.write = write
+        self._stream = zlib.compressobj(6, zlib.DEFLATED, 31)  # wbits 31: a gzip header and trailer
+
+    def __call__(self, data: bytes | memoryview) -> None:
+        if compressed := self._stream.compress(data):
+            self.write(compressed)
+
+    def __enter__(self) -> _Compressing:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        if kind is None:
+            self.write(self._stream.flush())
+
+
 def _migrate(args: argparse.Namespace) -> int:
     from .logs.jobs import MigrateJob, MigratePart, Source, drive, fresh, migrate_chunk
     from .logs.migration import MigrateSummary
     from .logs.output import AtomicFile, ChangedMeanwhileError
     from .logs.report import Digest
 
+    args.paths = _log_files(args)
     try:
         destinations = _destinations(args)
     except _Usage as err:
         print(f"targetlang logs migrate: error: {err}", file=sys.stderr)
         return 2
+    except OSError as err:
+        print(f"error: cannot make the directory {args.output}: {err.strerror or err}", file=sys.stderr)
+        return 1
     wanted = any(destination is not None for destination in destinations)
     registry = getattr(args, "registry", None)
     to = args.target_version or str(MODERN)
@@ -639,6 +704,10 @@ def _migrate(args: argparse.Namespace) -> int:
                 # in place: the bytes read must be the bytes replaced (see AtomicFile)
                 atomic = stack.enter_context(AtomicFile(destination, backup, check_bytes=args.in_place))
                 sink = atomic.write
+                if destination.endswith(".gz"):
+                    # a log named .gz stays one: compressed as it is written (no name or time
+                    # in the header, so the same log compresses to the same bytes)
+                    sink = stack.enter_context(_Compressing(atomic.write))
             source = stack.enter_context(Source.open(path, regular=args.in_place))
             if args.in_place and atomic is not None and source.identity != atomic.identity:
                 # the name was given another file (a link swapped in) between the two opens
@@ -668,7 +737,7 @@ def _migrate(args: argparse.Namespace) -> int:
                 emit(b"".join(out or ()), changed, said)
 
             def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-                return migrate_chunk, (job, name, source.path, source.identity, start, end, first)
+                return migrate_chunk, (job, name, source.path, source.identity, start, end, first, summary.loader)
 
             def take(part: MigratePart) -> None:
                 if digest.merge(part.digest):
@@ -688,22 +757,23 @@ def _migrate(args: argparse.Namespace) -> int:
         total.add(summary)
         progress.say(json.dumps(summary.to_json()) if args.json else summary.human(verb))
 
-    status = 0
+    status = _unreadable(args)
     pool = _pool(args)
     try:
-        for path, destination in zip(args.files, destinations, strict=True):
+        for path, destination in zip(args.paths, destinations, strict=True):
             try:
                 one(path, destination, pool)
             except BrokenPipeError:
                 raise
             except OSError as err:
-                target = err.filename if err.filename else path
-                print(f"error: cannot migrate {path}: {err.strerror or err} ({target})", file=sys.stderr)
+                # the file that failed, when it is not the log itself (the output, its backup)
+                also = f" ({err.filename})" if err.filename and err.filename != path else ""
+                print(f"error: cannot migrate {path}: {err.strerror or err}{also}", file=sys.stderr)
                 status = 1
     finally:
         if pool is not None:
             pool.close()
-    if len(args.files) > 1:
+    if len(args.paths) > 1:
         progress.say(json.dumps(total.to_json()) if args.json else total.human(verb))
     if status or total.failed or (args.check and total.changed):
         return 1

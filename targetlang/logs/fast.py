@@ -492,7 +492,7 @@ class MigrateLines:
                         entry = None
             if entry is None:
                 record = line_record(raw, newline, file, number)
-                result = migrator.migrate(record)
+                result = migrator.migrate(record, summary.loader)
                 summary.count(result)
                 for seen, key, spec_, text in migration_reports(result, mode):
                     if mode != "json":

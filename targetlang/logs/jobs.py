@@ -17,13 +17,15 @@ would.
 from __future__ import annotations
 
 import errno
+import gzip
 import io
 import mmap
 import multiprocessing
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -56,6 +58,8 @@ __all__ = [
     "blocks",
     "drive",
     "fresh",
+    "is_compressed",
+    "log_files",
 ]
 
 BLOCK = 1 << 20  # bytes read at a time
@@ -100,19 +104,51 @@ def blocks(read: Callable[[int], bytes], limit: int | None = None) -> Iterator[t
 
 
 # The first bytes of a gzip stream (RFC 1952), the form tuning logs are most often shared in.
-_GZIP_MAGIC = b"\x1f\x8b"
+GZIP_MAGIC = b"\x1f\x8b"
 
 
-def refuse_compressed(handle: BinaryIO) -> None:
-    """Raise ``OSError`` saying so when the regular file ``handle`` (at its start) is gzip-
-    compressed: its bytes would otherwise be read as lines that are not UTF-8 text."""
+def is_compressed(handle: BinaryIO) -> bool:
+    """Whether the regular file ``handle`` (at its start, where it is left) is gzip-compressed."""
     start = handle.read(2)
     handle.seek(0)
-    if start == _GZIP_MAGIC:
-        raise OSError(
-            errno.EINVAL,
-            "it is gzip-compressed: decompress it first (gunzip -k FILE, or zcat FILE | targetlang logs ... -)",
-        )
+    return start == GZIP_MAGIC
+
+
+def _decompressed(handle: BinaryIO, path: str) -> Callable[[int], bytes]:
+    """The ``read`` of the gzip stream in ``handle``: a block at a time, never the whole file, so
+    a compressed log is read in the memory a plain one is. A stream that is cut off or corrupt
+    is an ``OSError`` naming ``path`` (the lines before the fault have been read by then)."""
+    stream = gzip.GzipFile(fileobj=handle, mode="rb")
+
+    def read(size: int) -> bytes:
+        try:
+            return stream.read(size)
+        except (EOFError, zlib.error, gzip.BadGzipFile) as err:
+            raise OSError(errno.EINVAL, f"not a whole gzip stream ({err})", path) from None
+
+    return read
+
+
+def log_files(paths: Iterable[str], report: Callable[[str, OSError], None]) -> list[str]:
+    """``paths`` with each directory replaced by the logs in it: its regular files (or links to
+    one) in name order, leaving out those whose name starts with ``.`` or ends with ``.bak`` (the
+    temporary files and backups of ``logs migrate --in-place``) and subdirectories. A directory
+    that cannot be listed is given to ``report`` and left out."""
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        try:
+            names = sorted(os.listdir(path))
+        except OSError as err:
+            report(path, err)
+            continue
+        for name in names:
+            inner = os.path.join(path, name)
+            if not name.startswith(".") and not name.endswith(".bak") and os.path.isfile(inner):
+                files.append(inner)
+    return files
 
 
 @dataclass
@@ -123,8 +159,9 @@ class Source:
     path: str | None  # None: standard input
     handle: io.BufferedReader | None = None
     read: Callable[[int], bytes] = field(default=lambda size: b"")
-    size: int | None = None  # of a regular file, when it was opened
+    size: int | None = None  # of a regular uncompressed file, when it was opened
     identity: tuple[int, int] | None = None  # (device, inode) of a regular file
+    compressed: bool = False  # a gzip-compressed file, read decompressed (and never by a pool)
 
     @classmethod
     def open(cls, path: str, regular: bool = False) -> Source:
@@ -146,16 +183,17 @@ class Source:
             info = os.fstat(handle.fileno())
             if regular and not stat.S_ISREG(info.st_mode):
                 raise OSError(errno.EINVAL, "not a regular file", path)
-            if stat.S_ISREG(info.st_mode):
-                refuse_compressed(handle)
+            compressed = stat.S_ISREG(info.st_mode) and is_compressed(handle)
         except BaseException:
             handle.close()
             raise
         if not stat.S_ISREG(info.st_mode):  # a FIFO, a device: read as it comes
             return cls(path, path, handle, handle.read1, info.st_size)
-        source = cls(path, path, handle, handle.read, info.st_size)
-        source.identity = (info.st_dev, info.st_ino)
-        return source
+        identity = (info.st_dev, info.st_ino)
+        if compressed:
+            # no size: its lines' offsets are not the file's, so no pool cuts it into chunks
+            return cls(path, path, handle, _decompressed(handle, path), None, identity, compressed=True)
+        return cls(path, path, handle, handle.read, info.st_size, identity)
 
     def close(self) -> None:
         if self.handle is not None:
@@ -462,12 +500,14 @@ def migrate_chunk(
     start: int,
     end: int | None,
     first: int,
+    loader: str | None = None,
     shared: int | None = None,
 ) -> MigratePart:
-    """Migrate the chunk ``start:end`` of the file (its first line ``first``) in a worker."""
+    """Migrate the chunk ``start:end`` of the file (its first line ``first``) in a worker, the
+    file's loader ``loader`` as far as it is known (it decides what a blank line is)."""
     lines = job.lines()
     lines.shown.clear()  # the changes said in an earlier chunk may not have been shown by the command
-    summary = MigrateSummary(name)
+    summary = MigrateSummary(name, loader=loader)
     digest = Digest(_UNBOUNDED)
     out: list[bytes] | None = [] if job.out else None
     diff: list[tuple[int, bytes, bytes, bool]] | None = [] if job.diff else None

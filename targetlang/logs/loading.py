@@ -47,6 +47,7 @@ __all__ = [
     "LineLoad",
     "auto_scheduler_line",
     "autotvm_line",
+    "blank_load",
     "is_blank",
     "loader_of",
     "mean",
@@ -811,6 +812,17 @@ _NO_TASK = LineLoad(
     "of the record before for it, here none, and load_records raises AttributeError (check_workload_key reads "
     "the task of every input); the whole log fails to load",
 )
+
+
+def blank_load(record: Record, loader: str | None) -> LineLoad | None:
+    """What ``loader`` (AutoTVM's when ``None``) does with ``record`` if it is a blank line: it
+    fails on it (``BlankLine``), or, auto_scheduler's on a line starting with a space, skips it
+    (``None``, as for a line that is not blank)."""
+    if not is_blank(record) or (loader == "auto_scheduler" and record.text.startswith(" ")):
+        return None
+    return _BLANK[loader or "autotvm"]
+
+
 # At most this many lines wait for the file's loader (lines starting with a space, before the
 # first record): beyond it they are taken as AutoTVM's, so memory stays flat.
 _MAX_WAITING = 4096

@@ -32,6 +32,7 @@ from ..errors import TargetError, pointed
 from ..migration import Change, Migration, Policy, migrate, modern_release
 from .check import FileSummary, Problem
 from .formats import Format
+from .loading import blank_load, loader_of
 from .records import Field, Record, encode_value, json_text, splice, writer_version
 from .report import counts, plural
 from .targets import DEFAULT_ERA, TargetReader
@@ -96,6 +97,7 @@ class MigrateSummary(FileSummary):
 
     changed: int = 0  # records whose line changed
     rules: Counter[str] = field(default_factory=Counter)  # changes made, by rule
+    loader: str | None = None  # the TVM loader of the file (of its first record), once known
 
     def add(self, other: FileSummary) -> None:
         """Count ``other`` in too (for the total over several files)."""
@@ -105,12 +107,16 @@ class MigrateSummary(FileSummary):
             self.rules.update(other.rules)
 
     def count(self, result: RecordMigration) -> None:
-        """Count one record's migration."""
+        """Count one record's migration. A blank line the loader fails on is a record of its own
+        sort, ``blank``, as ``check`` counts it; the file's loader is the one of its first record."""
         self.lines += 1
-        if result.record.format is Format.COMMENT:
+        record = result.record
+        if record.format is Format.COMMENT and result.problem is None:
             self.comments += 1
             return
-        self.formats[result.record.format.value] += 1
+        self.formats["blank" if record.format is Format.COMMENT else record.format.value] += 1
+        if self.loader is None:
+            self.loader = loader_of(record.format)
         self.changed += result.changed
         for item in result.fields:
             if item.written:  # a field kept as written had no change made
@@ -174,11 +180,21 @@ class LogMigrator:
         # the migrations of the distinct targets are, and the new text is written each time.
         self._fields: LruCache[tuple[Any, ...], _Made] | None = LruCache(_CACHE_SIZE) if remember else None
 
-    def migrate(self, record: Record) -> RecordMigration:
-        """``record`` migrated; its text unchanged where nothing needs to change or nothing can."""
+    def migrate(self, record: Record, loader: str | None = None) -> RecordMigration:
+        """``record`` migrated; its text unchanged where nothing needs to change or nothing can.
+        A line of no known format, or a blank line the file's ``loader`` (see
+        :func:`~targetlang.logs.loading.loader_of`; AutoTVM's when ``None``) fails on, is kept
+        and has a problem, as ``check`` reports it."""
         if record.format is Format.UNKNOWN:
             why = record.problem
             problem = Problem(record.file, record.line, "record", None, "UnknownRecord", why, why, None, None, None)
+            return RecordMigration(record, record.text, (), problem)
+        if record.format is Format.COMMENT:
+            blank = blank_load(record, loader)
+            if blank is None:
+                return RecordMigration(record, record.text)
+            why = blank.message
+            problem = Problem(record.file, record.line, "record", None, blank.error, why, why, None, None, None)
             return RecordMigration(record, record.text, (), problem)
         if not record.fields:
             return RecordMigration(record, record.text)
