@@ -11,7 +11,6 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -486,44 +485,79 @@ _RECORD = (
 )
 
 
-def _killed_midway(tmp_path: Path, signum: int) -> tuple[Path, bytes, int]:
-    """A `logs migrate --in-place` of a big log, sent ``signum`` once its temporary file exists."""
+# The child of the tests below: `targetlang logs migrate`, which, once it has written its first
+# migrated lines to the temporary file, says so on stdout and waits until its stdin is closed. The
+# test's signal thus always lands in the middle of the run, however loaded the machine is; the
+# command's own handling of the signal is untouched.
+_PAUSED_MIGRATE = """\
+import sys
+from targetlang.__main__ import run
+from targetlang.logs.output import AtomicFile
+
+_write = AtomicFile.write
+
+
+def write(self, data):
+    _write(self, data)
+    if not getattr(AtomicFile, "paused", False):
+        AtomicFile.paused = True
+        print("writing", flush=True)
+        sys.stdin.buffer.read()
+
+
+AtomicFile.write = write
+raise SystemExit(run())
+"""
+
+
+def _stopped_midway(tmp_path: Path, signum: int, ignored: bool = False) -> tuple[Path, bytes, int]:
+    """A `logs migrate --in-place` of a log, sent ``signum`` while it writes its temporary file
+    (``ignored``: with the signal ignored, as under nohup), then let go on."""
     log = tmp_path / "big.log"
-    original = _RECORD.encode() * 200_000
+    original = _RECORD.encode() * 6_000  # more than one block read: the first write is midway
     log.write_bytes(original)
     process = subprocess.Popen(
-        [sys.executable, "-m", "targetlang", "logs", "migrate", "--in-place", str(log)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        [sys.executable, "-c", _PAUSED_MIGRATE, "logs", "migrate", "--quiet", "--in-place", str(log)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,  # (--quiet: a line or two)
+        preexec_fn=(lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN)) if ignored else None,
     )
-    while process.poll() is None and not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
-        time.sleep(0.01)
-    assert process.poll() is None, "the run ended before it could be stopped: make the log bigger"
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    if process.stdout.readline() != b"writing\n":
+        process.stdin.close()
+        pytest.fail(f"the run ended before it wrote: {process.stderr.read().decode(errors='replace')}")
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")], "no temporary file while it writes"
     process.send_signal(signum)
-    return log, original, process.wait()
+    process.stdin.close()
+    try:
+        return log, original, process.wait(timeout=120)
+    finally:
+        process.stdout.close()
+        process.stderr.close()
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize(
+    "signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=lambda signum: signal.Signals(signum).name
+)
 def test_sigterm_and_sighup_clean_up_as_ctrl_c_does(tmp_path: Path, signum: int) -> None:
-    log, original, status = _killed_midway(tmp_path, signum)
-    assert status == 128 + signum
-    backup = tmp_path / "big.log.bak"
-    # stopped midway the log is as it was; on a loaded machine the run may have finished first,
-    # and then the old log is the backup: never half of either, never a temporary file left
-    assert log.read_bytes() == original if not backup.exists() else backup.read_bytes() == original
-    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    log, original, status = _stopped_midway(tmp_path, signum)
+    assert status == (130 if signum == signal.SIGINT else 128 + signum)
+    # stopped midway: the log is as it was, no backup was made, no temporary file is left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.log"]
+    assert log.read_bytes() == original
 
 
 def test_a_later_run_removes_what_a_killed_one_left(run: Run, tmp_path: Path) -> None:
-    log, _original, status = _killed_midway(tmp_path, signal.SIGKILL)
+    log, original, status = _stopped_midway(tmp_path, signal.SIGKILL)
     assert status == -signal.SIGKILL
     stale = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
-    assert all(name.startswith(".big.log.") for name in stale)
-    if not stale:  # the run had renamed its file when the kill came: leave one as a kill would
-        (tmp_path / ".big.log.k1ll3d_0.tmp").write_bytes(b"half")
+    assert len(stale) == 1 and stale[0].startswith(".big.log."), stale
+    assert log.read_bytes() == original
     (tmp_path / ".big.log.notours.tmp").write_bytes(b"someone else's")  # not a name we make
     log.write_bytes(_RECORD.encode())
-    assert run("logs", "migrate", "--in-place", str(log))[0] == 0
+    status, _out, err = run("logs", "migrate", "--in-place", str(log))
+    assert status == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == [".big.log.notours.tmp", "big.log", "big.log.bak"]
 
 
@@ -605,7 +639,7 @@ def test_diff_of_long_runs_of_changed_lines_is_a_unified_diff_whether_held_or_sp
         (["x.log"], "say where the migrated log goes"),
         (["-", "--in-place"], "--in-place cannot replace standard input"),
         (["x.log", "-o", "-", "--diff"], "both write to standard output"),
-        (["x.log", "y.log", "-o", "not-a-directory"], "-o names a directory"),
+        (["x.log", "y.log", "-o", os.devnull], "-o names a directory"),
         (["x.log", "--check", "--in-place"], "not allowed with argument"),
         (["x.log", "--to", "xml", "--check"], "invalid choice"),
     ],
@@ -814,18 +848,7 @@ def test_what_migrate_writes_check_reads_clean_for_every_real_log(run: Run, tmp_
 
 def test_an_ignored_sighup_stays_ignored(tmp_path: Path) -> None:
     # `nohup targetlang logs migrate --in-place ...`: a hangup midway does not stop the run
-    log = tmp_path / "big.log"
-    original = _RECORD.encode() * 200_000
-    log.write_bytes(original)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "targetlang", "logs", "migrate", "--quiet", "--in-place", str(log)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
-    )
-    while process.poll() is None and not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
-        time.sleep(0.01)
-    process.send_signal(signal.SIGHUP)
-    assert process.wait() == 0
+    log, original, status = _stopped_midway(tmp_path, signal.SIGHUP, ignored=True)
+    assert status == 0
     assert (tmp_path / "big.log.bak").read_bytes() == original
     assert log.read_bytes() != original
