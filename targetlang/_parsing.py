@@ -16,7 +16,7 @@ import copyreg
 import functools
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -650,67 +650,78 @@ def _read_legacy(
     attrs: dict[str, Any] = {}  # keys, tag and host too, until the end
     typed: Any
     after = first + 1  # the first part not read yet: past the kind, and what options took
-    for i, raw in enumerate(parts):
-        if i < after or not raw:
-            continue
-        retried = False  # a quick reading of the value's targets failed (see _REREADING)
-        # The commonest option, -key=value with a value that needs no interpreting, read here as
-        # from_text reads it (tests/test_legacy_reading.py checks they agree); any other below.
-        head, _, value = raw.partition("=")
-        plain_code = plain_codes.get(head)
-        if plain_code is not None and value and plain_code[0] not in attrs:
-            key, code = plain_code
-            # (A word as long as the split bound goes the general way, which never holds an
-            # array's items twice; a plain text is shorter.)
-            if plain or (len(raw) < SPLIT_BELOW and "'" not in raw and "\\" not in raw):
-                if code == PLAIN_STRING:
-                    attrs[key] = value
-                    continue
-                if code == PLAIN_STRINGS:  # (iter_items skips empty items too)
-                    typed = (value,) if "," not in value else tuple(filter(None, value.split(",")))
-                elif code >= PLAIN_TARGET:
-                    typed = _plain_targets(code, value, registry, depth, chain)
-                    retried = typed is None
-                else:
-                    if len(value) < 10 and value.isdigit() and value.isascii():  # within 32 bits: any int_bits
-                        typed = int(value)
-                    else:
-                        typed = _BOOL_WORDS.get(value.lower())
-                    if typed is not None and code != PLAIN_INT:
-                        typed = typed != 0
-            elif code == PLAIN_STRING and value[0] == "'" == value[-1] and value.count("'") == 2 and "\\" not in value:
-                typed = value[1:-1].strip(" ")  # one quoted region, nothing to interpret inside
-            else:
-                typed = None
-            if typed is not None:
-                attrs[key] = typed
+    try:
+        for i, raw in enumerate(parts):
+            if i < after or not raw:
                 continue
-        if raw[0] == " ":
-            continue  # a run of spaces
-        start = part_start(parts, i)
-        key, key_start, value, value_start, end, after = legacy_option(parts, i, start, text)
-        if key == "kind" or key in attrs:
-            raise DuplicateAttributeError(
-                f"attribute {show(key)} is given more than once", text, key_start, key_start + len(key)
-            )
-        spec = schema.attrs.get(key)
-        if spec is None or spec.modern_only:
-            raise unknown_attr(key, schema, text, key_start, key_start + len(key), registry.version)
-        try:
-            typed = from_text(
-                value or "1",  # a flag, "-key" alone, is "-key=1"
-                spec.type,
-                key,
-                functools.partial(
-                    _nested_reread if retried else _nested_text, registry=registry, depth=depth + 1, chain=chain
-                ),
-                registry_release(registry.version).int_bits,
-            )
-        except TargetError as err:
-            if not value:
-                raise err.at(text, start, end) from None
-            raise err.relocated(text, range(value_start, value_start + len(value)), end) from None
-        attrs[key] = typed
+            retried = False  # a quick reading of the value's targets failed (see _REREADING)
+            # The commonest option, -key=value with a value that needs no interpreting, read here as
+            # from_text reads it (tests/test_legacy_reading.py checks they agree); any other below.
+            head, _, value = raw.partition("=")
+            plain_code = plain_codes.get(head)
+            if plain_code is not None and value and plain_code[0] not in attrs:
+                key, code = plain_code
+                # (A word as long as the split bound goes the general way, which never holds an
+                # array's items twice; a plain text is shorter.)
+                if plain or (len(raw) < SPLIT_BELOW and "'" not in raw and "\\" not in raw):
+                    if code == PLAIN_STRING:
+                        attrs[key] = value
+                        continue
+                    if code == PLAIN_STRINGS:  # (iter_items skips empty items too)
+                        typed = (value,) if "," not in value else tuple(filter(None, value.split(",")))
+                    elif code >= PLAIN_TARGET:
+                        typed = _plain_targets(code, value, registry, depth, chain)
+                        retried = typed is None
+                    else:
+                        if len(value) < 10 and value.isdigit() and value.isascii():  # within 32 bits: any int_bits
+                            typed = int(value)
+                        else:
+                            typed = _BOOL_WORDS.get(value.lower())
+                        if typed is not None and code != PLAIN_INT:
+                            typed = typed != 0
+                elif (
+                    code == PLAIN_STRING
+                    and value[0] == "'" == value[-1]
+                    and value.count("'") == 2
+                    and "\\" not in value
+                ):
+                    typed = value[1:-1].strip(" ")  # one quoted region, nothing to interpret inside
+                else:
+                    typed = None
+                if typed is not None:
+                    attrs[key] = typed
+                    continue
+            if raw[0] == " ":
+                continue  # a run of spaces
+            start = part_start(parts, i)
+            key, key_start, value, value_start, end, after = legacy_option(parts, i, start, text)
+            if key == "kind" or key in attrs:
+                raise DuplicateAttributeError(
+                    f"attribute {show(key)} is given more than once", text, key_start, key_start + len(key)
+                )
+            spec = schema.attrs.get(key)
+            if spec is None or spec.modern_only:
+                raise unknown_attr(key, schema, text, key_start, key_start + len(key), registry.version)
+            try:
+                typed = from_text(
+                    value or "1",  # a flag, "-key" alone, is "-key=1"
+                    spec.type,
+                    key,
+                    functools.partial(
+                        _nested_reread if retried else _nested_text, registry=registry, depth=depth + 1, chain=chain
+                    ),
+                    registry_release(registry.version).int_bits,
+                )
+            except TargetError as err:
+                if not value:
+                    raise err.at(text, start, end) from None
+                raise err.relocated(text, range(value_start, value_start + len(value)), end) from None
+            attrs[key] = typed
+    except TargetError:
+        fault = _nested_fault(attrs.values())
+        if fault is not None:
+            raise fault from None
+        raise
     tag, keys, host = "", None, None
     if "keys" in attrs or "tag" in attrs or "host" in attrs:
         tag, keys, host = attrs.pop("tag", ""), attrs.pop("keys", None), attrs.pop("host", None)
@@ -866,6 +877,7 @@ _PARSER_READS = {
     "rocm": ("mtriple", "mcpu"),
 }
 _FIXED_TRIPLES = {"nvptx": "nvptx64-nvidia-cuda", "rocm": "amdgcn-amd-amdhsa-hcc"}
+_NULL_FAILS = frozenset(("cuda", "nvptx", "rocm"))
 _READ_AS_STRINGS = frozenset(("mcpu", "mtriple", "arch"))  # a parser downcast these, failing on another type
 
 
@@ -893,13 +905,32 @@ def _parser_fault(
     for name in names:
         value = config.get(name)
         spec = schema.attrs.get(name)
+        if name in _READ_AS_STRINGS and name in config and not isinstance(value, str):
+            # (a null mtriple or mcpu of a CPU kind is none given: _nulls_read)
+            if value is not None or canon in _NULL_FAILS:
+                if spec is not None:
+                    try:
+                        from_json(value, spec.type, name, _no_nested, None, "")
+                    except TargetError as err:
+                        return err.at(source, *span(name))
+                what = "null" if value is None else type(value).__name__
+                return ValueConversionError(
+                    f"'{name}' must be a string, not {what}: the kind's target parser reads it", source, *span(name)
+                )
         if value is None or spec is None:
             continue
         try:
             cfg[name] = from_json(value, spec.type, name, _no_nested, None, "")
-        except TargetError as err:
-            if name in _READ_AS_STRINGS:
-                return err.at(source, *span(name))
+        except TargetError:
+            continue  # a type the attribute's own reading reports
+    if schema.name != "llvm" and canon in ("cpu", "cpu-without-host-triple"):
+        if isinstance(config.get("mtriple"), str) and is_aprofile(config) and not is_mprofile(config):
+            return CanonicalizationError(
+                f"Expected target kind 'llvm', but got '{schema.name}': the Arm A-profile parser reads "
+                "llvm targets only",
+                source,
+                *span("mtriple"),
+            )
     try:
         resolve_parts(
             schema,
@@ -911,6 +942,20 @@ def _parser_fault(
         )
     except TargetError as err:
         return err
+    return None
+
+
+def _nested_fault(values: Iterable[Any]) -> TargetError | None:
+    """What resolving the first of the targets in ``values`` that fails raises, or ``None``: asked
+    when a check after them failed, since TVM built a nested target whole (its kind's parser
+    included) when it read it."""
+    for value in values:
+        for target in value if isinstance(value, tuple) else (value,):
+            if isinstance(target, Target):
+                try:
+                    target.resolve(DEFAULT_ENVIRONMENT)
+                except TargetError as err:
+                    return err
     return None
 
 
@@ -1056,8 +1101,11 @@ def _from_config(
             else:
                 attrs[key] = typed
     except TargetError:
-        # TVM's FromConfig ran the kind's target parser before it read any of these
-        fault = _parser_fault(config, schema, registry, source, value_span)
+        # TVM's FromConfig ran the kind's target parser before it read any of these, and built
+        # each target it read (its parser included) before it read what follows
+        fault = _parser_fault(config, schema, registry, source, value_span) or _nested_fault(
+            [*fields.values(), *attrs.values()]
+        )
         if fault is not None:
             raise fault from None
         raise

@@ -20,6 +20,7 @@ from targetlang.errors import (
     EmptyKeyOrValueError,
     InvalidJSONError,
     MismatchedQuoteError,
+    MissingDashError,
     TargetError,
     UnknownAttributeError,
     UnknownKindError,
@@ -86,6 +87,25 @@ def test_an_integer_beyond_64_bits_refuses_json_text_first(
     assert (type(err) if err is not None else None) is error
 
 
+@pytest.mark.parametrize(
+    ("spec", "error", "says"),
+    [
+        # CUDA target gets an invalid CUDA arch, during parsing target["host"]: before -keys=
+        ("c -host='cuda -arch=cortex-m55' -keys=", CanonicalizationError, "invalid CUDA arch"),
+        ("cuda -host='rocm -mtriple=aarch64-linux-gnu' -libs=", CanonicalizationError, "mtriple"),
+        ("cuda -host='rocm -mtriple=aarch64-linux-gnu' -bogus=1", CanonicalizationError, "mtriple"),
+        # an option read before the host is reported first
+        ("cuda -libs= -host='rocm -mtriple=aarch64-linux-gnu'", EmptyKeyOrValueError, "-libs="),
+        # Not an attribute key: ----
+        ("composite ----", MissingDashError, "'----'"),
+    ],
+)
+def test_a_nested_target_is_read_whole_before_the_next_option(spec: str, error: type[TargetError], says: str) -> None:
+    err = error_of(spec, "0.21")
+    assert type(err) is error
+    assert says in err.message
+
+
 def test_the_json_error_points_at_the_integer() -> None:
     err = error_of('{"kind": "llvmx", "num-cores": 99999999999999999999}', "0.21")
     assert isinstance(err, InvalidJSONError)
@@ -118,6 +138,19 @@ def test_the_json_error_points_at_the_integer() -> None:
         ({"kind": "llvm", "num-cores": "x", "bogus": 1}, ValueConversionError, "'num-cores'"),
         # Expect type of field "kind" is String, but get type: None
         ({"kind": None}, ValueConversionError, "'kind'"),
+        # Cannot convert from type `None` to `ffi.String`: the NVPTX parser read mcpu first
+        ({"kind": "nvptx", "mcpu": None, "host": "hybrid -libs=a,''a b''"}, ValueConversionError, "'mcpu'"),
+        # Check failed: kind == "llvm" (c vs. llvm): the A-profile parser, before the attributes
+        ({"kind": "c", "mtriple": "aarch64-linux-gnu"}, CanonicalizationError, "'llvm'"),
+        # Cannot convert from type `ffi.Array` to `Optional<ffi.String>`
+        ({"kind": "c", "mtriple": ["aarch64-linux-android"]}, ValueConversionError, "'mtriple'"),
+        # a host read whole, its parser included, before what comes after it
+        (
+            {"kind": "hexagon", "host": "nvptx -mtriple=cortex-a53", "from_device": None},
+            CanonicalizationError,
+            "mtriple",
+        ),
+        ({"kind": "composite", "host": {"kind": "nvptx", "mcpu": ""}, "bogus": 1}, CanonicalizationError, "-mcpu="),
     ],
 )
 def test_config_checks_come_in_tvm_order(config: dict[str, Any], error: type[TargetError], says: str) -> None:
