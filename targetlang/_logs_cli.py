@@ -495,12 +495,13 @@ def _stats(args: argparse.Namespace) -> int:
             count_lines(stats, numbered, first, open_end, source.name)
 
         def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-            return stats_chunk, (job, source.name, source.path, source.identity, start, end, first)
+            return stats_chunk, (job, source.name, source.path, source.identity, start, end, first, stats.loader)
 
         def take(part: StatsPart) -> None:
             stats.merge(part.stats)
 
         stats.files += 1  # (a file that cannot be opened is reported, and is none of them)
+        stats.loader = None  # each file's own, from its first record
         with progress.track(source.size, source.name) as advance:
             drive(source, pool, local, remote, take, advance)
 

@@ -89,6 +89,8 @@ def test_targetlang_check_says_gzip_as_logs_check_knows_it(run: Run, tmp_path: P
 
 
 def test_a_big_gzipped_log_is_read_in_flat_memory(tmp_path: Path) -> None:
+    if not os.path.exists("/proc/self/status"):
+        pytest.skip("no /proc/self/status to read the peak from")
     # 40 MB of records compressed: read a block at a time, never whole (the peak stays far below
     # the log's size; a reader that decompressed the file at once would hold all of it)
     log = tmp_path / "big.log.gz"
@@ -96,11 +98,14 @@ def test_a_big_gzipped_log_is_read_in_flat_memory(tmp_path: Path) -> None:
         block = ((_RECORD + "\n") * 1000).encode()
         for _ in range(40 * (1 << 20) // len(block)):
             out.write(block)
+    # VmHWM: the peak of this program's own memory (ru_maxrss would count the forking process's
+    # too, which Linux carries over exec)
     code = (
-        "import resource, sys\n"
+        "import sys\n"
         "from targetlang._cli import main\n"
         "status = main(['logs', 'check', '-q', '-j', '1', sys.argv[1]])\n"
-        "print(status, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "peak = [line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM:')]\n"
+        "print(status, peak[0])\n"
     )
     done = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, text=True, check=True)
     status, peak_kib = map(int, done.stdout.split()[-2:])
@@ -222,8 +227,13 @@ def test_a_file_that_cannot_be_read_is_not_counted(run: Run, tmp_path: Path, arg
 # AutoTVM's load_from_file (TVM v0.19) raises JSONDecodeError on an empty line and on one of
 # spaces (tried with the oracle): the line is one the loader reads as a record, and fails on.
 @pytest.mark.parametrize("blank", ["", "   ", "\t"])
-def test_check_and_migrate_count_a_blank_line_alike(run: Run, tmp_path: Path, blank: str) -> None:
+def test_check_migrate_and_stats_count_a_blank_line_alike(run: Run, tmp_path: Path, blank: str) -> None:
     log = _log(tmp_path / "tune.log", _RECORD, blank, _RECORD)
+    status, out, _ = run("logs", "stats", str(log))
+    assert (status, out.splitlines()[0]) == (
+        0,
+        "3 records in 1 file (2 autotvm-v0.2, 1 blank), 0 comment lines; 1 distinct target",
+    )
     status, out, _ = run("logs", "check", "--json", str(log))
     assert status == 1
     assert out.splitlines()[-1] == (
@@ -247,9 +257,11 @@ def test_check_and_migrate_count_a_blank_line_alike(run: Run, tmp_path: Path, bl
     assert (tmp_path / "out.log").read_text() == f"{_MIGRATED}\n{blank}\n{_MIGRATED}\n"  # kept, as every line
 
 
-def test_a_line_of_spaces_is_a_comment_to_auto_scheduler_in_check_and_migrate(run: Run, tmp_path: Path) -> None:
+def test_a_line_of_spaces_is_a_comment_to_auto_scheduler_in_every_command(run: Run, tmp_path: Path) -> None:
     record = (LOGS / "auto_scheduler/tvm-v0.8.0_matmul.json").read_text().splitlines()[1]
     log = _log(tmp_path / "as.json", record, "  ")
+    _, out, _ = run("logs", "stats", "--tvm-version", "0.8", str(log))
+    assert out.splitlines()[0] == "1 record in 1 file (1 auto_scheduler), 1 comment line; 1 distinct target"
     _, out, _ = run("logs", "check", "-q", "--tvm-version", "0.8", str(log))
     assert out == f"{log}: 1 record (1 auto_scheduler), 1 comment line, 1 distinct target; 0 failed\n"
     status, _, err = run("logs", "migrate", "--json", "--check", "--tvm-version", "0.8", str(log))

@@ -561,10 +561,13 @@ def stats_chunk(
     start: int,
     end: int | None,
     first: int,
+    loader: str | None = None,
     shared: int | None = None,
 ) -> StatsPart:
-    """Count the chunk ``start:end`` of the file (its first line ``first``) in a worker."""
+    """Count the chunk ``start:end`` of the file (its first line ``first``) in a worker, the
+    file's loader ``loader`` as far as it is known (it decides what a blank line is)."""
     stats = job.stats()
+    stats.loader = loader
     size = 0
     with _Range(path, identity, start, end) as chunk:
         for numbered, taken, open_end in chunk:

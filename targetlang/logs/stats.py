@@ -27,6 +27,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar, Union
 
 from .check import migration_fixes
 from .formats import Format
+from .loading import blank_load, loader_of
 from .records import Record, writer_version
 from .report import counts, plural
 from .targets import Reading, TargetReader, autotvm_rewrite
@@ -347,6 +348,7 @@ class Stats:
         self.files = 0
         self.lines = 0
         self.comments = 0
+        self.loader: str | None = None  # the TVM loader of the file being read (of its first record)
         self.formats: Counter[str] = Counter()
         self.targets: dict[tuple[Any, ...], TargetStats] = {}
         # Per record (its target field), as the dispatcher sees them.
@@ -361,9 +363,15 @@ class Stats:
         """Count ``record`` in."""
         self.lines += 1
         if record.format is Format.COMMENT:
-            self.comments += 1
+            # a blank line the loader fails on is a record of its own sort, as check counts it
+            if blank_load(record, self.loader) is None:
+                self.comments += 1
+            else:
+                self.formats["blank"] += 1
             return
         self.formats[record.format.value] += 1
+        if self.loader is None:
+            self.loader = loader_of(record.format)
         for target in record.fields:
             if not target.spec and target.name == "host":
                 continue  # auto_scheduler's "no host"
