@@ -226,6 +226,11 @@ def _decode(data: bytes, name: str) -> str:
         # utf-8-sig: a byte-order mark written by a Windows editor is not part of the first spec.
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
+        if data[:2] == b"\x1f\x8b":  # gzip's magic: said as the logs commands, which read it, know it
+            raise _InputError(
+                f"{name} is gzip-compressed, not text: decompress it first (zcat FILE | targetlang ... -), "
+                "or, for a tuning log, use 'targetlang logs', which reads .gz"
+            ) from None
         raise _InputError(f"{name} is not UTF-8 text ({err.reason} at byte {err.start})") from None
 
 

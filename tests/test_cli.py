@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import shlex
 import subprocess
@@ -342,6 +343,18 @@ def test_check_unreadable_files(run: Run, tmp_path: Path) -> None:
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"llvm\n\x80\n")
     assert run("check", str(binary)) == (1, "", f"error: {binary} is not UTF-8 text (invalid start byte at byte 5)\n")
+
+
+@pytest.mark.parametrize("command", [("check",), ("parse", "--lines"), ("migrate", "--lines")])
+def test_a_gzip_file_is_said_to_be_one(run: Run, tmp_path: Path, command: tuple[str, ...]) -> None:
+    log = tmp_path / "x.log.gz"
+    log.write_bytes(gzip.compress(b"llvm -mcpu=skylake\n"))
+    assert run(*command, str(log)) == (
+        1,
+        "",
+        f"error: {log} is gzip-compressed, not text: decompress it first (zcat FILE | targetlang ... -), "
+        "or, for a tuning log, use 'targetlang logs', which reads .gz\n",
+    )
 
 
 def test_check_empty_file(run: Run, tmp_path: Path) -> None:
