@@ -10,6 +10,8 @@ error, the same ``export()`` and ``str()`` once resolved in the oracle's environ
 * where a documented decision explains the difference: the table ``DECISIONS`` of
   tests/differential/compare.py, each with its reason (v0.21's FFI cutting strings at NUL, the
   JSON-ish superset targetlang reads, ...);
+* where both reject, the category of the error (compare.CATEGORIES: TVM's message read by the
+  table, targetlang's class) must be the same, as the Python class must;
 * on the lines the harness marked ``recorded_class``: targetlang disagreed with TVM there when
   the goldens were recorded (the class names how), so they are expected failures (``xfail``, not
   strict) until targetlang or its registries change; they are listed in the harness's summary
@@ -42,11 +44,11 @@ def test_goldens_are_there() -> None:
     assert {row["origin"] for row in TARGET_ROWS} >= {"corpus", "mutation", "grammar", "structure"}
 
 
-def check(spec: Any, tvm: compare.Outcome, ours: compare.Outcome, recorded: str | None) -> None:
+def check(spec: Any, tvm: compare.Outcome, ours: compare.Outcome, recorded: str | None, area: str = "target") -> None:
     cls = compare.classify(tvm, ours)
     if cls == "agree":
         return
-    decision = compare.decision_for(spec, tvm, ours)
+    decision = compare.decision_for(spec, tvm, ours, area)
     if decision is not None:
         return  # documented: compare.DECISION_REASONS[decision]
     if recorded is not None:
@@ -110,6 +112,102 @@ def test_tvmc_v019(row: dict[str, Any]) -> None:
             pytest.xfail(f"disagreement recorded by the harness: {row['recorded_class']}")
         pytest.fail(f"options: TVM {row['options']}, targetlang {ours.get('options')}")
     check(spec, row, ours, row.get("recorded_class"))
+
+
+RELEASE_ROWS = read_jsonl("oracle", "differential-release.jsonl")
+
+
+def test_release_goldens_are_there() -> None:
+    assert len(RELEASE_ROWS) >= 1000
+    assert {row["accepted"] for row in RELEASE_ROWS} == {True, False}
+    assert {row["origin"] for row in RELEASE_ROWS} >= {"corpus", "mutation", "grammar", "structure"}
+
+
+@pytest.mark.parametrize("row", RELEASE_ROWS, ids=[_id(row) for row in RELEASE_ROWS])
+def test_release_v019(row: dict[str, Any]) -> None:
+    # TVM v0.19's Target(spec) against targetlang's v0.19 registry
+    spec = decode(row)
+    check(spec, row, compare.target_outcome(spec, "0.19"), row.get("recorded_class"), "release")
+
+
+CATEGORISED = [row for rows in (TARGET_ROWS, TVMC_ROWS, RELEASE_ROWS) for row in rows if "category" in row]
+
+
+def test_every_rejection_recorded_has_a_category() -> None:
+    assert len(CATEGORISED) >= 1000
+    assert not [row["error"]["message"] for row in CATEGORISED if row["category"] in ("other", "opaque")]
+
+
+@pytest.mark.parametrize("row", CATEGORISED, ids=[_id(row) for row in CATEGORISED])
+def test_category_table_reads_each_recorded_message_as_recorded(row: dict[str, Any]) -> None:
+    assert compare.tvm_category(row["error"]) == row["category"]
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [
+        ('Target kind "-llvm" is not defined. Target creation from string failed: -llvm', "kind"),
+        ('ValueError: Error when parsing target["host"]: Target kind "-x" is not defined.', "kind"),
+        ('Field "kind" is not found. Target creation from config dict failed: {}', "kind"),
+        ("Cannot load config dict with python JSON loader. Target creation from string failed: {", "json"),
+        ("Check failed: (!pos_quoted) is false: Mismatched quotes '' in string.", "syntax"),
+        ("Attribute keys should start with '-', not an attribute key: b, during parsing target `c b`", "syntax"),
+        ('ValueError: Error when parsing target: Empty attribute key or value in "=True".', "syntax"),
+        (": Cannot recognize 'bogus'. Candidates are: max_num_threads, tag", "attribute"),
+        ('The key "mtriple" appears more than once, during parsing target["mtriple"]', "duplicate"),
+        ('Check failed: (support::StartsWith(archStr, "sm_")) is false: invalid CUDA arch: -arch=x', "kind-check"),
+        ("invalid jit option x (can be `orcjit` or `mcjit`).", "kind-check"),
+        (
+            'ValueError: Error when parsing target["from_device"]: Expects type "runtime.BoxInt", but gets '
+            '"runtime.BoxBool" for object: runtime.BoxBool(true).',
+            "value",
+        ),
+        ('Parsing type "runtime.BoxBool" is not supported for the given object of type "runtime.BoxInt".', "value"),
+        ('Cannot parse integer from string: four, during parsing target["num-cores"]', "value"),
+        ("The last target needs to be a TVM target. Choices: c, llvm", "tvmc-list"),
+        ("Passed --target-c-mcpu but did not specify c target", "tvmc-list"),
+        ("something no row names", "other"),
+    ],
+)
+def test_category_of_tvm_messages(message: str, category: str) -> None:
+    assert compare.tvm_category({"type": "ValueError", "message": message}) == category
+
+
+def test_category_of_a_v019_error_is_in_its_detail() -> None:
+    error = {
+        "type": "TVMError",
+        "message": '. Target creation from config dict failed: {"bogus": runtime.BoxInt(1)}',
+        "detail": "TVMError: ValueError[01:15:07] /project/tvm/src/target/target.cc:582: ValueError: "
+        'Target kind "bad" is not defined. Target creation from string failed: bad',
+    }
+    assert compare.tvm_category(error) == "kind"
+    assert compare.tvm_category({k: v for k, v in error.items() if k != "detail"}) == "opaque"
+    assert compare.tvm_category({"type": "OverflowError", "message": "Python int too large"}) == "overflow"
+
+
+@pytest.mark.parametrize(
+    ("spec", "version", "category", "error"),
+    [
+        ("-llvm", "0.21", "kind", "UnknownKindError"),
+        ("llvm -host=-x", "0.21", "kind", "UnknownKindError"),
+        (" -keys=a'", "0.21", "syntax", "MismatchedQuoteError"),
+        ('{"kind": "llvmx", "num-cores": 99999999999999999999}', "0.21", "json", "InvalidJSONError"),
+        ({"kind": "cuda", "arch": "x", "bogus": 1}, "0.21", "kind-check", "CanonicalizationError"),
+        ({"kind": "llvm", "bogus": 1, "tag": 1}, "0.21", "value", "ValueConversionError"),
+        ({"kind": "llvm", "bogus": 1, "host": "bad"}, "0.21", "kind", "UnknownKindError"),
+        ({"kind": "llvm", "fast-math": 0}, "0.19", "value", "ValueConversionError"),
+        ({"kind": "llvm", "llvm-bogus": 2**64}, "0.21", "overflow", "IntegerOverflowError"),
+        ({"kind": "llvm", "bogus": 1}, "0.21", "attribute", "UnknownAttributeError"),
+        ({"kind": "llvm", "fast-math": 0}, "0.21", None, None),
+    ],
+)
+def test_category_of_targetlang_errors(spec: Any, version: str, category: str | None, error: str | None) -> None:
+    ours = compare.target_outcome(spec, version)
+    if error is None:  # accepted: v0.21's FFI converts an int to a bool
+        assert ours["accepted"] is True
+        return
+    assert ours["accepted"] is False
+    assert (ours["error"]["type"], ours["error"]["category"]) == (error, category)
 
 
 def test_decisions_have_reasons() -> None:

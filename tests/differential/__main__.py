@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from . import harness
-from .areas import MigrateArea, TargetArea, TvmcArea
+from .areas import MigrateArea, ReleaseArea, TargetArea, TvmcArea
 from .logs import LogsArea
 
-AREAS = ("target", "migrate", "tvmc", "logs")
+AREAS = ("target", "release", "migrate", "tvmc", "logs")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     area: harness.Area
     if args.area == "target":
         area = TargetArea(args.oracle)
+    elif args.area == "release":
+        area = ReleaseArea(args.oracle)
     elif args.area == "migrate":
         area = MigrateArea(args.oracle, args.tvm027)
     elif args.area == "tvmc":

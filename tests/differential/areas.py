@@ -37,6 +37,23 @@ class TargetArea(Area):
         return self.worker.restarts
 
 
+class ReleaseArea(TargetArea):
+    """The ``target`` area against TVM v0.19 (``run.sh --tvm 019``) and targetlang's v0.19
+    registry: a release before v0.21's FFI, read per release (config types, JSON integers,
+    errors re-raised as TVMError)."""
+
+    name = "release"
+    tvm = "v0.19.0 (oracle run.sh --tvm 019)"
+
+    def __init__(self, oracle: str) -> None:
+        self.worker = oracle_worker(oracle, "019", "target")
+
+    def step(self, origin: str, spec: Any) -> Case:
+        self.worker.send(spec)
+        ours = compare.target_outcome(spec, "0.19")
+        return finish(origin, spec, self.worker.receive(), ours, area="release")
+
+
 class MigrateArea(Area):
     """``targetlang.migrate(spec)``'s verdict on its conversion must be apache-tvm 0.27's: what
     migrate accepts, 0.27's ``tvm.target.Target`` accepts, and what 0.27 rejects of the plain

@@ -119,6 +119,7 @@ class Case:
     cls: str
     status: str  # agree | decision | disagree | skipped
     golden: dict[str, Any] | None
+    categories: tuple[str, str] | None = None  # (TVM's, targetlang's) error category when both reject
 
 
 @dataclass
@@ -130,8 +131,16 @@ class Tally:
     examples: dict[str, list[str]] = field(default_factory=dict)
     status_of: dict[str, str] = field(default_factory=dict)
     origins: dict[str, Counter[str]] = field(default_factory=dict)
+    both_reject: Counter[str] = field(default_factory=Counter)  # TVM's category, where both agree on it
+    category_pairs: dict[str, Counter[str]] = field(default_factory=dict)  # "TVM -> ours": status counts
 
     def add(self, case: Case) -> None:
+        if case.categories is not None:
+            theirs, ours = case.categories
+            if theirs == ours:
+                self.both_reject[theirs] += 1
+            else:
+                self.category_pairs.setdefault(f"{theirs} -> {ours}", Counter())[case.status] += 1
         self.compared += case.status != "skipped"
         self.statuses[case.status] += 1
         self.origins.setdefault(case.origin, Counter())[case.status] += 1
@@ -152,7 +161,16 @@ class Tally:
                 for cls, by in rows
             }
 
+        differ = sum(sum(c.values()) for c in self.category_pairs.values())
+        same = sum(self.both_reject.values())
         return {
+            "error_categories": {
+                "both_reject": same + differ,
+                "same_category": same,
+                "share": round(same / (same + differ), 6) if same + differ else None,
+                "by_category": dict(self.both_reject.most_common()),
+                "differ": {pair: dict(by) for pair, by in sorted(self.category_pairs.items())},
+            },
             "compared": self.compared,
             "agree": self.statuses["agree"],
             "decision": self.statuses["decision"],
@@ -165,18 +183,27 @@ class Tally:
         }
 
 
-def finish(origin: str, spec: Any, tvm: dict[str, Any] | None, ours: compare.Outcome, golden: bool = True) -> Case:
-    """A Target-area case: classify, look the disagreement up among the decisions."""
+def finish(
+    origin: str,
+    spec: Any,
+    tvm: dict[str, Any] | None,
+    ours: compare.Outcome,
+    golden: bool = True,
+    area: str = "target",
+) -> Case:
+    """A Target-area case: classify, look the disagreement up among the decisions (``area``'s)."""
     outcome = tvm if tvm is not None else {"crashed": True, "accepted": None}
     cls = compare.classify(outcome, ours)
     status = "agree"
     if cls != "agree":
-        decision = compare.decision_for(spec, outcome, ours)
+        decision = compare.decision_for(spec, outcome, ours, area)
         status, cls = ("decision", decision) if decision else ("disagree", cls)
     row = {**encode(spec), **tvm, "origin": origin} if tvm is not None and golden else None
+    if row is not None and row["accepted"] is False:
+        row["category"] = compare.tvm_category(row["error"])  # the table's reading, checked on replay
     if row is not None and status == "disagree":
         row["recorded_class"] = cls
-    return Case(origin, spec, cls, status, row)
+    return Case(origin, spec, cls, status, row, compare.categories(outcome, ours))
 
 
 class Area:

@@ -6,7 +6,8 @@ Python of a venv holding apache-tvm 0.27. It speaks the protocol of tests/oracle
 (``serve``: one ``repr`` of an input a line in, one marked JSON outcome a line out) and records
 TVM's outcome with that module's functions, so the goldens it feeds have the existing format.
 
-* ``target``: ``tvm.target.Target(spec)`` (``oracle_common.target_outcome``);
+* ``target``: ``tvm.target.Target(spec)`` (``oracle_common.target_outcome``), with the Python of
+  v0.21 (the ``target`` area) or v0.19 (the ``release`` area);
 * ``tvm027``: ``tvm.target.Target(config)`` of apache-tvm 0.27 (the same function);
 * ``tvmc``: tvmc's flags and ``target_from_cli`` (``record_tvmc_flags.outcome``);
 * ``logs``: AutoTVM's ``load_from_file``/``ApplyHistoryBest`` or auto_scheduler's
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -79,13 +81,44 @@ def dispatch_queries(logs: Any, log: str, queries: list[list[Any]]) -> list[Any]
     return answers
 
 
+_ERROR_LINE = re.compile(r"\w*Error: ")
+
+
+def with_detail(record: Any) -> Any:
+    """``oracle_common.error_record`` and, for an error of v0.19 (whose text is a C++ traceback,
+    then the message; the last line kept, when the input holds newlines, is the end of its echo,
+    and after a LOG(FATAL) re-raise the echo only), ``detail``: the line that says what failed."""
+
+    def detailed(err: BaseException) -> dict[str, Any]:
+        out: dict[str, Any] = record(err)
+        lines = str(err).strip().splitlines()
+        if lines and lines[0].startswith("Traceback"):
+            # the message starts at the first line naming an error after the frames; its last
+            # line can be the end of an input holding newlines
+            found = [i for i, line in enumerate(lines) if _ERROR_LINE.match(line)]
+            if found:
+                # up to the echo of the input, newlines and all (a key or kind can hold one)
+                rest = lines[found[0] :]
+                end = next((i for i, line in enumerate(rest) if "Target creation from" in line), len(rest) - 1)
+                detail = " ".join(line.strip() for line in rest[: end + 1])
+                if detail != out["message"]:
+                    out["detail"] = detail[:600]
+        return out
+
+    return detailed
+
+
 def main(area: str) -> None:
     sys.path.insert(0, str(ORACLE_DIR))
     common = importlib.import_module("oracle_common")
+    detailed = with_detail(common.__dict__["error_record"])
+    common.__dict__["error_record"] = detailed
     if area in ("target", "tvm027"):
         outcome = common.target_outcome
     elif area == "tvmc":
-        outcome = importlib.import_module("record_tvmc_flags").outcome
+        module = importlib.import_module("record_tvmc_flags")
+        module.__dict__["error_record"] = detailed
+        outcome = module.outcome
     elif area == "logs":
         logs = importlib.import_module("logs_oracle")
 
