@@ -901,6 +901,12 @@ def _parser_fault(
             source,
             *span("mtriple"),
         )
+    fixed = _FIXED_TRIPLES.get(canon) if isinstance(canon, str) else None
+    if fixed is not None and isinstance(config.get("mtriple"), str) and config["mtriple"] != fixed:
+        # compared before the parser read anything else (CheckOrSetAttr, then mcpu)
+        return CanonicalizationError(
+            f'Expects "mtriple" to be "{fixed}", but gets: {config["mtriple"]}', source, *span("mtriple")
+        )
     cfg: dict[str, Any] = {}
     for name in names:
         value = config.get(name)

@@ -124,6 +124,9 @@ def test_the_json_error_points_at_the_integer() -> None:
         ({"kind": "rocm", "mcpu": "x", "bogus": 1}, CanonicalizationError, "GFX version"),
         ({"kind": "nvptx", "mtriple": "x", "bogus": 1}, CanonicalizationError, '"mtriple" to be'),
         ({"kind": "nvptx", "mtriple": None}, CanonicalizationError, '"mtriple" to be'),
+        # Expects "mtriple" to be "amdgcn-amd-amdhsa-hcc", but gets: "x,y": compared before mcpu was read
+        ({"kind": "rocm", "mtriple": "x,y", "mcpu": 32}, CanonicalizationError, '"mtriple" to be'),
+        ({"kind": "nvptx", "mtriple": "x", "mcpu": 32}, CanonicalizationError, '"mtriple" to be'),
         ({"kind": "llvm", "mtriple": "aarch64-linux-gnu", "jit": "x", "bogus": 1}, CanonicalizationError, "jit"),
         # Cannot convert from type `int` to `Optional<ffi.String>`: the CPU parser read mcpu first
         ({"kind": "llvm", "bogus": 1, "mcpu": 1}, ValueConversionError, "'mcpu'"),
