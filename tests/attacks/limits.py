@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -51,43 +51,55 @@ TARGET_DEPTH = 32
 JSON_DEPTH = 100
 
 
-def _cap() -> None:
-    import resource
+# The run is forked by a small launcher, not by this process: a process forked from a large one
+# starts with the large one's resident size as its peak, and Linux keeps the larger across exec,
+# so a run forked from a test process that had read big files was "over 400 MB" before it began.
+# argv: the cap, the timeout, the command; stdout: the exit status, whether it hung, the peak (KB).
+_LAUNCHER = """\
+import json, os, resource, subprocess, sys, time
+cap, timeout = int(sys.argv[1]), float(sys.argv[2])
 
-    resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
+def capped():
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+started = time.monotonic()
+process = subprocess.Popen(sys.argv[3:], stdout=subprocess.DEVNULL, preexec_fn=capped)
+hung = False
+while True:
+    pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+    if pid:
+        break
+    if time.monotonic() - started > timeout:
+        process.kill()
+        pid, status, usage = os.wait4(process.pid, 0)
+        hung = True
+        break
+    time.sleep(0.01)
+print(json.dumps([os.waitstatus_to_exitcode(status), hung, usage.ru_maxrss]))
+"""
 
 
 def _measured(command: list[str], stdin: bytes | None = None) -> tuple[Done, int]:
     """Run ``command`` capped at CAP; what it did, and its peak resident size in bytes (from
-    its own rusage: the process is reaped here, not by subprocess)."""
+    its own rusage, taken by the launcher that reaped it)."""
     started = time.monotonic()
     with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as err:
         if stdin is not None:
             given.write(stdin)
             given.seek(0)
-        process = subprocess.Popen(
-            command,
+        launcher = subprocess.run(
+            [sys.executable, "-c", _LAUNCHER, str(CAP), str(TIMEOUT), *command],
             stdin=given if stdin is not None else subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=err,
             env=_env(),
-            preexec_fn=_cap,
+            timeout=TIMEOUT + 60,
+            check=True,
         )
-        hung = False
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() - started > TIMEOUT:
-                process.kill()
-                pid, status, usage = os.wait4(process.pid, 0)
-                hung = True
-                break
-            time.sleep(0.01)
-        process.returncode = os.waitstatus_to_exitcode(status)  # reaped: subprocess must not wait
+        status, hung, peak_kb = json.loads(launcher.stdout)
         err.seek(0)
         text = err.read().decode("utf-8", "replace")
-    return Done(process.returncode, text, time.monotonic() - started, hung), usage.ru_maxrss * 1024
+    return Done(status, text, time.monotonic() - started, hung), peak_kb * 1024
 
 
 def _broken(outcome: Outcome, trial: int, where: str, done: Done, peak: int) -> bool:
