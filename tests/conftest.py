@@ -54,7 +54,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 # belongs here.
 SLOW: dict[str, float] = {
     "test_attacks.py::test_no_attack_breaks_an_invariant[stats-distinct-targets]": 16,
-    "test_memory_stats.py::test_explain_of_a_long_value_stays_under_a_cap": 10,
     "test_attacks.py::test_no_attack_breaks_an_invariant[fix-parent-killed]": 10,
     "test_attacks.py::test_no_attack_breaks_an_invariant[explain-huge-array]": 8,
     "test_attacks.py::test_no_attack_breaks_an_invariant[fix-group-interrupt]": 7.5,
@@ -104,6 +103,7 @@ SLOW: dict[str, float] = {
     "test_properties.py::test_lossless_text_of_a_canonical_target": 1.6,
     "test_logs_jobs.py::test_migrated_lines_come_back_in_shared_memory_or_not": 1.6,
     "test_memory_stats.py::test_explain_of_a_long_array_stays_under_a_cap": 1.5,
+    "test_memory_stats.py::test_explain_of_a_long_value_stays_under_a_cap": 1.5,
     "test_memory_bounds.py::test_a_json_spec_two_million_hosts_deep_is_refused_in_little_memory": 1.5,
     "test_fuzz_harnesses.py::test_seeds_are_the_real_texts_and_log_lines_of_tests_data": 1.4,
     "test_legacy_reading.py::test_the_quick_reading_is_the_general_one_on_grammar_texts": 1.2,
