@@ -869,15 +869,18 @@ def _command_option(parser: argparse.ArgumentParser, words: Sequence[str]) -> st
         if word == "--" or not word.startswith("-") or name in ("-h", "--help", "--version"):
             return None  # the command, or what argparse answers itself
         if name not in own:
-            having = [sub.prog for sub in _leaves(parser) if name in sub._option_string_actions]
-            if not having:
+            subs = [sub for sub in _leaves(parser) if name in sub._option_string_actions]
+            if not subs:
                 return None  # argparse names it unrecognized
-            rest = words[index + 1 :]
+            having = [sub.prog for sub in subs]
+            takes_value = "=" not in word and any(sub._option_string_actions[name].nargs != 0 for sub in subs)
+            option = list(words[index : index + 2]) if takes_value else [word]  # with its value
+            rest = words[index + len(option) :]
             after = next((i for i, w in enumerate(rest) if w in commands), None)
             names = [prog.removeprefix(f"{parser.prog} ") for prog in having]
             if after is not None and rest[after] in names:
-                # the command given: the same line, the option moved after it
-                moved = [*words[:index], *rest[: after + 1], word, *rest[after + 1 :]]
+                # the command given: the same line, the option (and its value) moved after it
+                moved = [*words[:index], *rest[: after + 1], *option, *rest[after + 1 :]]
                 example = f"'{' '.join(['targetlang', *(shlex.quote(w) for w in moved)])}'"
             elif len(names) == 1:
                 example = f"'targetlang {names[0]} {name} ...'"

@@ -70,16 +70,16 @@ def spec_words(
     """
     dashed = bool(words) and words[0] == "--"
     words = list(words[1:] if dashed else words)
-    split = next((word for word in words if _separates(word)), None) if len(words) > 1 else None
-    if split is None:
+    split = _split_values(words)
+    if not split:
         return words, dashed
     if options is not None and not dashed:
         for index, word in enumerate(words[1:], 1):
             if word.split("=", 1)[0] in options:
                 raise _option_first(words, index, before, options)
-    requoted = [_requoted(word) for word in words]
+    requoted = [_requoted(word) if index in split else word for index, word in enumerate(words)]
     why = (
-        f"SPEC is in {len(words)} words and {_shell_word(split)} holds a space: the shell removed the "
+        f"SPEC is in {len(words)} words and {_shell_word(words[split[0]])} holds a space: the shell removed the "
         "quotes around it, and the words joined would read as another target"
     )
     if any(word is None for word in requoted):
@@ -87,6 +87,22 @@ def spec_words(
     spec = " ".join(word for word in requoted if word is not None)
     line = " ".join(["targetlang", *(shlex.quote(word) for word in before), _shell_word(spec)])
     raise UsageError(f"{why}; quote the whole spec:\n  {line}")
+
+
+def _split_values(words: Sequence[str]) -> list[int]:
+    """The indexes of the words that are an option's value holding a space that separates words
+    (:func:`_separates`): ``-key=VALUE``, or the word after a ``-key`` without ``=``. The first
+    word (the kind, or a whole quoted spec) and the pieces of JSON text are joined as typed."""
+    if len(words) < 2 or words[0].lstrip().startswith("{"):
+        return []
+    found = []
+    for index in range(1, len(words)):
+        word, before = words[index], words[index - 1]
+        if not _separates(word):
+            continue
+        if _OPTION_VALUE.fullmatch(word) or (before.startswith("-") and "=" not in before and before.strip("-")):
+            found.append(index)
+    return found
 
 
 def _separates(word: str) -> bool:

@@ -142,6 +142,10 @@ def test_a_spec_the_shell_split_inside_a_quoted_value_is_refused(run: Run, argv:
         (["fmt", "vulkan", "-device_name='GPU one'"], "vulkan -device_name='GPU one'\n"),
         (["fmt", "vulkan", "-device_name=GPU\\ one"], "vulkan -device_name='GPU one'\n"),
         (["fmt", "llvm", "-mcpu=a\tb"], "llvm -mcpu=a\tb\n"),
+        # the first word quoted whole and more words after it: joined as typed
+        (["fmt", "llvm -mcpu=x", "-mattr=+a"], "llvm -mattr=+a -mcpu=x\n"),
+        # JSON text in several words
+        (["fmt", '{"kind": "llvm",', '"mcpu": "x"}'], "llvm -mcpu=x\n"),
     ],
 )
 def test_specs_the_shell_did_not_split_read(run: Run, argv: list[str], out: str) -> None:
@@ -244,6 +248,17 @@ def test_lines_takes_one_file_not_more_words(run: Run) -> None:
             ["-q", "--jsonish", "fmt", "llvm"],
             "--jsonish is an option of a command, not of targetlang: it goes after "
             "the command, as in 'targetlang -q fmt --jsonish llvm'",
+        ),
+        (
+            # an option's value goes with it
+            ["--tvm-version", "0.19", "fmt", "llvm"],
+            "--tvm-version is an option of a command, not of targetlang: it goes after the "
+            "command, as in 'targetlang fmt --tvm-version 0.19 llvm'",
+        ),
+        (
+            ["--policy", "drop", "migrate", "llvm"],
+            "--policy is an option of a command, not of targetlang: it goes after the "
+            "command, as in 'targetlang migrate --policy drop llvm'",
         ),
         (
             ["--registry", "r.json", "--lines"],

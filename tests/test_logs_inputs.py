@@ -81,13 +81,6 @@ def test_a_cut_gzip_stream_is_an_error_naming_the_file(run: Run, tmp_path: Path)
     assert err.startswith(f"error: cannot read {log}: not a whole gzip stream (")
 
 
-def test_targetlang_check_says_gzip_as_logs_check_knows_it(run: Run, tmp_path: Path) -> None:
-    specs = tmp_path / "specs.txt.gz"
-    specs.write_bytes(gzip.compress(b"llvm -mcpu=skylake\n"))
-    status, _, err = run("check", str(specs))
-    assert (status, err) == (1, f"error: {specs} is gzip-compressed: decompress it (zcat FILE | targetlang check -)\n")
-
-
 def test_a_big_gzipped_log_is_read_in_flat_memory(tmp_path: Path) -> None:
     if not os.path.exists("/proc/self/status"):
         pytest.skip("no /proc/self/status to read the peak from")
