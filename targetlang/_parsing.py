@@ -867,6 +867,16 @@ def _boxes_scalars(version: str) -> bool:
 
 _BOXED_SCALARS = (Version.parse("0.18"), Version.parse("0.20"))
 
+
+@functools.cache
+def _parser_first(version: str) -> bool:
+    # v0.10 on ran a kind's target parser first in FromConfig; v0.7 - v0.9 ran its attrs
+    # preprocessor (UpdateCUDAAttrs, ...) last, once every attribute had been read
+    return registry_release(version).version >= _TARGET_PARSERS
+
+
+_TARGET_PARSERS = Version.parse("0.10")
+
 # The attributes each kind's target parser read before TVM's FromConfig read the tag, keys, host
 # and attributes (src/target/target_kind.cc, parsers/cpu.cc): what it rejects in them comes first.
 _PARSER_READS = {
@@ -1109,9 +1119,8 @@ def _from_config(
     except TargetError:
         # TVM's FromConfig ran the kind's target parser before it read any of these, and built
         # each target it read (its parser included) before it read what follows
-        fault = _parser_fault(config, schema, registry, source, value_span) or _nested_fault(
-            [*fields.values(), *attrs.values()]
-        )
+        first = _parser_fault(config, schema, registry, source, value_span) if _parser_first(registry.version) else None
+        fault = first or _nested_fault([*fields.values(), *attrs.values()])
         if fault is not None:
             raise fault from None
         raise

@@ -163,6 +163,24 @@ def test_config_checks_come_in_tvm_order(config: dict[str, Any], error: type[Tar
 
 
 @pytest.mark.parametrize(
+    ("config", "version", "says"),
+    [
+        # v0.10 on: the kind's target parser first (FromConfig: set_target_parser)
+        ({"kind": "cuda", "arch": "80", "bogus": 1}, "0.10", "invalid CUDA arch"),
+        ({"kind": "rocm", "mtriple": "x", "bogus": 1}, "0.10", '"mtriple" to be'),
+        # v0.7 - v0.9: the attributes first, the kind's preprocessor last (src/target/target.cc at
+        # v0.9.0: kind->preprocessor after the attributes are read; UpdateCUDAAttrs a preprocessor)
+        ({"kind": "cuda", "arch": "80", "bogus": 1}, "0.9", "no attribute 'bogus'"),
+        ({"kind": "rocm", "mtriple": "x", "bogus": 1}, "0.8", "no attribute 'bogus'"),
+        ({"kind": "cuda", "arch": "80", "bogus": 1}, "0.7", "no attribute 'bogus'"),
+    ],
+)
+def test_the_kind_s_check_comes_first_from_010(config: dict[str, Any], version: str, says: str) -> None:
+    err = error_of(config, version)
+    assert err is not None and says in err.message
+
+
+@pytest.mark.parametrize(
     ("config", "v019", "v021"),
     [
         # Expects type "runtime.BoxInt", but gets "runtime.BoxBool"
