@@ -12,9 +12,10 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ._diagnostics import unknown_kind
 from ._registry import Registry
 from ._versions import release
-from .errors import TargetError, TargetSyntaxError, UnknownKindError, show
+from .errors import TargetError, TargetSyntaxError
 
 __all__ = [
     "SpecFormatter",
@@ -194,8 +195,8 @@ def read_by_release(spec: str, version: str | None, registry: Registry) -> None:
             space,
             len(spec),
         )
-    if re.search(r"\s", spec):  # no space to refuse it at: the whole text is the kind's name
-        raise UnknownKindError(f"unknown target kind {show(spec)}", spec, 0, len(spec))
+    if spec not in registry.kinds:  # no space to refuse it at: the whole text is the kind's name
+        raise unknown_kind(spec, registry, spec, 0, len(spec))
 
 
 def error_record(err: TargetError) -> dict[str, Any]:

@@ -328,6 +328,13 @@ _NO_STRINGS = (
             "",
             "error: unknown target kind 'llvm\u2409-mcpu=skylake'\n  llvm\u2409-mcpu=skylake\n  ^^^^^^^^^^^^^^^^^^\n",
         ),
+        # Target kind "llvm'" is not defined (apache-tvm 0.27): a quote is part of the name, not a syntax
+        (
+            ["fmt", "--tvm-version", "0.27", "llvm'"],
+            1,
+            "",
+            "error: unknown target kind 'llvm''; did you mean 'llvm'?\n  llvm'\n  ^^^^^\n",
+        ),
         # what TVM 0.27 reads: a bare kind name, a tag name, JSON text
         (["fmt", "--tvm-version", "0.27", "cuda"], 0, "cuda\n", ""),
         # a tag name: the tag's config, as 0.27 registered it
