@@ -44,8 +44,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(young, middle, 100)
 
 
-# The slow tests, slowest first: `python -m pytest -m "not slow"` (the quick loop of the README)
-# leaves them out, and every run starts them first, so that with one worker per core none of them
+# The slow tests: `python -m pytest -m "not slow"` (the quick loop of the README) leaves them
+# out, and every run starts them first, slowest first, so that with one worker per core none of them
 # begins when the others are done and runs alone at the end. An entry is a test with its
 # parameters, a test function (all its parameters) or a module; a test takes the first entry it
 # falls under, in the order test, function, module. The figures are the seconds one test takes on a
