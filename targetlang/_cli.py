@@ -35,12 +35,14 @@ from ._logs_cli import TARGET_VERSION_HELP, target_version_argument, tvm_version
 from ._logs_cli import add_parser as _add_logs_parser
 from ._signals import say_stopped, signals_held
 from ._spec_words import (
+    NotText,
     SpecFormatter,
     before_spec,
     error_record,
     misplaced_option,
     read_by_release,
     spec_words,
+    text_of,
 )
 from ._spec_words import UsageError as _UsageError
 from ._versions import ERA_NAMES, MODERN
@@ -223,15 +225,9 @@ def _reading(args: argparse.Namespace) -> tuple[Registry, str | None]:
 
 def _decode(data: bytes, name: str) -> str:
     try:
-        # utf-8-sig: a byte-order mark written by a Windows editor is not part of the first spec.
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        if data[:2] == b"\x1f\x8b":  # gzip's magic: said as the logs commands, which read it, know it
-            raise _InputError(
-                f"{name} is gzip-compressed, not text: decompress it first (zcat FILE | targetlang ... -), "
-                "or, for a tuning log, use 'targetlang logs', which reads .gz"
-            ) from None
-        raise _InputError(f"{name} is not UTF-8 text ({err.reason} at byte {err.start})") from None
+        return text_of(data, name)
+    except NotText as err:
+        raise _InputError(str(err)) from None
 
 
 def _read_stdin() -> str:

@@ -13,7 +13,16 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._logs_cli import TARGET_VERSION_HELP, target_version_argument, tvm_version_argument
-from ._spec_words import SpecFormatter, before_spec, error_record, misplaced_option, read_by_release, spec_words
+from ._spec_words import (
+    NotText,
+    SpecFormatter,
+    before_spec,
+    error_record,
+    misplaced_option,
+    read_by_release,
+    spec_words,
+    text_of,
+)
 from .errors import TargetError
 
 if TYPE_CHECKING:
@@ -311,9 +320,9 @@ def _spec(text: str) -> str:
     buffer = getattr(stdin, "buffer", None)
     try:
         # bytes, not text: text mode's universal newlines would turn a '\r' inside a spec into '\n'
-        read = stdin.read() if buffer is None else buffer.read().decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise TargetError(f"<stdin> is not UTF-8 text ({err.reason} at byte {err.start})") from None
+        read = stdin.read() if buffer is None else text_of(buffer.read(), "<stdin>")
+    except NotText as err:
+        raise TargetError(str(err)) from None
     return read[:-1].removesuffix("\r") if read.endswith("\n") else read
 
 

@@ -18,6 +18,7 @@ from ._versions import release
 from .errors import TargetError, TargetSyntaxError
 
 __all__ = [
+    "NotText",
     "SpecFormatter",
     "UsageError",
     "before_spec",
@@ -25,6 +26,7 @@ __all__ = [
     "misplaced_option",
     "read_by_release",
     "spec_words",
+    "text_of",
 ]
 
 
@@ -202,3 +204,21 @@ def read_by_release(spec: str, version: str | None, registry: Registry) -> None:
 def error_record(err: TargetError) -> dict[str, Any]:
     """A spec that did not read, as ``--json`` prints it under ``error``."""
     return {"type": type(err).__name__, "message": err.message, "start": err.start, "end": err.end}
+
+
+class NotText(ValueError):
+    """Bytes given where text was to be read: not UTF-8, or a gzip stream."""
+
+
+def text_of(data: bytes, name: str) -> str:
+    """``data`` (of the input ``name``) as text: UTF-8, a byte-order mark (a Windows editor's)
+    dropped. Raises :class:`NotText` saying what it is instead."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        if data[:2] == b"\x1f\x8b":  # gzip's magic: said as the logs commands, which read it, know it
+            raise NotText(
+                f"{name} is gzip-compressed, not text: decompress it first (zcat FILE | targetlang ... -), "
+                "or, for a tuning log, use 'targetlang logs', which reads .gz"
+            ) from None
+        raise NotText(f"{name} is not UTF-8 text ({err.reason} at byte {err.start})") from None

@@ -345,6 +345,13 @@ def test_check_unreadable_files(run: Run, tmp_path: Path) -> None:
     assert run("check", str(binary)) == (1, "", f"error: {binary} is not UTF-8 text (invalid start byte at byte 5)\n")
 
 
+def test_a_gzip_stream_on_standard_input_is_said_to_be_one(run: Run) -> None:
+    for command in (("explain", "-"), ("fmt", "-"), ("check", "-")):
+        status, out, err = run(*command, stdin=gzip.compress(b"llvm\n"))
+        assert (status, out) == (1, ""), command
+        assert err.startswith("error: <stdin> is gzip-compressed, not text: decompress it first"), command
+
+
 @pytest.mark.parametrize("command", [("check",), ("parse", "--lines"), ("migrate", "--lines")])
 def test_a_gzip_file_is_said_to_be_one(run: Run, tmp_path: Path, command: tuple[str, ...]) -> None:
     log = tmp_path / "x.log.gz"

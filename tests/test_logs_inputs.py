@@ -52,6 +52,24 @@ def test_gzipped_logs_are_read_directly(run: Run, tmp_path: Path, argv: list[str
         assert '"records": 2' in out and '"files": 1' in out
 
 
+@pytest.mark.parametrize(
+    ("command", "stdout", "stderr"),
+    [
+        (["check", "-"], "<stdin>: 2 records (2 autotvm-v0.2), 1 comment line, 1 distinct target; 0 failed\n", ""),
+        (
+            ["migrate", "-q", "-o", "-", "-"],
+            "# c\n" + _MIGRATED + "\n" + _MIGRATED + "\n",
+            "<stdin>: 2 records, 2 changed, 0 unchanged, 0 kept as written\n",
+        ),
+    ],
+)
+def test_a_gzip_stream_on_standard_input_is_read_decompressed(
+    run: Run, command: list[str], stdout: str, stderr: str
+) -> None:
+    data = gzip.compress("".join(line + "\n" for line in ("# c", _RECORD, _RECORD)).encode())
+    assert run("logs", *command, stdin=data) == (0, stdout, stderr)
+
+
 def test_migrate_writes_a_gz_name_compressed_and_any_other_plain(run: Run, tmp_path: Path) -> None:
     log = _log(tmp_path / "tune.log.gz", "# c", _RECORD, compressed=True)
     assert run("logs", "migrate", "-q", str(log), "-o", str(tmp_path / "out.log"))[0] == 0

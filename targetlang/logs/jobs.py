@@ -175,6 +175,10 @@ class Source:
             # Bytes when there are: text mode's universal newlines would change the lines.
             buffer = getattr(stdin, "buffer", None)
             if buffer is not None:
+                if not hasattr(buffer, "peek"):  # (a stream in memory): one whose start can be looked at
+                    buffer = io.BufferedReader(buffer)
+                if buffer.peek(2)[:2] == GZIP_MAGIC:  # (zcat log.gz | ... was not needed)
+                    return cls("<stdin>", None, None, _decompressed(buffer, "<stdin>"), compressed=True)
                 # what a pipe has now, not a whole block: a log piped in is read as it comes
                 return cls("<stdin>", None, None, getattr(buffer, "read1", buffer.read))
             return cls("<stdin>", None, None, lambda size: stdin.read(size).encode("utf-8", "surrogateescape"))
