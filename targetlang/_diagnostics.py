@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from types import CodeType, FrameType
 from typing import Any, TypeVar
 
-from ._registry import Registry, attribute_releases, modern_tag, modern_tags_release
+from ._registry import Registry, attribute_releases, modern_tag, tag_added_in
 from ._resolution import feature_name
 from ._schema import KindSchema
 from ._versions import DEFAULT, LAST_LEGACY, Version, release_title
@@ -153,7 +153,7 @@ def hint(close: tuple[str, ...]) -> str:
 
 def unknown_kind(name: str, registry: Registry, source: str, start: int, end: int) -> UnknownKindError:
     if name not in registry.tags and modern_tag(registry, name) is not None:
-        added = f"{release_title(modern_tags_release(registry))} added, after TVM v{registry.version or DEFAULT}"
+        added = f"{release_title(tag_added_in(registry, name))} added, after TVM v{registry.version or DEFAULT}"
         message = f'{show(name)} is a tag {added}: write {{"tag": "{name}"}}'
         return UnknownKindError(message, source, start, end)
     meant = _NOT_KINDS.get(name.lower())

@@ -13,7 +13,17 @@ from typing import Any
 from ._cache import bounded_cache
 from ._schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, thawed
 from ._values import _json_type, from_json
-from ._versions import DATA, DEFAULT, MODERN, MODERN_RELEASES, SCHEMA_RELEASES, Version, data_file, release
+from ._versions import (
+    DATA,
+    DEFAULT,
+    MODERN,
+    MODERN_RELEASES,
+    NAMED_DISTRIBUTIONS,
+    SCHEMA_RELEASES,
+    Version,
+    data_file,
+    release,
+)
 from .errors import RegistryError, TargetError, show
 
 __all__ = [
@@ -614,6 +624,19 @@ def modern_tags_release(registry: Registry) -> str:
         return registry._modern_tags
     own = Version.parse(registry.version) if registry.version in SCHEMA_RELEASES else None
     return str(own if own is not None and own in MODERN_RELEASES else MODERN)
+
+
+def tag_added_in(registry: Registry, name: str) -> str:
+    """The modern release that first registered tag ``name``, of those up to the one whose added
+    tags ``registry`` reads (:func:`modern_tags_release`); that release itself for a named
+    distribution's tag no release has."""
+    reading = modern_tags_release(registry)
+    if reading in NAMED_DISTRIBUTIONS and name not in _tags_added_in_modern(str(MODERN)):
+        return reading
+    for version in MODERN_RELEASES:
+        if name in _tags_added_in_modern(str(version)):
+            return str(version)
+    return reading
 
 
 def reading_tags_of(registry: Registry, release: str) -> Registry:

@@ -85,7 +85,7 @@ def test_tags_tvm_027_added_read_in_the_modern_form_only() -> None:
     # TVM v0.22 read no such name, and neither does the legacy string form.
     with pytest.raises(targetlang.UnknownKindError) as info:
         parse("arm/rasp4b")
-    assert info.value.message == '\'arm/rasp4b\' is a tag TVM 0.27 added, after TVM v0.22: write {"tag": "arm/rasp4b"}'
+    assert info.value.message == '\'arm/rasp4b\' is a tag TVM 0.24 added, after TVM v0.22: write {"tag": "arm/rasp4b"}'
     # A registry built on an older TVM, or on none, does not have them.
     with pytest.raises(targetlang.UnknownTagError):
         parse("{tag: arm/rasp4b}", registry=builtin_registry("0.8"))
