@@ -866,8 +866,8 @@ def _command_option(parser: argparse.ArgumentParser, words: Sequence[str]) -> st
             return None  # the command, or what argparse answers itself
         if name not in own:
             subs = [sub for sub in _leaves(parser) if name in sub._option_string_actions]
-            if not subs:
-                return None  # argparse names it unrecognized
+            if not subs:  # (argparse would ask for a COMMAND when nothing follows)
+                return f"unrecognized arguments: {word}"
             having = [sub.prog for sub in subs]
             takes_value = "=" not in word and any(sub._option_string_actions[name].nargs != 0 for sub in subs)
             option = list(words[index : index + 2]) if takes_value else [word]  # with its value

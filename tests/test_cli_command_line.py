@@ -249,6 +249,9 @@ def test_lines_takes_one_file_not_more_words(run: Run) -> None:
             "--jsonish is an option of a command, not of targetlang: it goes after "
             "the command, as in 'targetlang -q fmt --jsonish llvm'",
         ),
+        # an option no command has
+        (["--bogus"], "unrecognized arguments: --bogus"),
+        (["--bogus", "fmt", "llvm"], "unrecognized arguments: --bogus"),
         (
             # an option's value goes with it
             ["--tvm-version", "0.19", "fmt", "llvm"],
