@@ -756,6 +756,12 @@ raise SystemExit(main(sys.argv[2:]))
 """
 
 
+def _names(error: str, given: str) -> bool:
+    """Whether a failed migration's error names the file given: the output after the input's name
+    (``cannot migrate IN: REASON (OUT)``), or, migrated in place, the one file named once."""
+    return f"({given})" in error or f"cannot migrate {given}: " in error
+
+
 def full_disk(trials: int, seed: int = 0) -> Outcome:
     """A file size limit (RLIMIT_FSIZE) drawn at random from 0 to a little past the migrated log's
     size, for ``--in-place`` and ``-o`` (a new file or an existing one), the file named as a
@@ -801,7 +807,7 @@ def full_disk(trials: int, seed: int = 0) -> Outcome:
                     outcome.violate(trial, f"{where}: exit 0, the file {_describe(written, migrated=migrated)}")
                     continue
                 outcome.count("fit under the limit: written whole")
-            elif done.status == 1 and "File too large" in done.err and f"({given})" in done.err:
+            elif done.status == 1 and "File too large" in done.err and _names(done.err, given):
                 if written != before or left or backup:
                     outcome.violate(trial, f"{where}: failed, the file {_describe(written)}, left {backup + left}")
                     continue
