@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -890,3 +891,21 @@ def test_the_diff_of_a_file_with_a_form_feed_is_a_patch(run: Run) -> None:
         "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n import tvm\n \x0c\n"
         '-t = tvm.target.Target("cuda -arch=sm_80")\n+t = tvm.target.Target({"kind": "cuda", "arch": "sm_80"})\n'
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "imported"),
+    [
+        ("x = 1\n", False),  # nothing a rule looks for: Python's own parser only
+        ("import tvm\ntvm.target.Target('cuda -arch=sm_80')\n", True),
+    ],
+)
+def test_libcst_is_imported_only_for_a_file_that_may_need_it(tmp_path: Path, source: str, imported: bool) -> None:
+    path = tmp_path / "a.py"
+    path.write_text(source)
+    script = (
+        "import sys\nfrom targetlang._cli import main\n"
+        f"main(['fix', '--check', {str(path)!r}])\nprint('libcst' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.stderr.splitlines()[-1] == str(imported), done.stderr

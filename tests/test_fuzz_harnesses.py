@@ -14,6 +14,7 @@ import pytest
 import targetlang
 import targetlang.fix
 import targetlang.fix._python
+import targetlang.fix._python_syntax
 import targetlang.fix.rules.text_target
 
 FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
@@ -157,7 +158,8 @@ def _misplaces(findings: list[Any]) -> list[Any]:
     return [dataclasses.replace(f, column=f.column + 1) for f in findings]
 
 
-_UNCHANGED = b"\x00import tvm\nt = tvm.target.Target('cuda')\n"  # nothing to fix
+# nothing to fix, though the fixer reads it (a modern target: the file is worth parsing)
+_UNCHANGED = b"\x00import tvm\nt = tvm.target.Target({'kind': 'cuda'})\n"
 
 # Each a fault the fix target must catch: the input that shows it, and what the target reports.
 FIX_FAULTS: dict[str, tuple[Fault, bytes, str]] = {
@@ -209,7 +211,7 @@ def test_the_fix_target_catches_a_misplaced_finding_in_a_shell_script(monkeypatc
 def test_the_fix_target_catches_python_accepted_that_does_not_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     data = b"\x00import tvm\nt = tvm.target.Target('cuda -arch=sm_80'\n"  # a bracket left open
     targets.fix(data)  # refused: a TargetError
-    monkeypatch.setattr(targetlang.fix._python, "_check_syntax", lambda text, path: None)
-    monkeypatch.setattr(targetlang.fix._python, "worth_parsing", lambda text, registry: False)
+    monkeypatch.setattr(targetlang.fix._python_syntax, "check_syntax", lambda text, path: None)
+    monkeypatch.setattr(targetlang.fix._python_syntax, "worth_parsing", lambda text, registry: False)
     with pytest.raises(common.Broken, match="Python that does not parse was fixed"):
         targets.fix(data)

@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import PurePath
 
 from .._registry import Registry
+from .._signals import signals_held
 from .._versions import DISTRIBUTIONS, distribution_release
 from ._apis import DEFAULT_TABLE, TARGET_APIS, ApiTable, TargetApi, parse_api
 from ._findings import Finding, FixResult, UseSite
@@ -111,7 +112,12 @@ def fix_source(
     name = path if path is not None else "<string>"
     suffix = PurePath(path).suffix.lower() if path is not None else ".py"
     def python(code: str, first_line: int = 1) -> tuple[str, list[Finding]]:
-        # LibCST is imported for the first code that needs it: a shell script or a config never does
+        # LibCST is imported for the first code that needs it: a shell script or a config never
+        # does, nor Python that holds nothing the rules look for (most files of a tree)
+        from ._python_syntax import may_need_fixing
+
+        if not may_need_fixing(code, name, registry):
+            return code, []
         return _python_fixer()(
             code,
             path=name,
@@ -172,7 +178,10 @@ def _table(extra: tuple[TargetApi, ...]) -> ApiTable:
 
 def _python_fixer() -> Callable[..., tuple[str, list[Finding]]]:
     try:
-        from ._python import fix_python
+        # the stops held while LibCST's native parser initialises (as the command line imports
+        # its modules): a handler raising inside an extension module's import can crash it
+        with signals_held():
+            from ._python import fix_python
     except ImportError as err:
         if getattr(err, "name", None) != "libcst" and "libcst" not in str(err):
             raise

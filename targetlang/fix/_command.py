@@ -478,9 +478,9 @@ def _without_libcst(names: Sequence[str]) -> bool:
     (said on standard error): shell scripts, documents and configuration are read without it."""
     if all(os.path.splitext(name)[1].lower() in TEXT_SUFFIXES for name in names):
         return False
-    try:
-        from ._python import fix_python  # noqa: F401  (LibCST present?)
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("libcst") is None:  # (not imported: a file may not need it)
         print("error: targetlang fix rewrites Python with LibCST: pip install 'targetlang[fix]'", file=sys.stderr)
         return True
     return False
@@ -635,7 +635,8 @@ def add_parser(commands: Any) -> None:
         help="split a written target whose line grows past N characters (default: [tool.ruff] or "
         "[tool.black] line-length of the nearest pyproject.toml, else 88)",
     )
-    parser.set_defaults(run=_run, imports=("targetlang.fix._python", "targetlang.logs.output"))
+    # (LibCST, which the Python fixer imports, only when a file needs it: fix/__init__.py)
+    parser.set_defaults(run=_run, imports=("targetlang.fix._python_syntax", "targetlang.logs.output"))
 
 
 def _positive(text: str) -> int:

@@ -1,19 +1,16 @@
-"""What is cheap to look at first: whether a file may hold anything the rules look for, and
-whether an expression may build a legacy target at all (the rules read it whole only then)."""
+"""What is cheap to look at first: whether a file may hold anything the rules look for, read
+in its text, before LibCST is imported or run (:mod:`._candidates` asks the same of a node)."""
 
 from __future__ import annotations
 
 import functools
 import re
 
-import libcst as cst
-
 from .._registry import Registry
-from ._compose import is_format
 from ._convert import reading_registry
 from ._properties import REMOVED_PROPERTIES
 
-__all__ = ["built", "candidate", "helper_names", "worth_parsing"]
+__all__ = ["helper_names", "worth_parsing"]
 
 
 def helper_names() -> frozenset[str]:
@@ -21,12 +18,6 @@ def helper_names() -> frozenset[str]:
     from ..helpers import HELPERS
 
     return frozenset(HELPERS)
-
-
-# A legacy target with options: a word, white space, a dash, in the text of one string node.
-_LEGACY_SHAPE = re.compile(r"""^[rRuUfF]*(?:'|"|\'\'\'|\"\"\")\s*[\w{%-]""")
-_OPTION = re.compile(r"\s-")
-_LEGACY_TEXT = re.compile(r"\s*[\w{]\S*\s+-")
 
 
 def worth_parsing(text: str, registry: Registry | None = None) -> bool:
@@ -69,37 +60,3 @@ def _prefilter(registry: Registry | None) -> tuple[re.Pattern[str], re.Pattern[s
         )
     )
     return looks, re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b")
-
-
-def built(node: cst.BaseExpression) -> bool:
-    """``node`` builds a text of parts (``+``, ``%``, an f-string, ``.format``, ``.join``)."""
-    return isinstance(node, (cst.BinaryOperation, cst.FormattedString)) or (
-        isinstance(node, cst.Call) and is_format(node)
-    )
-
-
-def candidate(node: cst.BaseExpression) -> bool:
-    """Cheaply: ``node`` may build a legacy target with options (the rewriter decides)."""
-    if isinstance(node, cst.SimpleString):
-        return bool(_LEGACY_SHAPE.match(node.value) and _OPTION.search(node.value))
-    if isinstance(node, cst.ConcatenatedString):
-        value = node.evaluated_value
-        if isinstance(value, str):
-            return bool(_LEGACY_TEXT.match(value))
-        return candidate(node.left) or candidate(node.right)
-    if isinstance(node, cst.FormattedString):
-        return any(
-            _OPTION.search(p.value)
-            if isinstance(p, cst.FormattedStringText)
-            else isinstance(p, cst.FormattedStringExpression) and candidate(p.expression)
-            for p in node.parts
-        )
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
-        return candidate(node.left) or candidate(node.right)
-    if isinstance(node, (cst.Tuple, cst.List)):  # the operands of a % template
-        return any(candidate(element.value) for element in node.elements)
-    if isinstance(node, cst.Call) and is_format(node) and isinstance(node.func, cst.Attribute):
-        if node.func.attr.value == "join":
-            return bool(node.args) and isinstance(node.args[0].value, (cst.List, cst.Tuple))
-        return candidate(node.func.value) or any(candidate(arg.value) for arg in node.args)
-    return False

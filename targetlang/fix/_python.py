@@ -10,10 +10,7 @@ other byte of the source. Whether a fix of a value is safe is decided by where t
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import io
-import tokenize
 import warnings
 from collections.abc import Callable
 from typing import TypeVar
@@ -30,6 +27,15 @@ from ._flow import Flow
 from ._imports import imports
 from ._layout import black_formatter, long_lines, project_line_length, split
 from ._prefilter import worth_parsing
+from ._python_syntax import (
+    MAX_LARGE_STACK_COST,
+    MAX_NESTING_COST,
+    MAX_PYTHON_CHARS,
+    check_syntax,
+    nesting_cost,
+    python_error,
+    too_deep,
+)
 from ._rewriter import Options, Rewriter
 from ._suppress import python_suppression
 from ._survey import Survey
@@ -84,7 +90,7 @@ def fix_python(
         # Python's own parser first, for every file (one that does not parse is an error whether
         # or not it holds a target, as a linter says): LibCST accepts some source Python rejects
         # (a bad escape, bytes beside str) and then fails later, out of a node's value
-        _check_syntax(text, path)
+        check_syntax(text, path)
         if not worth_parsing(text, registry):
             return text, []
         length = line_length if line_length is not None else project_line_length(path)
@@ -92,8 +98,8 @@ def fix_python(
         # LibCST parses and visits recursively, and its limits are lower than Python's: source
         # nested deeper than this thread's stack takes is fixed on a large stack, and deeper than
         # that one takes is refused (its native parser would crash, not raise)
-        cost, deepest = _nesting_cost(text, path, _MAX_LARGE_STACK_COST)
-        if cost <= _MAX_NESTING_COST:
+        cost, deepest = nesting_cost(text, path, MAX_LARGE_STACK_COST)
+        if cost <= MAX_NESTING_COST:
             try:
                 return _fixed_point(text, options, table)
             except RecursionError:  # a shape the cost underrates: again, on the large stack
@@ -123,43 +129,29 @@ def _fixed_point(text: str, options: Options, table: ApiTable) -> tuple[str, lis
 def _on_large_stack(text: str, path: str, deepest: int, call: Callable[[], _R]) -> _R:
     """``call()`` in a thread with a large stack (:func:`targetlang._diagnostics.on_large_stack`),
     a :class:`NestingTooDeepError` at ``deepest`` (an offset) if even that stack does not hold it."""
-    too_deep = _too_deep(text, path, deepest)
+    refused = too_deep(text, path, deepest)
 
     def guarded() -> _R:
         try:
             return call()
         except RecursionError:
-            raise too_deep from None
+            raise refused from None
         except SourceSyntaxError as err:
             # Python read it (every file is checked first): LibCST's parser, which gives up on
             # long chains (about 4,000 strings side by side) with a syntax error at the start
-            raise too_deep from err
+            raise refused from err
 
     try:
         return on_large_stack(guarded)
     except NestingTooDeepError as err:
-        if err is too_deep:
+        if err is refused:
             raise
-        raise too_deep from None  # no large stack to be had here
+        raise refused from None  # no large stack to be had here
 
 
 # How many times a text is fixed at most before the fixes stop being applied (ruff's limit is 100;
 # a fix here never needs more than two passes).
 _MAX_PASSES = 10
-
-
-def _check_syntax(text: str, path: str) -> None:
-    """Raise :class:`SourceSyntaxError` where Python cannot parse ``text``, and
-    :class:`NestingTooDeepError` where it is nested too deeply to be read."""
-    try:
-        ast.parse(text)
-    except SyntaxError as err:
-        if "too many nested" in (err.msg or ""):
-            _nesting_cost(text, path, _MAX_NESTING_COST)
-        raise _python_error(text, path, err.lineno or 1, (err.offset or 1) - 1, err.msg) from None
-    except (ValueError, MemoryError, RecursionError) as err:
-        _nesting_cost(text, path, _MAX_NESTING_COST)
-        raise _python_error(text, path, 1, 0, str(err) or type(err).__name__) from None
 
 
 def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, list[Finding], str]:
@@ -168,7 +160,7 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
     try:
         module = cst.parse_module(text)
     except (cst.ParserSyntaxError, cst.CSTValidationError) as err:
-        raise _python_error(text, path, 1, 0, str(err).split("\n", 1)[0]) from None
+        raise python_error(text, path, 1, 0, str(err).split("\n", 1)[0]) from None
     survey = Survey(table)
     walk(module, survey)
     if not survey.work():
@@ -202,99 +194,3 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
     lines = set(rewriter.rewritten)
     written = "\n".join([*lines, *(fixed.code_for_node(n) for n in rewriter.inserted if isinstance(n, cst.CSTNode))])
     return code, findings, written
-
-
-# LibCST's tree takes about 450 bytes of memory and 27 µs per character of source: past this a
-# file would take half a gigabyte. TVM's largest Python file has 170,000 characters.
-MAX_PYTHON_CHARS = 1 << 20
-
-# The cost of a nesting counts, per open bracket, a few frames, and per link of a chain on one
-# level (a + b + ..., a and b and ..., not not ..., a if b else ..., lambda: lambda: ..., a.b.c...,
-# f()()..., a[0][0]..., "a" "b" ..., elif ...) about one: LibCST nests each link in the one before. On a thread's usual
-# stack LibCST takes a cost of 250; on the large stack (512 MB) 60,000 links of a chain were fixed.
-_MAX_NESTING_COST = 250
-_MAX_LARGE_STACK_COST = 20_000
-_BRACKET_COST = 5
-_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
-_RESETS = frozenset({",", ":", "=", ";", ":=", "->"})
-_KEYWORD_LINKS = frozenset({"and", "or", "not", "if", "else", "lambda", "in", "is", "await"})
-_STATEMENT_START = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.NL})
-
-
-def _nesting_cost(text: str, path: str, limit: int) -> tuple[int, int]:
-    """The deepest nesting cost of ``text`` and the offset of the token that reaches it; a
-    :class:`NestingTooDeepError` at the first token past ``limit``. Linear: one pass over the
-    tokens, a running sum."""
-    chains = [0]
-    lambdas = [0]  # per bracket level, the lambdas whose colon is still to come: it ends no chain
-    total = 0  # sum(chains) + the elif chains', kept as it changes
-    elifs = [0]  # per indentation level, the elif links of the if statement under way
-    deepest, where = 0, (1, 0)
-    previous = tokenize.NEWLINE
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            kind, string = token.type, token.string
-            if kind == tokenize.INDENT:
-                elifs.append(0)
-            elif kind == tokenize.DEDENT:
-                if len(elifs) > 1:
-                    total -= elifs.pop()
-            elif kind == tokenize.NAME and previous in _STATEMENT_START:
-                if string == "elif":
-                    elifs[-1] += 1
-                    total += 1
-                elif string != "else":
-                    total -= elifs[-1]
-                    elifs[-1] = 0
-            if kind == tokenize.OP and string in _OPEN:
-                chains.append(0)
-                lambdas.append(0)
-            elif kind == tokenize.OP and string in _CLOSE:
-                if len(chains) > 1:
-                    total -= chains.pop()
-                    lambdas.pop()
-                # a call or a subscript is a link of the chain it ends (f(1)(1)..., a[0][0]...)
-                chains[-1] += 1
-                total += 1
-            elif kind == tokenize.OP and string == ":" and lambdas[-1]:
-                lambdas[-1] -= 1
-            elif kind == tokenize.NEWLINE or (kind == tokenize.OP and string in _RESETS):
-                total -= chains[-1]
-                chains[-1] = 0
-            elif kind in (tokenize.OP, tokenize.STRING) or (kind == tokenize.NAME and string in _KEYWORD_LINKS):
-                chains[-1] += 1
-                total += 1
-                if string == "lambda":
-                    lambdas[-1] += 1
-            if kind not in (tokenize.COMMENT, tokenize.NL):
-                previous = kind
-            cost = _BRACKET_COST * (len(chains) - 1) + total
-            if cost > deepest:
-                deepest, where = cost, token.start
-                if cost > limit:
-                    raise _too_deep(text, path, _offset(text, *where), len(string))
-    except (tokenize.TokenError, SyntaxError):
-        pass  # not Python: the parser says where
-    return deepest, _offset(text, *where)
-
-
-def _too_deep(text: str, path: str, offset: int, width: int = 0) -> NestingTooDeepError:
-    message = f"{path}: Python nested too deeply for targetlang fix (brackets and chains of operators)"
-    return NestingTooDeepError(message, text, offset, offset + width)
-
-
-def _offset(text: str, line: int, column: int) -> int:
-    """The offset of ``column`` of ``line`` (from 1) in ``text``."""
-    start = 0
-    for _ in range(line - 1):
-        found = text.find("\n", start)
-        if found < 0:
-            break
-        start = found + 1
-    return min(len(text), start + column)
-
-
-def _python_error(text: str, path: str, line: int, column: int, message: str) -> SourceSyntaxError:
-    lines = text.splitlines(keepends=True)
-    offset = min(len(text), sum(len(piece) for piece in lines[: max(0, line - 1)]) + column)
-    return SourceSyntaxError(f"{path}: cannot parse Python: {message}", text, offset, offset)

@@ -15,9 +15,10 @@ from typing import Any
 import libcst as cst
 
 from ._apis import EVERY_POSITIONAL, ApiTable
+from ._candidates import built, candidate
 from ._compose import is_format
 from ._plugins import SurveyHook, survey_hooks
-from ._prefilter import built, candidate, helper_names
+from ._prefilter import helper_names
 
 __all__ = ["GUESSED_RECEIVERS", "HELPER_MODULES", "STRICT", "Context", "Survey", "dotted"]
 

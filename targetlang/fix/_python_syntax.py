@@ -1,0 +1,151 @@
+"""Python source read without LibCST: whether it parses (Python's own parser), how deeply it
+nests for LibCST, the errors of both, and whether it holds anything to fix. ``targetlang fix``
+asks this first of every file, so that LibCST, a second or more to import and the most of a run
+to parse with, is loaded and run only for a file that may hold a target."""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+import warnings
+
+from .._registry import Registry
+from ..errors import NestingTooDeepError, SourceSyntaxError
+from ._prefilter import worth_parsing
+
+__all__ = [
+    "MAX_LARGE_STACK_COST",
+    "MAX_NESTING_COST",
+    "MAX_PYTHON_CHARS",
+    "check_syntax",
+    "may_need_fixing",
+    "nesting_cost",
+    "python_error",
+    "too_deep",
+]
+
+
+def may_need_fixing(text: str, path: str, registry: Registry | None) -> bool:
+    """Whether ``text`` must be read by LibCST: it may hold something to fix, or is too large
+    for it (the fixer refuses it). Raises :class:`SourceSyntaxError` where Python cannot parse
+    it, as the fixer would, whatever it holds."""
+    text = text.removeprefix("\ufeff")  # (a byte order mark: the fixer keeps it)
+    if len(text) > MAX_PYTHON_CHARS:
+        return True
+    with warnings.catch_warnings():  # (the user's SyntaxWarnings are theirs: see fix_python)
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        check_syntax(text, path)
+    return worth_parsing(text, registry)
+
+
+def check_syntax(text: str, path: str) -> None:
+    """Raise :class:`SourceSyntaxError` where Python cannot parse ``text``, and
+    :class:`NestingTooDeepError` where it is nested too deeply to be read."""
+    try:
+        ast.parse(text)
+    except SyntaxError as err:
+        if "too many nested" in (err.msg or ""):
+            nesting_cost(text, path, MAX_NESTING_COST)
+        raise python_error(text, path, err.lineno or 1, (err.offset or 1) - 1, err.msg) from None
+    except (ValueError, MemoryError, RecursionError) as err:
+        nesting_cost(text, path, MAX_NESTING_COST)
+        raise python_error(text, path, 1, 0, str(err) or type(err).__name__) from None
+
+
+
+# LibCST's tree takes about 450 bytes of memory and 27 µs per character of source: past this a
+# file would take half a gigabyte. TVM's largest Python file has 170,000 characters.
+MAX_PYTHON_CHARS = 1 << 20
+
+# The cost of a nesting counts, per open bracket, a few frames, and per link of a chain on one
+# level (a + b + ..., a and b and ..., not not ..., a if b else ..., lambda: lambda: ..., a.b.c...,
+# f()()..., a[0][0]..., "a" "b" ..., elif ...) about one: LibCST nests each link in the one before. On a thread's usual
+# stack LibCST takes a cost of 250; on the large stack (512 MB) 60,000 links of a chain were fixed.
+MAX_NESTING_COST = 250
+MAX_LARGE_STACK_COST = 20_000
+_BRACKET_COST = 5
+_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+_RESETS = frozenset({",", ":", "=", ";", ":=", "->"})
+_KEYWORD_LINKS = frozenset({"and", "or", "not", "if", "else", "lambda", "in", "is", "await"})
+_STATEMENT_START = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.NL})
+
+
+def nesting_cost(text: str, path: str, limit: int) -> tuple[int, int]:
+    """The deepest nesting cost of ``text`` and the offset of the token that reaches it; a
+    :class:`NestingTooDeepError` at the first token past ``limit``. Linear: one pass over the
+    tokens, a running sum."""
+    chains = [0]
+    lambdas = [0]  # per bracket level, the lambdas whose colon is still to come: it ends no chain
+    total = 0  # sum(chains) + the elif chains', kept as it changes
+    elifs = [0]  # per indentation level, the elif links of the if statement under way
+    deepest, where = 0, (1, 0)
+    previous = tokenize.NEWLINE
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            kind, string = token.type, token.string
+            if kind == tokenize.INDENT:
+                elifs.append(0)
+            elif kind == tokenize.DEDENT:
+                if len(elifs) > 1:
+                    total -= elifs.pop()
+            elif kind == tokenize.NAME and previous in _STATEMENT_START:
+                if string == "elif":
+                    elifs[-1] += 1
+                    total += 1
+                elif string != "else":
+                    total -= elifs[-1]
+                    elifs[-1] = 0
+            if kind == tokenize.OP and string in _OPEN:
+                chains.append(0)
+                lambdas.append(0)
+            elif kind == tokenize.OP and string in _CLOSE:
+                if len(chains) > 1:
+                    total -= chains.pop()
+                    lambdas.pop()
+                # a call or a subscript is a link of the chain it ends (f(1)(1)..., a[0][0]...)
+                chains[-1] += 1
+                total += 1
+            elif kind == tokenize.OP and string == ":" and lambdas[-1]:
+                lambdas[-1] -= 1
+            elif kind == tokenize.NEWLINE or (kind == tokenize.OP and string in _RESETS):
+                total -= chains[-1]
+                chains[-1] = 0
+            elif kind in (tokenize.OP, tokenize.STRING) or (kind == tokenize.NAME and string in _KEYWORD_LINKS):
+                chains[-1] += 1
+                total += 1
+                if string == "lambda":
+                    lambdas[-1] += 1
+            if kind not in (tokenize.COMMENT, tokenize.NL):
+                previous = kind
+            cost = _BRACKET_COST * (len(chains) - 1) + total
+            if cost > deepest:
+                deepest, where = cost, token.start
+                if cost > limit:
+                    raise too_deep(text, path, _offset(text, *where), len(string))
+    except (tokenize.TokenError, SyntaxError):
+        pass  # not Python: the parser says where
+    return deepest, _offset(text, *where)
+
+
+def too_deep(text: str, path: str, offset: int, width: int = 0) -> NestingTooDeepError:
+    message = f"{path}: Python nested too deeply for targetlang fix (brackets and chains of operators)"
+    return NestingTooDeepError(message, text, offset, offset + width)
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """The offset of ``column`` of ``line`` (from 1) in ``text``."""
+    start = 0
+    for _ in range(line - 1):
+        found = text.find("\n", start)
+        if found < 0:
+            break
+        start = found + 1
+    return min(len(text), start + column)
+
+
+def python_error(text: str, path: str, line: int, column: int, message: str) -> SourceSyntaxError:
+    lines = text.splitlines(keepends=True)
+    offset = min(len(text), sum(len(piece) for piece in lines[: max(0, line - 1)]) + column)
+    return SourceSyntaxError(f"{path}: cannot parse Python: {message}", text, offset, offset)
