@@ -396,14 +396,19 @@ def _arm_triple_crash(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
     return bool(tvm.get("crashed")) and any(_ARM_TRIPLE.search(s) for s in _strings(spec))
 
 
-def _json_superset(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
-    if not isinstance(spec, str) or not spec.startswith("{") or tvm["accepted"] or not ours["accepted"]:
+def _not_strict_json(spec: Any) -> bool:
+    """A text that starts as JSON but that Python's JSON loader (TVM's) refuses."""
+    if not isinstance(spec, str) or not spec.startswith("{"):
         return False
     try:
         json.loads(spec)
     except ValueError:
         return True
     return False
+
+
+def _json_superset(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
+    return not tvm["accepted"] and bool(ours["accepted"]) and _not_strict_json(spec)
 
 
 def _leading_spaces_brace(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
@@ -549,15 +554,9 @@ def _v019_check_failed(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
 
 
 def _json_superset_fault(spec: Any, tvm: Outcome, ours: Outcome) -> bool:
-    if not isinstance(spec, str) or not spec.startswith("{") or tvm.get("accepted") is not False:
+    if tvm.get("accepted") is not False or ours.get("accepted") is not False:
         return False
-    if tvm_category(tvm["error"]) != "json" or ours.get("accepted") is not False:
-        return False
-    try:
-        json.loads(spec)
-    except ValueError:
-        return True
-    return False
+    return tvm_category(tvm["error"]) == "json" and _not_strict_json(spec)
 
 
 DECISIONS += [
