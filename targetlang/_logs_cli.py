@@ -440,7 +440,14 @@ def _log_files(args: argparse.Namespace) -> list[str]:
         print(f"error: cannot read {path}: {err.strerror or err}", file=sys.stderr)
         args.unreadable = True
 
-    return log_files(args.files, report)
+    files: list[str] = []
+    for path in args.files:
+        found = log_files([path], report)
+        if not found and path != "-" and os.access(path, os.R_OK) and os.path.isdir(path):
+            # (said, as a linter says of a folder without sources: a CI job pointed at the wrong one)
+            print(f"warning: {path} holds no logs (regular files not named .* or *.bak)", file=sys.stderr)
+        files += found
+    return files
 
 
 def _unreadable(args: argparse.Namespace) -> int:
@@ -570,7 +577,12 @@ def _destinations(args: argparse.Namespace) -> list[str | None]:
     if "-" in paths:
         raise _Usage("standard input has no file name to write under the directory: migrate it on its own")
     if len(set(names)) < len(names):
-        raise _Usage("two FILEs have the same name, and -o DIRECTORY would write both to one file")
+        twice = next(name for name in names if names.count(name) > 1)
+        both = [path for path, name in zip(paths, names, strict=True) if name == twice]
+        raise _Usage(
+            f"{both[0]} and {both[1]} have the same name, and -o DIRECTORY would write both to "
+            f"{os.path.join(out, twice)}: migrate them apart"
+        )
     if paths:
         os.makedirs(out, exist_ok=True)
     return [os.path.join(out, name) for name in names]

@@ -208,6 +208,29 @@ def test_migrate_refuses_a_file_as_the_directory_of_several(run: Run, tmp_path: 
     )
 
 
+def test_migrate_names_the_two_files_of_one_name(run: Run, tmp_path: Path) -> None:
+    (tmp_path / "d1").mkdir()
+    (tmp_path / "d2").mkdir()
+    one, two = _log(tmp_path / "d1" / "v.log", _RECORD), _log(tmp_path / "d2" / "v.log", _RECORD)
+    status, _, err = run("logs", "migrate", str(tmp_path / "d1"), str(tmp_path / "d2"), "-o", str(tmp_path / "out"))
+    assert status == 2
+    assert err.endswith(
+        f"error: {one} and {two} have the same name, and -o DIRECTORY would write both to "
+        f"{tmp_path / 'out' / 'v.log'}: migrate them apart\n"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["check", "stats"])
+def test_a_directory_without_logs_is_said(run: Run, tmp_path: Path, command: str) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / ".hidden.log").write_text(_RECORD + "\n")  # (migrate --in-place's temporaries: not logs)
+    good = _log(tmp_path / "good.log", _RECORD)
+    status, _, err = run("logs", command, str(empty), str(good))
+    assert (status, err) == (0, f"warning: {empty} holds no logs (regular files not named .* or *.bak)\n")
+
+
 def test_a_file_that_cannot_be_migrated_is_named_once(run: Run, tmp_path: Path) -> None:
     missing = tmp_path / "missing.log"
     status, _, err = run("logs", "migrate", "--check", str(missing))
