@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import gc
+import importlib.util
 import io
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -29,6 +31,20 @@ def read_jsonl(*parts: str) -> list[dict[str, Any]]:
     """The records of a JSON-lines file under tests/data."""
     with data_path(*parts).open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
+
+
+def oracle_script(name: str) -> ModuleType:
+    """The recording script ``tests/oracle/NAME.py`` as a module, for its inputs and helpers (it
+    imports its neighbours, such as ``oracle_common``, by name: their folder goes on the path)."""
+    path = Path(__file__).resolve().parent / "oracle" / f"{name}.py"
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

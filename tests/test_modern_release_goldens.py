@@ -13,16 +13,14 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import json
-import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from targetlang import migrate
 
-from .conftest import read_jsonl
+from .conftest import oracle_script, read_jsonl
 
 RELEASES = ("0.25", "0.26")
 GOLDENS = {release: read_jsonl("oracle", f"migrate-v{release}.jsonl") for release in RELEASES}
@@ -34,13 +32,7 @@ DIFFERENTIAL = {
 
 
 def _recorder() -> Any:
-    path = Path(__file__).resolve().parent / "oracle" / "record_modern_releases.py"
-    sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location("record_modern_releases", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return oracle_script("record_modern_releases")
 
 
 def _row(release: str, source: str) -> dict[str, Any]:

@@ -3,7 +3,6 @@ release a migration writes for picked by ``--target-version``."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -19,19 +18,14 @@ from targetlang.fix import TARGET_VERSIONS
 from targetlang.migration import RULE_ALIASES, RULES, migrate, rule_id
 from targetlang.migration._checks import checks_file
 
-from .conftest import Run
+from .conftest import Run, oracle_script
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "targetlang" / "data"
 
 
 def _extractor() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("extract_schemas", ROOT / "tests" / "oracle" / "extract_schemas.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("extract_schemas", module)
-    spec.loader.exec_module(module)
-    return module
+    return oracle_script("extract_schemas")
 
 
 def test_the_extractor_regenerates_each_modern_release_byte_for_byte() -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ import pytest
 
 from targetlang.migration._checks import Check, _text
 
-from .conftest import read_jsonl
+from .conftest import oracle_script, read_jsonl
 
 DATA = Path(__file__).resolve().parents[1] / "targetlang" / "data"
 
@@ -375,13 +374,7 @@ needs_tirx = pytest.mark.skipif(not HAS_TIRX, reason="tvm_tirx (apache-tvm-tirx)
 
 
 def _record_tirx() -> Any:
-    path = Path(__file__).resolve().parent / "oracle" / "record_tirx.py"
-    sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location("record_tirx", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return oracle_script("record_tirx")
 
 
 @needs_tirx
