@@ -32,20 +32,25 @@ OUT_DIR = Path(__file__).resolve().parents[1] / "data" / "oracle"
 Outcome = Callable[[Any], dict[str, Any]]
 
 
-def plain(value: Any) -> Any:
-    """A TVM value as plain JSON data: targets as their export, arrays as lists, maps as dicts."""
-    import tvm
+def plain(value: Any, target_type: Any = None) -> Any:
+    """A TVM value as plain JSON data: targets as their export, arrays as lists, maps as dicts.
+    ``target_type`` is the ``Target`` class of the TVM at hand (``tvm_tirx.target.Target``);
+    ``tvm.target.Target`` by default."""
+    if target_type is None:
+        import tvm
 
-    if isinstance(value, tvm.target.Target):
-        return plain(value.export())
+        target_type = tvm.target.Target
+    if isinstance(value, target_type):
+        return plain(value.export(), target_type)
     if isinstance(value, str | bool | int | float) or value is None:
         return value
-    int_imm = getattr(getattr(tvm, "tir", None), "IntImm", None)  # no tvm.tir in apache-tvm 0.27
+    package = sys.modules[target_type.__module__.split(".", 1)[0]]
+    int_imm = getattr(getattr(package, "tir", None), "IntImm", None)  # no tvm.tir in apache-tvm 0.27
     if int_imm is not None and isinstance(value, int_imm):  # v0.19's boxed integers (example_attribute)
         return bool(value.value) if value.dtype == "bool" else int(value.value)
     if isinstance(value, Mapping) or hasattr(value, "items"):
-        return {str(k): plain(v) for k, v in value.items()}
-    return [plain(v) for v in value]
+        return {str(k): plain(v, target_type) for k, v in value.items()}
+    return [plain(v, target_type) for v in value]
 
 
 def error_record(err: BaseException) -> dict[str, Any]:

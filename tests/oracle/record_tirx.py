@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle_common import _Worker, decode, encode, error_record, migrations, serve, write_rows
+from oracle_common import plain as common_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "targetlang" / "data"
@@ -58,16 +59,10 @@ CONDITIONAL = {
 
 
 def plain(value: Any) -> Any:
-    """A tvm_tirx value as plain JSON data: targets as their export, arrays as lists, maps as dicts."""
+    """A tvm_tirx value as plain JSON data (:func:`oracle_common.plain` with TIRx's ``Target``)."""
     from tvm_tirx.target import Target  # type: ignore[import-not-found,unused-ignore]
 
-    if isinstance(value, Target):
-        return plain(value.export())
-    if isinstance(value, str | bool | int | float) or value is None:
-        return value
-    if isinstance(value, Mapping) or hasattr(value, "items"):
-        return {str(k): plain(v) for k, v in value.items()}
-    return [plain(v) for v in value]
+    return common_plain(value, Target)
 
 
 def outcome(spec: Any) -> dict[str, Any]:
