@@ -92,11 +92,16 @@ def _runs_without(sep: str) -> re.Pattern[str]:
 
 def is_quoted(value: str) -> bool:
     """True when ``value`` is one single-quoted region, enclosing quotes included (``IsQuoted``)."""
-    # Inside, no unescaped quote; an escape may not take the closing quote.
-    return len(value) >= 2 and value[0] == _QUOTE and _QUOTED_REGION.fullmatch(value) is not None
-
-
-_QUOTED_REGION = re.compile(r"'(?:[^'\\]++|\\[\s\S])*+'")
+    if len(value) < 2 or value[0] != _QUOTE or value[-1] != _QUOTE:
+        return False
+    inside = value[1:-1]
+    if _ESC not in inside:
+        return _QUOTE not in inside
+    # Inside, no unescaped quote; an escape may not take the closing quote. With the escaped
+    # backslashes gone (str.replace pairs a run's backslashes from the left, as the escapes do),
+    # every backslash left escapes the character after it.
+    inside = inside.replace(_ESC + _ESC, "")
+    return not inside.endswith(_ESC) and inside.count(_QUOTE) == inside.count(_ESC + _QUOTE)
 
 
 def interpret(value: str) -> str:
@@ -108,34 +113,69 @@ def interpret(value: str) -> str:
     if _QUOTE not in value and _ESC not in value:
         return value
     body = value[1:-1] if is_quoted(value) else value
-    # The pieces are joined every few thousand, so that a value dense with escapes never holds
-    # one string object per escape.
+    if _ESC not in body:
+        return body  # a quoted region is kept as written, its quotes too: only escapes change
+    unescaped = _unescape(body)
+    if unescaped is not None:
+        return unescaped
+    # The pieces are joined every few thousand, so that a value dense with quoted regions never
+    # holds one string object per region.
     chunks: list[str] = []
     pieces: list[str] = []
-    pos = 0
-    for m in _INTERPRET.finditer(body):
-        start = m.start()
-        if start > pos:
-            pieces.append(body[pos:start])
-        escaped = m.group(1)
-        if escaped is not None:
-            pieces.append(escaped)
-        elif body[start] == _QUOTE:
-            pieces.append(m.group(0))
-        pos = m.end()
+    for m in _REGIONS.finditer(body):
+        outside, quoted = m.group(1, 2)
+        if outside:
+            pieces.append(_unescape_outside(outside) if _ESC in outside else outside)
+        if quoted:
+            pieces.append(quoted)
         if len(pieces) >= 4096:
             chunks.append("".join(pieces))
             pieces.clear()
-    pieces.append(body[pos:])
     chunks.append("".join(pieces))
     return chunks[0] if len(chunks) == 1 else "".join(chunks)
 
 
-# What ``interpret`` changes, one match at a time (runs of other characters are kept as they are,
-# in one step): a quoted region, kept verbatim up to its closing quote or the end (an escape
-# inside it is kept, and so is a backslash at the very end); an escape outside, which yields the
-# escaped character; a backslash at the very end outside, which yields nothing.
-_INTERPRET = re.compile(r"'(?:[^'\\]++|\\[\s\S])*+(?:'|\\?\Z)|\\([\s\S])|\\\Z")
+# A run outside quoted regions (its escapes taken whole, and a backslash at the very end), then
+# the quoted region that ends it, kept verbatim up to its closing quote or the end (an escape
+# inside it is kept, and so is a backslash at the very end). An escape pairs a backslash with the
+# next character alike inside and outside a region, so the runs are found in one pass.
+_REGIONS = re.compile(r"((?:[^'\\]++|\\[\s\S])*+\\?)('(?:[^'\\]++|\\[\s\S])*+(?:'|\\?\Z))?")
+
+# Characters a text rarely holds, to stand for an escaped backslash while the other escapes go.
+_MARKS = ("\x00", "\x01", "\ufffe", "\uffff", "\U0010fffe", "\U0010ffff")
+
+
+def _unescape(text: str) -> str | None:
+    """``text`` with each escape replaced by the character it escapes and a backslash at the very
+    end dropped, or ``None`` when it holds a quote no backslash escapes (a quoted region)."""
+    # str.replace pairs the backslashes of a run from the left, as the escapes do: the pairs
+    # stand aside as a mark, and every backslash left escapes the character after it.
+    if _ESC + _ESC not in text:
+        if _QUOTE in text and text.count(_QUOTE) != text.count(_ESC + _QUOTE):
+            return None
+        return text.replace(_ESC, "")
+    for mark in _MARKS:
+        if mark not in text:
+            marked = text.replace(_ESC + _ESC, mark)
+            if _QUOTE in marked and marked.count(_QUOTE) != marked.count(_ESC + _QUOTE):
+                return None
+            return marked.replace(_ESC, "").replace(mark, _ESC)
+    if _QUOTE in text:
+        return None
+    return _ESCAPE.sub(_escaped, text)
+
+
+_ESCAPE = re.compile(r"\\([\s\S]?)")
+
+
+def _unescape_outside(text: str) -> str:
+    """:func:`_unescape` of a run outside any quoted region, whose quotes are all escaped."""
+    unescaped = _unescape(text)
+    return _ESCAPE.sub(_escaped, text) if unescaped is None else unescaped
+
+
+def _escaped(m: re.Match[str]) -> str:
+    return m.group(1)
 
 
 def interpret_offsets(value: str) -> list[int]:
