@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from math import isfinite
 from typing import Any
 
 from .._cache import LruCache
@@ -74,6 +75,7 @@ _NUMBERS = frozenset((float, int))
 _V01_FORMAT = Format.AUTOTVM_V01.value
 _V02_FORMAT = Format.AUTOTVM_V02.value
 _V01_WRITER = "0.6"  # writer_version of a record of log format v0.1 (it says no TVM version)
+_SHORTCUT_LOADERS = frozenset(("autotvm", "auto_scheduler"))
 
 
 def _template(text: str, line: int, marker: str) -> tuple[str, str]:
@@ -114,6 +116,91 @@ def _digest_report(key: Any, file: str, line: int, spec: str | None, text: str) 
     return Report(key, spec, head, text[len(head) + len(number) :])
 
 
+# ---------------------------------------------------------------------------------- auto_scheduler
+
+# A record of auto_scheduler as its writer wrote it starts so, and its result starts after the
+# last of these; a skeleton is what comes before the result with every digit left out.
+_AS_HEAD = b'{"i": [['
+_AS_TAIL = b'], "r": [['
+_AS_FORMAT = Format.AUTO_SCHEDULER.value
+_DIGITS = b"0123456789"
+# Digits to "9", capital letters to "A", every other byte to a space: where digits stand.
+_MARKS = bytes(0x39 if 0x30 <= b <= 0x39 else 0x41 if 0x41 <= b <= 0x5A else 0x20 for b in range(256))
+_TEN_DIGITS = b"9" * 10  # a number of ten digits may be beyond 32 bits; of nine, never
+_HOSTS = frozenset((str, type(None)))
+_BIT_STEPS = frozenset(("SP", "FFSP"))  # the steps with a bool (0 or 1) last: inner_to_outer
+_ENTRY_COST = 256  # what an entry costs besides its texts, in the bytes of the budget below
+_AS_BUDGET = 8 << 20  # bytes of skeletons and targets an auto_scheduler cache holds
+_INT32 = range(-(2**31), 2**31)
+
+
+def _bits(skeleton: bytes) -> int:
+    """How a line of ``skeleton`` shows that the bools of its steps are 0 or 1: ``0``, it has
+    none; ``n > 0``, its ``n`` places ``"], D]"`` (the last member of a split step, after its
+    lengths) hold ``0`` or ``1``; ``-1``, only by walking its steps (a follow-fused split, whose
+    bool follows an int, or a bool written ``-0``)."""
+    if b'"FFSP"' in skeleton or b"], -]" in skeleton:
+        return -1
+    if b'"SP"' not in skeleton:
+        return 0
+    return skeleton.count(b"], ]") or -1
+
+
+def _as_result(value: dict[str, Any]) -> bool:
+    """Whether the members after ``i`` of a decoded auto_scheduler record are what dmlc reads
+    without failing: ``"v"`` a string, ``"r"`` four numbers (its costs an array of them), the
+    error number of 32 bits, every other number finite (``loading._from_value``'s ``"r"``)."""
+    result = value.get("r")
+    if type(value.get("v")) is not str or type(result) is not list or len(result) != 4:
+        return False
+    costs, error_no, cost, stamp = result
+    if type(costs) is not list or type(error_no) is not int or error_no not in _INT32:
+        return False
+    try:
+        return (
+            {*map(type, costs), type(cost), type(stamp)} <= _NUMBERS
+            and all(map(isfinite, costs))
+            and isfinite(cost)
+            and isfinite(stamp)
+        )
+    except OverflowError:  # an int beyond a double
+        return False
+
+
+def _as_read_alike(raw: bytes, cut: int, task: list[Any], state: Any, value: dict[str, Any], bits: int) -> bool:
+    """Whether auto_scheduler's reader reads the line ``raw`` as it read a record whose skeleton
+    (the bytes before ``cut``, where ``"r"`` starts, without their digits) was the same.
+
+    Both lines are JSON (orjson read them), so they differ only in runs of digits, each a number
+    where the other has a number or inside a string where the other has a string. What dmlc
+    reads the same in both, given the same skeleton, then: every member but the numbers and the
+    strings, and every string but a step's name (the others, the workload key, the target and
+    host, the pragmas, are any text; the target and host are the entry's own). So the line must
+    have no ten digits in a row (every int then is of 32 bits; a workload key, which may, is left
+    out), no digit next to a capital letter after the state's start (no digit in a step's name),
+    its bools 0 or 1 (``bits``, see :func:`_bits`), and a result dmlc reads (:func:`_as_result`);
+    ``task`` and ``state`` are the decoded ``i``."""
+    name = task[0]
+    if type(name) is not str:
+        return False
+    # where the workload key's token ends at the earliest: its characters, escapes and quotes
+    start = 10 + len(name) + name.count('"') + name.count("\\")
+    marks = raw[start:cut].translate(_MARKS)
+    if _TEN_DIGITS in marks:
+        return False
+    steps = raw.find(b", [[], [", start, cut)  # the state, or a string before it that reads so
+    if steps < 0 or marks.find(b"A9", steps - start) >= 0 or marks.find(b"9A", steps - start) >= 0:
+        return False
+    if bits > 0:
+        if raw.count(b"], 0]", 0, cut) + raw.count(b"], 1]", 0, cut) != bits:
+            return False
+    elif bits < 0:
+        for step in state[1]:
+            if step[0] in _BIT_STEPS and step[-1] not in (0, 1):
+                return False
+    return _as_result(value)
+
+
 # ---------------------------------------------------------------------------------- check
 
 
@@ -122,14 +209,20 @@ class _CheckEntry:
     such a line as ``json.dumps`` writes it, up to the end of the target's token (for log
     format v0.2; the token alone for v0.1)."""
 
-    __slots__ = ("braces", "count", "distinct", "fixes", "format", "head", "json", "keys", "problems", "reports")
+    __slots__ = (
+        "bits", "braces", "count", "distinct", "fixes", "format", "head", "json", "keys", "problems", "reports",
+    )  # fmt: skip
 
-    def __init__(self, spec: str, fmt: str, head: bytes, problems: list[Problem], line: int, mode: str) -> None:
+    def __init__(
+        self, specs: tuple[str, ...], fmt: str, head: bytes, problems: list[Problem], line: int, mode: str
+    ) -> None:
         self.count = 0  # the lines given this entry in the call of CheckLines.check under way
         self.format = fmt
         self.head = head
-        self.braces = spec.count("{")
-        self.distinct = _distinct(spec)
+        self.braces = specs[0].count("{")
+        self.bits = 0  # auto_scheduler: how the bool members of its steps are told (see _bits)
+        # what the summary counts among the distinct targets (auto_scheduler's "" host is none)
+        self.distinct = tuple(_distinct(spec) for n, spec in enumerate(specs) if spec or not n)
         self.problems = len(problems)
         self.fixes = bool(problems) and problems[0].needs_migration  # all of them are, or none
         self.keys = [f"{p.rule}: {p.error}" for p in problems]
@@ -197,6 +290,7 @@ class CheckLines:
         self.checker = checker
         self.mode = mode
         self._cache: LruCache[tuple[str, str, str | None, str], _CheckEntry] = LruCache(_CACHE_SIZE)
+        self._scheduler: LruCache[tuple[str, bytes, str, str | None], _CheckEntry] = LruCache(_CACHE_SIZE, _AS_BUDGET)
 
     def check(self, lines: list[bytes], first: int, open_end: bool, summary: CheckSummary, digest: Digest) -> list[str]:
         """Check ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
@@ -207,8 +301,11 @@ class CheckLines:
         checker = self.checker
         mode = self.mode
         loading = summary.loading
-        fast = self.shortcut and loading.settled and loading.loader == "autotvm"
+        fast = self.shortcut and loading.settled and loading.loader in _SHORTCUT_LOADERS
+        scheduler = loading.loader == "auto_scheduler"
         cached = self._cache._data.get
+        cached_as = self._scheduler._data.get
+        seen_as: dict[tuple[bytes, str, str | None], _CheckEntry | None] = {}  # by skeleton, target, host
         seen01: dict[str, _CheckEntry | None] = {}  # this call's entries, by target (v0.1)
         seen02: dict[tuple[str | None, str], _CheckEntry | None] = {}  # by TVM version and target (v0.2)
         dropped: list[_CheckEntry] = []  # entries met, then dropped from seen01 and seen02
@@ -226,48 +323,73 @@ class CheckLines:
                         value = loads(raw)
                     except (ValueError, RecursionError):
                         value = None
-                    if type(value) is dict:
-                        if value.get("v") == 0.1:
+                    if type(value) is not dict:
+                        pass
+                    elif scheduler:
+                        if len(value) == 3 and raw.startswith(_AS_HEAD):
                             i = value.get("i")
-                            if type(i) is list and i and type(spec := i[0]) is str:
-                                found = seen01.get(spec, False)
-                                if found is False:
-                                    hit = cached((file, _V01_FORMAT, _V01_WRITER, spec))
-                                    found = seen01[spec] = hit[0] if hit is not None else None
-                                if found is None:
-                                    if _plain_v01(raw, i):
-                                        key = (file, _V01_FORMAT, _V01_WRITER, spec)
-                                # records.py's pattern, when it sees the line, finds the token after
-                                # the first '"i": [' of the line: it must be the target's
-                                elif raw.startswith(found.head, raw.find(b'"i": [') + 6) and (
-                                    not found.fixes or _plain_v01(raw, i)
-                                ):
-                                    entry = found
-                        else:
-                            inp = value.get("input")
                             if (
-                                type(inp) is list
-                                and len(inp) == 4
-                                and type(spec := inp[0]) is str
-                                and type(inp[1]) is str
-                                and type(inp[2]) is list
+                                type(i) is list
+                                and len(i) == 2
+                                and type(task := i[0]) is list
+                                and 1 < len(task) < 7
+                                and type(spec := task[1]) is str
+                                and type(host := task[3] if len(task) > 3 else None) in _HOSTS
+                                and (cut := raw.rfind(_AS_TAIL)) > 0
+                                and raw.count(b":", cut) == 2
                             ):
-                                tvm = value.get("tvm_version")
-                                if type(tvm) is not str:
-                                    tvm = None
-                                found = seen02.get((tvm, spec), False)
+                                skeleton = raw[:cut].translate(None, _DIGITS)
+                                as_key = (skeleton, spec, host)
+                                found = seen_as.get(as_key, False)
                                 if found is False:
-                                    hit = cached((file, _V02_FORMAT, tvm, spec))
-                                    found = seen02[tvm, spec] = hit[0] if hit is not None else None
+                                    hit = cached_as((file, *as_key))
+                                    found = seen_as[as_key] = hit[0] if hit is not None else None
                                 if found is None:
-                                    if _as_written(value, inp, raw, spec.count("{")) and _plain_v02(raw):
-                                        key = (file, _V02_FORMAT, tvm, spec)
-                                elif (
-                                    raw.startswith(found.head)
-                                    and _as_written(value, inp, raw, found.braces)
-                                    and (not found.fixes or _plain_v02(raw))
-                                ):
+                                    if skeleton.count(b":") == 1:
+                                        key = (file, *as_key)
+                                elif _as_read_alike(raw, cut, task, i[1], value, found.bits):
                                     entry = found
+                    elif value.get("v") == 0.1:
+                        i = value.get("i")
+                        if type(i) is list and i and type(spec := i[0]) is str:
+                            found = seen01.get(spec, False)
+                            if found is False:
+                                hit = cached((file, _V01_FORMAT, _V01_WRITER, spec))
+                                found = seen01[spec] = hit[0] if hit is not None else None
+                            if found is None:
+                                if _plain_v01(raw, i):
+                                    key = (file, _V01_FORMAT, _V01_WRITER, spec)
+                            # records.py's pattern, when it sees the line, finds the token after
+                            # the first '"i": [' of the line: it must be the target's
+                            elif raw.startswith(found.head, raw.find(b'"i": [') + 6) and (
+                                not found.fixes or _plain_v01(raw, i)
+                            ):
+                                entry = found
+                    else:
+                        inp = value.get("input")
+                        if (
+                            type(inp) is list
+                            and len(inp) == 4
+                            and type(spec := inp[0]) is str
+                            and type(inp[1]) is str
+                            and type(inp[2]) is list
+                        ):
+                            tvm = value.get("tvm_version")
+                            if type(tvm) is not str:
+                                tvm = None
+                            found = seen02.get((tvm, spec), False)
+                            if found is False:
+                                hit = cached((file, _V02_FORMAT, tvm, spec))
+                                found = seen02[tvm, spec] = hit[0] if hit is not None else None
+                            if found is None:
+                                if _as_written(value, inp, raw, spec.count("{")) and _plain_v02(raw):
+                                    key = (file, _V02_FORMAT, tvm, spec)
+                            elif (
+                                raw.startswith(found.head)
+                                and _as_written(value, inp, raw, found.braces)
+                                and (not found.fixes or _plain_v02(raw))
+                            ):
+                                entry = found
                 if entry is None:
                     record = line_record(raw, number != final, file, number)
                     problems = checker.check(record, summary)
@@ -275,11 +397,13 @@ class CheckLines:
                         self.report(problems, out, digest)
                     if key is not None and not any(p.field is None for p in problems):
                         self._remember(key, record, problems)
-                        dropped += (e for e in (*seen01.values(), *seen02.values()) if e is not None)
+                        dropped += (e for e in (*seen01.values(), *seen02.values(), *seen_as.values()) if e is not None)
                         seen01.clear()
                         seen02.clear()
+                        seen_as.clear()
                     elif not fast:  # the first lines of a file tell whose it is
-                        fast = self.shortcut and loading.settled and loading.loader == "autotvm"
+                        fast = self.shortcut and loading.settled and loading.loader in _SHORTCUT_LOADERS
+                        scheduler = loading.loader == "auto_scheduler"
                     continue
                 entry.count += 1
                 if entry.problems:
@@ -293,7 +417,7 @@ class CheckLines:
         finally:
             # the lines each entry was given, and the entries back to 0 whatever happened
             tally: dict[_CheckEntry, int] = {}
-            for entry in (*dropped, *seen01.values(), *seen02.values()):
+            for entry in (*dropped, *seen01.values(), *seen02.values(), *seen_as.values()):
                 if entry is not None and entry.count:
                     tally[entry] = tally.get(entry, 0) + entry.count
                     entry.count = 0
@@ -302,7 +426,7 @@ class CheckLines:
         for entry, count in tally.items():
             summary.lines += count
             formats[entry.format] += count
-            targets.add(entry.distinct)
+            targets.update(entry.distinct)
             if entry.problems:
                 if entry.fixes:
                     summary.needs_migration += count
@@ -320,15 +444,29 @@ class CheckLines:
             for problem in problems:
                 digest.add(problem.key, problem.line, problem.spec, problem.human())
 
-    def _remember(self, key: tuple[str, str, str | None, str], record: Record, problems: list[Problem]) -> None:
+    def _remember(self, key: tuple[Any, ...], record: Record, problems: list[Problem]) -> None:
         """Keep what checking ``record``, a plain line of a shape, found, for the lines of that
-        shape with the same target to come (``key``: file, format, TVM version, target)."""
+        shape with the same target to come (``key``: file, format, TVM version, target; or, of
+        auto_scheduler, file, skeleton, target, host)."""
+        if type(key[1]) is bytes:
+            self._remember_scheduler(key, record, problems)
+            return
         if record.format.value != key[1]:
             return
         spec = key[3]
         token = json.dumps(spec).encode("utf-8")
         head = _V02 + token if record.format is Format.AUTOTVM_V02 else token
-        self._cache.put(key, _CheckEntry(spec, key[1], head, problems, record.line, self.mode))
+        self._cache.put(key, _CheckEntry((spec,), key[1], head, problems, record.line, self.mode))
+
+    def _remember_scheduler(self, key: tuple[Any, ...], record: Record, problems: list[Problem]) -> None:
+        """:meth:`_remember` of an auto_scheduler record, under its skeleton (see :func:`_as_read_alike`)."""
+        _, skeleton, spec, host = key
+        if record.format is not Format.AUTO_SCHEDULER or (record.target, record.host) != (spec, host):
+            return
+        specs = (spec,) if host is None else (spec, host)
+        entry = _CheckEntry(specs, _AS_FORMAT, b"", problems, record.line, self.mode)
+        entry.bits = _bits(skeleton)
+        self._scheduler.put(key, entry, _ENTRY_COST + len(skeleton) + len(spec) + len(host or ""))
 
 
 # ---------------------------------------------------------------------------------- migrate
