@@ -42,7 +42,7 @@ from typing import Any
 
 from .._cache import LruCache
 from .check import Checker, CheckSummary, Problem, _distinct
-from .formats import Format
+from .formats import ROWS, Format
 from .loading import _KNOBS
 from .migration import LogMigrator, MigrateSummary, RecordMigration
 from .records import Record, line_record
@@ -132,6 +132,9 @@ _BIT_STEPS = frozenset(("SP", "FFSP"))  # the steps with a bool (0 or 1) last: i
 _ENTRY_COST = 256  # what an entry costs besides its texts, in the bytes of the budget below
 _AS_BUDGET = 8 << 20  # bytes of skeletons and targets an auto_scheduler cache holds
 _INT32 = range(-(2**31), 2**31)
+# records.py's pattern of auto_scheduler's records, over bytes: the target's token, and the
+# host's after the hardware parameters
+_AS_SHAPE = re.compile(ROWS[Format.AUTO_SCHEDULER].line.pattern.encode())  # type: ignore[union-attr]
 
 
 def _bits(skeleton: bytes) -> int:
@@ -522,13 +525,31 @@ class _MigrateEntry:
     """What migrating a line of one shape with one target (written as ``json.dumps`` writes it)
     does: the new target text (``None``: the line stays), what the summary counts, the reports."""
 
-    __slots__ = ("changed", "failed", "format", "new", "problems", "reports", "rules", "token")
+    __slots__ = (
+        "changed",
+        "failed",
+        "format",
+        "host",
+        "new",
+        "new_host",
+        "problems",
+        "reports",
+        "rules",
+        "spec",
+        "token",
+    )
 
     def __init__(self, token: bytes, result: RecordMigration, mode: str) -> None:
         self.token = token
         record = result.record
         item = result.fields[0]
         self.new = item.text.encode("utf-8") if item.text is not None and result.changed else None
+        # auto_scheduler's: its target and host as decoded, and the host's new text
+        self.spec, self.host = record.target, record.host
+        host = result.fields[1] if len(result.fields) > 1 else None
+        self.new_host = (
+            host.text.encode("utf-8") if host is not None and host.text is not None and result.changed else None
+        )
         self.changed = result.changed
         self.format = record.format.value
         self.rules = [change.rule for item in result.fields if item.written for change in item.changes]
@@ -554,6 +575,7 @@ class MigrateLines:
         self.migrator = migrator
         self.mode = mode
         self._cache: LruCache[tuple[str, str, str | None, str], _MigrateEntry] = LruCache(_CACHE_SIZE)
+        self._scheduler: LruCache[tuple[str, bytes, bytes | None], _MigrateEntry] = LruCache(_CACHE_SIZE)
         # The changes given as JSON so far: each is said once per run (by the command, which
         # knows what was said; this only spares saying what it drops anyway).
         self.shown: set[Any] = set()
@@ -580,6 +602,8 @@ class MigrateLines:
         cached = self._cache._data.get
         seen01: dict[str, _MigrateEntry | None] = {}  # this call's entries, by target (v0.1)
         seen02: dict[tuple[str | None, str], _MigrateEntry | None] = {}  # by TVM version and target (v0.2)
+        seen_as: dict[tuple[bytes, bytes | None], _MigrateEntry | None] = {}  # by target and host token
+        cached_as = self._scheduler._data.get
         tally: dict[_MigrateEntry, int] = {}
         tally_get = tally.get
         number = first - 1
@@ -595,6 +619,7 @@ class MigrateLines:
             newline = number != final
             entry = None
             at = -1
+            shape = None  # auto_scheduler's: where its target and host tokens stand
             if fast and raw[:1] == b"{":
                 try:
                     value = loads(raw)
@@ -626,7 +651,31 @@ class MigrateLines:
                             if entry is False:
                                 hit = cached((file, _V02_FORMAT, tvm, spec))
                                 entry = seen02[tvm, spec] = hit[0] if hit is not None else None
-                    if entry is not None and not raw.startswith(entry.token, at):
+                    elif raw.startswith(_AS_HEAD):
+                        i = value.get("i")
+                        if (
+                            type(value.get("v")) is str
+                            and "input" not in value
+                            and type(i) is list
+                            and i
+                            and type(task := i[0]) is list
+                            and len(task) > 1
+                            and type(task[1]) is str
+                            and (shape := _AS_SHAPE.match(raw)) is not None
+                        ):
+                            # the fields records.py finds where its pattern sees them
+                            host = task[3] if len(task) > 3 and type(task[3]) is str else None
+                            tokens = shape.group(1, 2)
+                            if (host is None) is (tokens[1] is None):
+                                entry = seen_as.get(tokens, False)
+                                if entry is False:
+                                    hit = cached_as((file, *tokens))
+                                    entry = seen_as[tokens] = hit[0] if hit is not None else None
+                                if entry is not None and (entry.spec != task[1] or entry.host != host):
+                                    entry = None  # (a member written twice: the decoded one is another)
+                            else:
+                                shape = None
+                    if entry is not None and shape is None and not raw.startswith(entry.token, at):
                         entry = None
             if entry is None:
                 record = line_record(raw, newline, file, number)
@@ -650,13 +699,36 @@ class MigrateLines:
                     put(new)
                     if newline:
                         put(b"\n")
-                if at >= 0 and self._remember(record, result, raw, at):
+                if (at >= 0 and self._remember(record, result, raw, at)) or (
+                    shape is not None and self._remember_scheduler(record, result, shape)
+                ):
                     seen01.clear()
                     seen02.clear()
+                    seen_as.clear()
                 continue
             lines_total += 1
             tally[entry] = tally_get(entry, 0) + 1
-            if entry.new is not None:
+            if shape is not None:
+                if entry.new is not None or entry.new_host is not None:
+                    start, end = shape.span(1)
+                    parts = [raw[:start], entry.new or raw[start:end]]
+                    if entry.host is not None:
+                        host_start, host_end = shape.span(2)
+                        parts += (raw[end:host_start], entry.new_host or raw[host_start:host_end], raw[host_end:])
+                    else:
+                        parts.append(raw[end:])
+                    new = b"".join(parts)
+                    if diff is not None:
+                        diff.append((number, raw, new, newline))
+                    if put is not None:
+                        put(new)
+                        if newline:
+                            put(b"\n")
+                elif put is not None:
+                    put(raw)
+                    if newline:
+                        put(b"\n")
+            elif entry.new is not None:
                 if diff is not None:
                     diff.append((number, raw, raw[:at] + entry.new + raw[at + len(entry.token) :], newline))
                 if put is not None:
@@ -708,4 +780,18 @@ class MigrateLines:
         version = record.tvm_version if record.format is Format.AUTOTVM_V02 else _V01_WRITER
         key = (record.file, record.format.value, version, field.spec)
         self._cache.put(key, _MigrateEntry(token, result, self.mode))
+        return True
+
+    def _remember_scheduler(self, record: Record, result: RecordMigration, shape: re.Match[bytes]) -> bool:
+        """:meth:`_remember` of an auto_scheduler record whose target (and host) tokens ``shape``
+        found: when they are its fields, each where the token stands."""
+        if record.format is not Format.AUTO_SCHEDULER or not all(f.encoding == "string" for f in record.fields):
+            return False
+        if [f.name for f in record.fields] != (["target", "host"] if shape.group(2) is not None else ["target"]):
+            return False
+        for n, field in enumerate(record.fields, 1):
+            if (field.start, field.end) != shape.span(n):  # (characters and bytes: all before is ASCII)
+                return False
+        key = (record.file, *shape.group(1, 2))
+        self._scheduler.put(key, _MigrateEntry(b"", result, self.mode), _ENTRY_COST + len(key[1]) + len(key[2] or b""))
         return True
