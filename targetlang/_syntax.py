@@ -277,8 +277,11 @@ def json_member_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
     return spans
 
 
-# A JSON string, or a brace or bracket outside strings.
-_JSON_BRACKETS = re.compile(_DQ_BODY.pattern + r"|[{}\[\]]")
+# Up to the next brace or bracket outside strings, or to the end: what lies before it (strings
+# whole) is skipped inside the expression. A string never closed runs to the end, so that the
+# text is scanned once: a search for the next string at each quote after it scanned the rest of
+# the text again from each (80 kB of escaped quotes took 21 s).
+_JSON_BRACKET_RUNS = re.compile(r'(?:[^"{}\[\]]++|"(?:[^"\\]++|\\[\s\S])*+(?:"|\\?\Z))*+([{}\[\]]|\Z)')
 
 
 def json_objects(text: str, deepest_wanted: int | None = None) -> tuple[list[tuple[int, int]], int]:
@@ -292,8 +295,8 @@ def json_objects(text: str, deepest_wanted: int | None = None) -> tuple[list[tup
     spans: list[tuple[int, int]] = []
     opened: list[int] = []  # where the objects open now start
     level = deepest = 0  # the arrays and objects open now, and the most ever open
-    for found in _JSON_BRACKETS.finditer(text):
-        char = found.group()
+    for found in _JSON_BRACKET_RUNS.finditer(text):
+        char = found.group(1)
         if char == "{" or char == "[":
             level += 1
             if level > deepest:
@@ -301,13 +304,15 @@ def json_objects(text: str, deepest_wanted: int | None = None) -> tuple[list[tup
                 if deepest == deepest_wanted:
                     break
             if char == "{":
-                opened.append(found.start())
+                opened.append(found.end() - 1)
         elif char == "}":
             level -= 1
             if opened:  # (in text that is not JSON, it may not be)
                 spans.append((opened.pop(), found.end()))
         elif char == "]":
             level -= 1
+        else:
+            break  # the end
     return spans, deepest
 
 
