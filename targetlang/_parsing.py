@@ -54,7 +54,7 @@ from ._resolution import (
     reads_feature_keys,
     resolve_parts,
 )
-from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
+from ._schema import PLAIN_BOOL, PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
 from ._syntax import (
     MAX_JSON_DEPTH,
     SPLIT_BELOW,
@@ -581,9 +581,12 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         return False
     slices: dict[int, tuple[int, int]] = {}
     if text.count("{") == 1 and text.count("[") < MAX_JSON_DEPTH - 1:  # too few brackets to nest too deep
+        # JSONDecoder.decode's steps without its calls: the object at 0, then only whitespace
         try:
-            config = _DECODER.decode(text)
-        except (ValueError, RecursionError):
+            config, end = _SCAN(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            return False
+        if end != len(text) and text[end:].strip(" \t\n\r"):
             return False
     else:
         # At the grammar's limit or near it, the grammar decides (parse_syntax's json_depth).
@@ -593,24 +596,29 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             return False
         # Each object the decoder finishes, in the order its closing brace comes.
         finished: list[dict[str, Any]] = []
-
-        def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-            made = dict(pairs)
-            finished.append(made)
-            return made
-
+        token = _FINISHED.set(finished)
         try:
-            config = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_not_json).decode(text)
-        except ValueError:
+            config, end = _SCAN_NOTED(text, 0)
+        except (StopIteration, ValueError):
             return False
         # (A RecursionError goes up: parse reads the text again on a large stack, where the
         # targets it nests can be read too.)
+        finally:
+            _FINISHED.reset(token)
+        if end != len(text) and text[end:].strip(" \t\n\r"):
+            return False
         if len(spans) != len(finished):
             return False
         # The objects stay alive in ``finished``, so their ids stay theirs while this reads.
         slices = {id(made): span for made, span in zip(finished, spans, strict=True)}
     if type(config) is not dict:
         return False
+    if not chain and not depth:
+        # (before the search for long integers: a plain config holds none beyond 64 bits, and
+        # the grammar's reading of its text, which looks at each, gives the same target)
+        plain = _plain_config(config, registry, 0, text, slices)
+        if plain is not None:
+            return plain
     if _LONG_DIGITS.search(text) and _refuses_long_json_ints(registry.version):
         return True  # the grammar's reading looks at each integer (_check_json_int64)
     spent = _counts_now()
@@ -621,11 +629,125 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         return True
 
 
+def _plain_config(
+    config: dict[str, Any],
+    registry: Registry,
+    depth: int,
+    own_text: str | tuple[str, int, int],
+    slices: Mapping[int, tuple[int, int]],
+) -> Target | None:
+    """The target of a decoded config whose every value is plain: of the attribute's own JSON type
+    (an ASCII string, an array of them, an int within 64 bits, a bool, an object of a target that
+    is plain too), of a kind with no required attribute, for a release that reads no feature keys;
+    ``None`` for any other config, which :func:`_from_config` reads (and whose errors it raises).
+    It is what :func:`_from_config` makes of such a config, without the steps none of it needs."""
+    kind = config.get("kind")
+    if type(kind) is not str or "tag" in config or _reads_features(registry.version):
+        return None
+    schema = registry._kinds.get(kind)
+    if schema is None or schema.required_names:
+        return None
+    codes = schema._plain_codes
+    attrs: dict[str, Any] = {}
+    keys = host = None
+    for key, value in config.items():
+        if key == "kind":
+            continue
+        code = codes.get("-" + key)
+        if code is None or code[0] != key:  # ("--name" is there too, for a legacy "---name")
+            return None
+        kept: Any
+        form = code[1]
+        if form == PLAIN_STRING:
+            if type(value) is not str or not value.isascii():
+                return None
+            kept = value
+        elif form == PLAIN_STRINGS:
+            if type(value) is not list or not all(type(item) is str and item.isascii() for item in value):
+                return None
+            kept = tuple(value)
+        elif form == PLAIN_INT:
+            if type(value) is not int or not INT64_MIN <= value <= INT64_MAX:
+                return None
+            kept = value
+        elif form == PLAIN_BOOL:
+            if type(value) is not bool:
+                return None
+            kept = value
+        else:
+            # (a deep nesting is left to _from_config, whose use of the stack decides what a
+            # nesting too deep for it raises)
+            if depth >= _PLAIN_DEPTH or depth + 1 > LIMIT.get():
+                return None
+            if form == PLAIN_TARGET:
+                if type(value) is not dict:
+                    return None
+                kept = _plain_nested(value, registry, depth + 1, own_text, slices)
+                if kept is None:
+                    return None
+            else:
+                if type(value) is not list:
+                    return None
+                targets = []
+                for item in value:
+                    target = _plain_nested(item, registry, depth + 1, own_text, slices) if type(item) is dict else None
+                    if target is None:
+                        return None
+                    targets.append(target)
+                kept = tuple(targets)
+        if key == "keys":
+            keys = kept
+        elif key == "host":
+            host = kept
+        else:
+            attrs[key] = kept
+    return Target._build(schema, registry, "", keys, host, attrs, _EMPTY, own_text, "json", None)
+
+
+def _plain_nested(
+    config: dict[str, Any],
+    registry: Registry,
+    depth: int,
+    own_text: str | tuple[str, int, int],
+    slices: Mapping[int, tuple[int, int]],
+) -> Target | None:
+    found = slices.get(id(config))
+    if found is None:
+        return None
+    source = own_text if isinstance(own_text, str) else own_text[0]
+    return _plain_config(config, registry, depth, (source, *found), slices)
+
+
+_PLAIN_DEPTH = 8
+
+
+@functools.cache
+def _reads_features(version: str) -> bool:
+    return reads_feature_keys(registry_release(version).version)
+
+
 def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
 _DECODER = json.JSONDecoder(parse_constant=_not_json)
+# (the decoder's scanner, which typeshed does not declare)
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+
+# The objects a decoding finishes, in order (the list of the decoding under way in this thread):
+# one decoder for every text, where a decoder made for each cost more than the rest of a read.
+_FINISHED: contextvars.ContextVar[list[dict[str, Any]]] = contextvars.ContextVar("targetlang_json_finished")
+
+
+def _noted(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    _FINISHED.get().append(made)
+    return made
+
+
+_SCAN_NOTED: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
+    object_pairs_hook=_noted, parse_constant=_not_json
+).scan_once
 _LONG_DIGITS = re.compile(r"[0-9]{19}")  # the shortest integer beyond 64 bits has 19 digits
 
 
