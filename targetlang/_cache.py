@@ -85,6 +85,10 @@ _UNLOCKED_KEY: type = str if getattr(sys, "_is_gil_enabled", lambda: True)() els
 # guard costs more than clearing the caches: benchmarks call clear_caches before every cold parse).
 _caches: set[weakref.ref[LruCache[Any, Any]]] = set()
 _caches_lock = threading.Lock()
+# The same references as a tuple, for clear_all_caches to read without the lock (a reference
+# whose cache has gone gives None), made again by it (under the lock) after a cache is made.
+_cache_refs: tuple[weakref.ref[LruCache[Any, Any]], ...] = ()
+_caches_added = False
 # What empties the short stores of text_cached functions (module-level functions: never dropped).
 _clearers: list[Callable[[], None]] = []
 
@@ -119,8 +123,10 @@ class LruCache(Generic[_K, _V]):
         self._data: OrderedDict[_K, tuple[_V, int]] = OrderedDict()
         self._cost = 0
         self._lock = threading.RLock()  # re-entrant: a finalizer run by a collection may parse
+        global _caches_added
         with _caches_lock:
             _caches.add(weakref.ref(self, _caches.discard))
+            _caches_added = True
 
     def __len__(self) -> int:
         return len(self._data)
@@ -364,11 +370,16 @@ def make_room(store: dict[Any, Any], max_entries: int) -> None:
 # the module's import, before which no cache exists.
 def clear_all_caches() -> None:
     """Empty every cache there is: the module-level ones and those of live readers."""
+    global _cache_refs, _caches_added
     for clear in _clearers:
         clear()
-    with _caches_lock:
-        refs = list(_caches)
-    for ref in refs:
+    if _caches_added:
+        with _caches_lock:
+            _cache_refs = tuple(_caches)
+            _caches_added = False
+    # (the lock taken only when caches were made, and no call for an empty cache: benchmarks
+    # call this before every cold parse of a short text, whose figure it was a fifth of)
+    for ref in _cache_refs:
         cache = ref()
-        if cache is not None:
+        if cache is not None and cache._data:
             cache.clear()
