@@ -66,6 +66,7 @@ def _decoder() -> Callable[[bytes], Any]:
 
 
 _loads = _decoder()
+_FINITE = getattr(_loads, "__module__", "") == "orjson"  # every number it decodes is finite
 
 _V01 = re.compile(rb'\{(?:"r": [^"]*, "v": [^",]*, )?"i": \[')  # records.py's pattern of log format v0.1
 _V01_V_FIRST = re.compile(rb'\{"v": [^",]*, "r": [^"]*, "i": \[')  # its other order in TopHub's logs
@@ -152,25 +153,28 @@ def _bits(skeleton: bytes) -> int:
 def _as_result(value: dict[str, Any]) -> bool:
     """Whether the members after ``i`` of a decoded auto_scheduler record are what dmlc reads
     without failing: ``"v"`` a string, ``"r"`` four numbers (its costs an array of them), the
-    error number of 32 bits, every other number finite (``loading._from_value``'s ``"r"``)."""
+    error number of 32 bits, every other number finite (``loading._from_value``'s ``"r"``).
+    (orjson decodes no number that is not finite; ``json.loads``, its stand-in, may.)"""
     result = value.get("r")
     if type(value.get("v")) is not str or type(result) is not list or len(result) != 4:
         return False
     costs, error_no, cost, stamp = result
     if type(costs) is not list or type(error_no) is not int or error_no not in _INT32:
         return False
+    types = {*map(type, costs)}
+    types.add(type(cost))
+    types.add(type(stamp))
+    if not types <= _NUMBERS:
+        return False
+    if _FINITE:
+        return True
     try:
-        return (
-            {*map(type, costs), type(cost), type(stamp)} <= _NUMBERS
-            and all(map(isfinite, costs))
-            and isfinite(cost)
-            and isfinite(stamp)
-        )
+        return all(map(isfinite, costs)) and isfinite(cost) and isfinite(stamp)
     except OverflowError:  # an int beyond a double
         return False
 
 
-def _as_read_alike(raw: bytes, cut: int, task: list[Any], state: Any, value: dict[str, Any], bits: int) -> bool:
+def _as_read_alike(raw: bytes, cut: int, state: Any, value: dict[str, Any], bits: int) -> bool:
     """Whether auto_scheduler's reader reads the line ``raw`` as it read a record whose skeleton
     (the bytes before ``cut``, where ``"r"`` starts, without their digits) was the same.
 
@@ -182,12 +186,9 @@ def _as_read_alike(raw: bytes, cut: int, task: list[Any], state: Any, value: dic
     have no ten digits in a row (every int then is of 32 bits; a workload key, which may, is left
     out), no digit next to a capital letter after the state's start (no digit in a step's name),
     its bools 0 or 1 (``bits``, see :func:`_bits`), and a result dmlc reads (:func:`_as_result`);
-    ``task`` and ``state`` are the decoded ``i``."""
-    name = task[0]
-    if type(name) is not str:
-        return False
-    # where the workload key's token ends at the earliest: its characters, escapes and quotes
-    start = 10 + len(name) + name.count('"') + name.count("\\")
+    ``state`` is the decoded ``i[1]``."""
+    # The workload key's token ends at the first '", "': inside it, a quote is escaped.
+    start = raw.find(b'", "', 8, cut)
     marks = raw[start:cut].translate(_MARKS)
     if _TEN_DIGITS in marks:
         return False
@@ -350,7 +351,7 @@ class CheckLines:
                                 if found is None:
                                     if skeleton.count(b":") == 1:
                                         key = (file, *as_key)
-                                elif _as_read_alike(raw, cut, task, i[1], value, found.bits):
+                                elif _as_read_alike(raw, cut, i[1], value, found.bits):
                                     entry = found
                     elif value.get("v") == 0.1:
                         i = value.get("i")
