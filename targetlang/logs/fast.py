@@ -47,8 +47,9 @@ from .loading import _KNOBS
 from .migration import LogMigrator, MigrateSummary, RecordMigration
 from .records import Record, line_record
 from .report import Digest
+from .stats import Stats, StatsPlan
 
-__all__ = ["CheckLines", "MigrateLines", "Report", "change_json"]
+__all__ = ["CheckLines", "MigrateLines", "Report", "StatsLines", "change_json"]
 
 # Distinct (file, target, TVM version) kept at once, besides the bound on their text.
 _CACHE_SIZE = 4096
@@ -666,11 +667,11 @@ class MigrateLines:
                         ):
                             # the fields records.py finds where its pattern sees them
                             host = task[3] if len(task) > 3 and type(task[3]) is str else None
-                            tokens = shape.group(1, 2)
+                            tokens: tuple[bytes, bytes | None] = (shape.group(1), shape.group(2))
                             if (host is None) is (tokens[1] is None):
                                 entry = seen_as.get(tokens, False)
                                 if entry is False:
-                                    hit = cached_as((file, *tokens))
+                                    hit = cached_as((file, tokens[0], tokens[1]))
                                     entry = seen_as[tokens] = hit[0] if hit is not None else None
                                 if entry is not None and (entry.spec != task[1] or entry.host != host):
                                     entry = None  # (a member written twice: the decoded one is another)
@@ -793,6 +794,89 @@ class MigrateLines:
         for n, field in enumerate(record.fields, 1):
             if (field.start, field.end) != shape.span(n):  # (characters and bytes: all before is ASCII)
                 return False
-        key = (record.file, *shape.group(1, 2))
-        self._scheduler.put(key, _MigrateEntry(b"", result, self.mode), _ENTRY_COST + len(key[1]) + len(key[2] or b""))
+        target, host = shape.group(1), shape.group(2)
+        cost = _ENTRY_COST + len(target) + len(host or b"")
+        self._scheduler.put((record.file, target, host), _MigrateEntry(b"", result, self.mode), cost)
         return True
+
+
+# ---------------------------------------------------------------------------------- stats
+
+# Plans kept per count at once: past them, they are made again.
+_PLANS = 4096
+
+
+class StatsLines:
+    """``logs stats`` of the lines of one file, block after block.
+
+    What counting a record adds depends on its format, its TVM version, its target and host, and
+    on nothing else of it: the first record of each such shape is counted by
+    :meth:`~targetlang.logs.stats.Stats.add`, and what that counted (its plan) is counted again
+    for the records like it, at the end of the block. A line is told to be like it when it
+    decodes to an object of AutoTVM's log format v0.1 or v0.2 or auto_scheduler's, whose keys
+    are written as :func:`_plain_v01` and :func:`_plain_v02` say (and, of auto_scheduler, its
+    ``"i"`` once, no ``\\u`` in the line): the target records.py finds in it is the one decoded.
+    """
+
+    shortcut = True  # False: every line takes the general path (the tests compare both)
+
+    @classmethod
+    def count(cls, stats: Stats, lines: list[bytes], first: int, open_end: bool, name: str) -> None:
+        """Count ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
+        last has no line break), numbered from ``first``, into ``stats``."""
+        plans = stats.plans
+        tally: dict[StatsPlan, int] = {}
+        final = first + len(lines) - 1 if open_end else -1
+        number = first - 1
+        fast = cls.shortcut and stats.loader is not None  # (the file's first records say whose it is)
+        loads = _loads
+        key: Any
+        for raw in lines:
+            number += 1
+            key = None
+            if fast and raw[:1] == b"{":
+                try:
+                    value = loads(raw)
+                except (ValueError, RecursionError):
+                    value = None
+                if type(value) is dict:
+                    version = value.get("v")
+                    if version == 0.1:
+                        i = value.get("i")
+                        if type(i) is list and i and type(spec := i[0]) is str and _plain_v01(raw, i):
+                            key = (_V01_FORMAT, None, spec, None)
+                    elif "input" in value:
+                        inp = value["input"]
+                        if type(inp) is list and inp and type(spec := inp[0]) is str and _plain_v02(raw):
+                            tvm = value.get("tvm_version")
+                            key = (_V02_FORMAT, tvm if type(tvm) is str else None, spec, None)
+                    elif type(version) is str:
+                        i = value.get("i")
+                        if (
+                            type(i) is list
+                            and i
+                            and type(task := i[0]) is list
+                            and len(task) > 1
+                            and type(spec := task[1]) is str
+                            and raw.count(b'"i"') == 1
+                            and b"\\u" not in raw
+                        ):
+                            host = task[3] if len(task) > 3 and type(task[3]) is str else None
+                            key = (_AS_FORMAT, None, spec, host)
+                    if key is not None:
+                        plan = plans.get(key)
+                        if plan is not None:
+                            tally[plan] = tally.get(plan, 0) + 1
+                            continue
+            record = line_record(raw, number != final, name, number)
+            stats.add(record)
+            if key is not None and record.format.value == key[0]:
+                made = stats.plan(record)
+                if made is not None:
+                    if len(plans) >= _PLANS:
+                        plans.clear()
+                    plans[key] = made
+            elif not fast:
+                fast = cls.shortcut and stats.loader is not None
+        for plan, count in tally.items():
+            stats.add_like(plan, count)

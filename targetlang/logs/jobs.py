@@ -34,11 +34,10 @@ from .._pool import Pool as _Pool
 from .._versions import MODERN
 from ..migration import Policy
 from .check import Checker, CheckSummary
-from .fast import CheckLines, MigrateLines
+from .fast import CheckLines, MigrateLines, StatsLines
 from .loading import FileLoading
 from .migration import Form, LogMigrator, MigrateSummary
 from .output import NO_WAIT
-from .records import line_record
 from .report import Digest
 from .stats import Stats
 from .targets import TargetReader
@@ -552,9 +551,7 @@ class StatsPart:
 
 def count_lines(stats: Stats, lines: list[bytes], first: int, open_end: bool, name: str) -> None:
     """Count ``lines`` (see :func:`blocks`), numbered from ``first``."""
-    final = first + len(lines) - 1 if open_end else -1
-    for number, raw in enumerate(lines, first):
-        stats.add(line_record(raw, number != final, name, number))
+    StatsLines.count(stats, lines, first, open_end, name)
 
 
 def stats_chunk(

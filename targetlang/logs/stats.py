@@ -35,7 +35,7 @@ from .targets import Reading, TargetReader, autotvm_rewrite
 if TYPE_CHECKING:
     from .migration import LogMigrator
 
-__all__ = ["LONG", "Stats", "TargetStats"]
+__all__ = ["LONG", "Stats", "StatsPlan", "TargetStats"]
 
 _JSON_AUTOTVM = (Format.AUTOTVM_V02, Format.AUTOTVM_V01)
 
@@ -339,6 +339,17 @@ def _dump(value: Any, write: Write) -> None:
         write(json.dumps(str(value) if isinstance(value, _Long) else value))
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class StatsPlan:
+    """What :meth:`Stats.add` counted for one record: its format, each target field's row, TVM
+    version and era, and what the dispatcher read of its target (era, TVM version, kind, model,
+    keys), all as the counts hold them. (Equal only to itself: a count is tallied per plan.)"""
+
+    format: str
+    fields: tuple[tuple[TargetStats, Text, str], ...]
+    target: tuple[str, Text, str, Text, tuple[Text, ...]] | None
+
+
 class Stats:
     """Counts over the records of one or more files."""
 
@@ -358,6 +369,8 @@ class Stats:
         self.eras: Counter[str] = Counter()
         self.tvm_versions = _Names()
         self._texts = _Texts()
+        # What counting a record of each shape counted (see :meth:`plan`), kept by ``fast.StatsLines``.
+        self.plans: dict[Any, StatsPlan] = {}
 
     def add(self, record: Record) -> None:
         """Count ``record`` in."""
@@ -399,6 +412,52 @@ class Stats:
             self.kinds[seen.kind or "?"] += 1
             self.models.add(hold(seen.model) if seen.model else "?")
             self.keys.update(map(hold, seen.keys) if seen.keys else ("?",))
+
+    def plan(self, record: Record) -> StatsPlan | None:
+        """What :meth:`add` counted for ``record`` (added already), as :meth:`add_like` counts it
+        again for each record like it: one of the same format, TVM version, target and host.
+        ``None`` for a comment, a record of no target, or before the file's loader is known."""
+        if record.format is Format.COMMENT or self.loader is None:
+            return None
+        fields: list[tuple[TargetStats, Text, str]] = []
+        target: tuple[str, Text, str, Text, tuple[Text, ...]] | None = None
+        version: Text = record.tvm_version or "-"
+        if len(version) > LONG:
+            version = self._texts.hold(version)
+        for field_ in record.fields:
+            if not field_.spec and field_.name == "host":
+                continue
+            reading = self.reader.read(field_.spec, writer_version(record))
+            entry = self.targets.get(self._row(field_.name, reading))
+            if entry is None:
+                return None
+            fields.append((entry, version, reading.era))
+            if field_.name == "target":
+                seen = reading if reading.target is not None else self._seen_as(reading, record)
+                hold = self._texts.hold
+                model = hold(seen.model) if seen.model else "?"
+                keys = tuple(map(hold, seen.keys)) if seen.keys else ("?",)
+                target = (reading.era, version, seen.kind or "?", model, keys)
+        return StatsPlan(record.format.value, tuple(fields), target)
+
+    def add_like(self, plan: StatsPlan, number: int) -> None:
+        """Count ``number`` more records like the one ``plan`` was made of (by :meth:`plan`)."""
+        self.lines += number
+        fmt = plan.format
+        self.formats[fmt] += number
+        for entry, version, era in plan.fields:
+            entry.records += number
+            entry.formats[fmt] += number
+            entry.tvm_versions[version] += number
+            entry.eras[era] += number
+        if plan.target is not None:
+            era, version, kind, model, keys = plan.target
+            self.eras[era] += number
+            self.tvm_versions.add(version, number)
+            self.kinds[kind] += number
+            self.models.add(model, number)
+            for key in keys:
+                self.keys.add(key, number)
 
     def _row(self, name: str, reading: Reading) -> tuple[Any, ...]:
         """What tells a row from the others: one row per distinct target *as read*, since the
@@ -442,6 +501,7 @@ class Stats:
         # their long texts as the texts (_Long.__reduce__), not the file that holds them here.
         state = dict(self.__dict__)
         state["reader"] = state["migrator"] = state["_texts"] = None
+        state["plans"] = {}  # (they hold this process's entries)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
