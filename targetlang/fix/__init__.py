@@ -116,7 +116,8 @@ def fix_source(
         # does, nor Python that holds nothing the rules look for (most files of a tree)
         from ._python_syntax import may_need_fixing
 
-        if not may_need_fixing(code, name, registry):
+        read = may_need_fixing(code, name, registry)
+        if read is False:
             return code, []
         return _python_fixer()(
             code,
@@ -129,6 +130,7 @@ def fix_source(
             table=table,
             target_version=runs_on,
             line_length=line_length,
+            reading=read if read is not True else None,
         )
 
     if suffix in NOTEBOOK_SUFFIXES:

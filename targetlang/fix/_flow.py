@@ -16,9 +16,9 @@ ask none.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import libcst as cst
 from libcst.metadata import GlobalScope, MetadataWrapper, Scope, ScopeProvider
@@ -34,6 +34,9 @@ UseKind = Literal["target", "rejection", "string", "call", "export", "return", "
 error; ``string``: read as text (formatting, ``in``, a comparison, a method, an index);
 ``call``: passed to a call the table does not know; ``export``: a module-level name other
 modules may import; ``return``: returned from a function; ``other``: any other use."""
+
+_N = TypeVar("_N", bound=cst.CSTNode)
+_A = TypeVar("_A")
 
 # How many names deep a value is followed (x = "..."; y = x; z = y ...): deeper is "other".
 _MAX_DEPTH = 8
@@ -52,9 +55,11 @@ class Use:
 class _Parents(cst.CSTVisitor):
     def __init__(self) -> None:
         self.parents: dict[int, cst.CSTNode] = {}
+        self.order: dict[int, int] = {}  # the place of each node in the text, as its start
         self.stack: list[cst.CSTNode] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        self.order[id(node)] = len(self.order)
         if self.stack:
             self.parents[id(node)] = self.stack[-1]
         self.stack.append(node)
@@ -78,6 +83,7 @@ class Flow:
         self.table = table
         self.qualified = qualified
         self._parents: dict[int, cst.CSTNode] | None = None
+        self._order: dict[int, int] = {}
         self._scopes: object = None
 
     # -- the module's structure, worked out once
@@ -88,7 +94,21 @@ class Flow:
             visitor = _Parents()
             walk(self.module, visitor)
             self._parents = visitor.parents
+            self._order = visitor.order
         return self._parents
+
+    @property
+    def order(self) -> dict[int, int]:
+        """The place of each node in the text (by id), as its start."""
+        if self._parents is None:
+            _ = self.parents
+        return self._order
+
+    def _in_order(self, nodes: Iterable[_N]) -> list[_N]:
+        """``nodes`` in the order they stand in the text: LibCST's scopes keep them in sets,
+        whose order is that of the nodes' addresses in memory."""
+        order = self.order
+        return sorted(nodes, key=lambda node: order.get(id(node), -1))
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.parents.get(id(node))
@@ -367,7 +387,8 @@ class Flow:
                 continue
             seen.add(id(access))
             self._follow(access, found, depth + 1, seen, items)
-        for assignment in scope.assignments[target.value]:  # t += "...": a binding that reads t
+        assignments = self._in_order_of_nodes(scope.assignments[target.value])
+        for assignment in assignments:  # t += "...": a binding that reads t
             bound = getattr(assignment, "node", None)
             statement = self.parent(bound) if isinstance(bound, cst.CSTNode) else None
             if isinstance(statement, cst.AugAssign) and statement.target is bound and id(bound) not in seen:
@@ -384,7 +405,8 @@ class Flow:
         found: list[object] = []
         for access in scope.accesses[name.value]:
             if access.node is name:
-                found.extend(getattr(assignment, "node", None) for assignment in access.referents)
+                referents = self._in_order_of_nodes(access.referents)
+                found.extend(getattr(assignment, "node", None) for assignment in referents)
         return found or None
 
     def literal_values(self, name: cst.Name) -> list[object] | None:
@@ -400,7 +422,7 @@ class Flow:
                 continue
             if not access.referents:
                 return None
-            for assignment in access.referents:
+            for assignment in self._in_order_of_nodes(access.referents):
                 found = self._bound_values(getattr(assignment, "node", None))
                 if found is None:
                     return None
@@ -423,14 +445,17 @@ class Flow:
             return None if function is None else _parametrized(function, node.name.value)
         return None
 
-    @staticmethod
-    def _accesses(scope: Scope, target: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    def _in_order_of_nodes(self, items: Iterable[_A]) -> list[_A]:
+        """Assignments or accesses in the order of their nodes in the text."""
+        order = self.order
+        return sorted(items, key=lambda item: order.get(id(getattr(item, "node", None)), -1))
+
+    def _accesses(self, scope: Scope, target: cst.CSTNode) -> Iterator[cst.CSTNode]:
         name = target.value if isinstance(target, cst.Name) else ""
         for assignment in scope.assignments[name]:
             node = getattr(assignment, "node", None)
             if node is target or (isinstance(node, (cst.Param, cst.FunctionDef)) and node.name is target):
-                for access in assignment.references:
-                    yield access.node
+                yield from self._in_order([access.node for access in assignment.references])
 
 
 def unsafe_use(uses: list[Use], value: cst.CSTNode) -> Use | None:

@@ -10,7 +10,7 @@ from .._registry import Registry
 from ._convert import reading_registry
 from ._properties import REMOVED_PROPERTIES
 
-__all__ = ["helper_names", "worth_parsing"]
+__all__ = ["helper_names", "hits", "worth_parsing"]
 
 
 def helper_names() -> frozenset[str]:
@@ -24,39 +24,70 @@ def worth_parsing(text: str, registry: Registry | None = None) -> bool:
     """Whether ``text`` has anything the rules look for at all: most files of a tree have not,
     and reading them with LibCST is most of the time a run takes."""
     looks, properties = _prefilter(registry)
-    return bool(looks.search(text) or (properties.search(text) and _TARGET_WORD.search(text)))
+    return any(pattern.search(text) for pattern in looks) or bool(
+        properties.search(text) and _TARGET_WORD.search(text)
+    )
+
+
+def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
+    """The spans of ``text`` that may hold what the rules look for (empty where
+    :func:`worth_parsing` says no): the statements they are in are the ones LibCST reads
+    (:mod:`._sparse`)."""
+    looks, properties = _prefilter(registry)
+    found = [match.span() for pattern in looks for match in pattern.finditer(text)]
+    if _TARGET_WORD.search(text):
+        found += [match.span() for match in properties.finditer(text)]
+    if found:
+        # in a file that has any, what the survey looks at is broader than what gates the file:
+        # any text with an option (of a kind no registry knows), and every call where a target
+        # is read (a text built there is read whole)
+        found += [match.span() for match in _ANY_OPTION.finditer(text)]
+        found += [match.span() for match in _api_call().finditer(text)]
+    return found
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
+_ANY_OPTION = re.compile(r"\s-[^\W\d]")
+
+
+@functools.cache
+def _api_call() -> re.Pattern[str]:
+    from ._apis import DEFAULT_TABLE
+
+    names = sorted({row.name.rsplit(".", 1)[-1] for row in DEFAULT_TABLE.rows}, key=len, reverse=True)
+    return re.compile(rf"(?:{'|'.join(map(re.escape, names))})\s*\(")
 
 
 @functools.lru_cache(maxsize=8)
-def _prefilter(registry: Registry | None) -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _prefilter(registry: Registry | None) -> tuple[tuple[re.Pattern[str], ...], re.Pattern[str]]:
     """What may hold a legacy target: a string that starts like one (a kind, or a template's
     field, and an option later in it), the parts of a built one (a kind and a space, then a field
     or the end of the string; a space and an option alone), a string with options where a target
     must stand, a string written with escapes, a join of a literal list, a helper or ``canon_*``
-    call; and a removed property (in a file that speaks of targets)."""
+    call; and a removed property (in a file that speaks of targets).
+
+    Each pattern starts with a literal or one class of characters, so that the regular
+    expression engine skips to where it may match (one alternation of them all tries every
+    position: eight times as slow); none asks for a word boundary first, for the same reason (a
+    pattern may find a little more, never less)."""
     kinds = "|".join(sorted(map(re.escape, reading_registry(registry).kinds), key=len, reverse=True))
     helpers = "|".join(sorted(helper_names() | {"create"}))
     head = rf"""(?:{kinds}|%[-#0 +\d.]*[a-z]|\{{[^{{}}\n]*\}})"""
-    looks = re.compile(
-        "|".join(
-            (
-                rf"""["']\s*{head}[^"'\n]*?\s-""",
-                rf"""["']\s*(?:{kinds})\s+["'{{%]""",
-                r"""["']\s+-\w""",
-                r"""(?:Target\(|\b(?:target|target_host|host)\s*=)[^)]{0,400}?["'][^"'\n]*?-""",
-                r"""["'][^"'\n]*\\[xuUN0-7]""",
-                r"""["']\.join\(\s*[\[(]""",
-                rf"""\b(?:{helpers})\s*\(|canon_""",
-                # a helper imported or named without a call (removed: the import fails)
-                rf"""\btarget\.(?:{helpers}|vta|micro)\b""",
-                rf"""\bfrom\s+tvm\.target(?:\.target)?\s+import\b[^;]{{0,300}}?\b(?:{helpers}|vta|micro)\b""",
-                # a modern target (a dict or JSON with a kind or tag, a tag), and str() of one tested
-                r"""\bkind\\?["']\s*:|\btag\\?["']\s*:|Target\(\s*["'][\w.-]+/""",
-                r"""\bstr\([^()\n]{1,80}\)\s*(?:[=!]=|\.(?:starts|ends)with\b)|\bin\s+str\(""",
-            )
-        )
+    looks = (
+        rf"""["'](?:\s*{head}[^"'\n]*?\s-|\s*(?:{kinds})\s+["'{{%]|\s+-\w|[^"'\n]*\\[xuUN0-7]|\.join\(\s*[\[(])""",
+        # where a target must stand; a tag (a modern target)
+        r"""Target\((?:[^)]{0,400}?["'][^"'\n]*?-|\s*["'][\w.-]+/)""",
+        r"""target(?:_host)?\s*=[^)]{0,400}?["'][^"'\n]*?-""",
+        r"""host\s*=[^)]{0,400}?["'][^"'\n]*?-""",
+        rf"""(?:{helpers})\s*\(""",
+        r"canon_",
+        # a helper imported or named without a call (removed: the import fails)
+        rf"""target\.(?:{helpers}|vta|micro)\b""",
+        rf"""from\s+tvm\.target(?:\.target)?\s+import\b[^;]{{0,300}}?\b(?:{helpers}|vta|micro)\b""",
+        # a modern target (a dict or JSON with a kind or tag), and str() of one tested
+        r"""kind\\?["']\s*:""",
+        r"""tag\\?["']\s*:""",
+        r"""str\([^()\n]{1,80}\)\s*(?:[=!]=|\.(?:starts|ends)with\b)""",
+        r"""in\s+str\(""",
     )
-    return looks, re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b")
+    return tuple(map(re.compile, looks)), re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b")

@@ -26,17 +26,19 @@ from ._findings import Finding
 from ._flow import Flow
 from ._imports import imports
 from ._layout import black_formatter, long_lines, project_line_length, split
-from ._prefilter import worth_parsing
+from ._prefilter import hits, worth_parsing
 from ._python_syntax import (
     MAX_LARGE_STACK_COST,
     MAX_NESTING_COST,
     MAX_PYTHON_CHARS,
+    Reading,
     check_syntax,
     nesting_cost,
     python_error,
     too_deep,
 )
 from ._rewriter import Options, Rewriter
+from ._sparse import Sparse, sparse
 from ._suppress import python_suppression
 from ._survey import Survey
 from ._walk import walk
@@ -58,11 +60,13 @@ def fix_python(
     table: ApiTable = DEFAULT_TABLE,
     target_version: Release = RELEASES[str(MODERN)],
     line_length: int | None = None,
+    reading: Reading | None = None,
 ) -> tuple[str, list[Finding]]:
     """``text`` (Python source) with its legacy targets fixed, and the findings; their line
     numbers count from ``first_line`` (a code block inside a document). A written target that
     makes its line longer than ``line_length`` (default: the project's, :mod:`._layout`) is
-    split over lines."""
+    split over lines. ``reading``: what :func:`._python_syntax.may_need_fixing` read of it
+    (without a byte order mark), not read again."""
     if text.startswith("\ufeff"):  # LibCST drops a byte order mark: keep it
         without, found = fix_python(
             text[1:],
@@ -75,6 +79,7 @@ def fix_python(
             table=table,
             target_version=target_version,
             line_length=line_length,
+            reading=reading,
         )
         return "\ufeff" + without, found
     if len(text) > MAX_PYTHON_CHARS:
@@ -90,11 +95,21 @@ def fix_python(
         # Python's own parser first, for every file (one that does not parse is an error whether
         # or not it holds a target, as a linter says): LibCST accepts some source Python rejects
         # (a bad escape, bytes beside str) and then fails later, out of a node's value
-        check_syntax(text, path)
-        if not worth_parsing(text, registry):
-            return text, []
+        if reading is None:
+            tree = check_syntax(text, path)
+            spans = hits(text, registry)
+            if not spans:
+                return text, []
+            reading = Reading(tree, tuple(spans))
         length = line_length if line_length is not None else project_line_length(path)
-        options = Options(path, registry, unsafe, selected, prefer_tags, target_version, first_line, length)
+        options = Options(
+            path, registry, unsafe, selected, prefer_tags, target_version, first_line, length, source=text
+        )
+        view = sparse(text, reading.tree, reading.hits) if _SPARSE_VIEW else None
+        if view is not None:
+            done = _fixed_sparse(text, view, options, table)
+            if done is not None:
+                return done
         # LibCST parses and visits recursively, and its limits are lower than Python's: source
         # nested deeper than this thread's stack takes is fixed on a large stack, and deeper than
         # that one takes is refused (its native parser would crash, not raise)
@@ -107,10 +122,40 @@ def fix_python(
         return _on_large_stack(text, path, deepest, lambda: _fixed_point(text, options, table))
 
 
-def _fixed_point(text: str, options: Options, table: ApiTable) -> tuple[str, list[Finding]]:
-    """``text`` fixed until nothing changes (ruff's fix loop), and the findings."""
+# Whether LibCST reads the sparse view of a file (tests compare it with the whole text).
+_SPARSE_VIEW = True
+
+
+def _fixed_sparse(text: str, view: Sparse, options: Options, table: ApiTable) -> tuple[str, list[Finding]] | None:
+    """``text`` fixed through its sparse ``view`` (LibCST reads only what :mod:`._sparse` kept),
+    or ``None`` when that cannot be done: the whole text is read then, and says why."""
+    black: list[bool] = []
+    try:
+        cost, _ = nesting_cost(view.text, options.path, MAX_LARGE_STACK_COST)
+        if cost > MAX_NESTING_COST:
+            return None
+        fixed, findings = _fixed_point(view.text, options, table, black)
+    except (RecursionError, SourceSyntaxError, NestingTooDeepError):
+        return None
+    if fixed == view.text:
+        return text, findings
+    restored = view.restore(fixed)
+    if restored is None:
+        return None
+    if black:
+        formatter = black_formatter(text, options.line_length)
+        if formatter is not None:
+            restored = formatter(restored)
+    return restored, findings
+
+
+def _fixed_point(
+    text: str, options: Options, table: ApiTable, deferred_black: list[bool] | None = None
+) -> tuple[str, list[Finding]]:
+    """``text`` fixed until nothing changes (ruff's fix loop), and the findings. With
+    ``deferred_black`` (a sparse view), black's layout is not applied but asked for there."""
     registry = options.registry
-    fixed, findings, written = _fixed_python(text, options, table)
+    fixed, findings, written = _fixed_python(text, options, table, deferred_black)
     # A later pass adds the fixes it applied (placed in the text it read). Only what a pass wrote
     # can hold anything new (the rest was read, and fixed or not, in the pass before), so the loop
     # goes on only while what was written may hold a target.
@@ -118,7 +163,7 @@ def _fixed_point(text: str, options: Options, table: ApiTable) -> tuple[str, lis
     for _ in range(_MAX_PASSES - 1):
         if current == text or not any(f.applied for f in findings) or not worth_parsing(written, registry):
             break
-        again, later, written = _fixed_python(current, options, table)
+        again, later, written = _fixed_python(current, options, table, deferred_black)
         if again == current:
             break
         findings += [f for f in later if f.applied]
@@ -154,7 +199,9 @@ def _on_large_stack(text: str, path: str, deepest: int, call: Callable[[], _R]) 
 _MAX_PASSES = 10
 
 
-def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, list[Finding], str]:
+def _fixed_python(
+    text: str, options: Options, table: ApiTable, deferred_black: list[bool] | None = None
+) -> tuple[str, list[Finding], str]:
     """One pass: the text with the fixes applied, the findings, and the code the fixes wrote."""
     path = options.path
     try:
@@ -178,8 +225,16 @@ def _fixed_python(text: str, options: Options, table: ApiTable) -> tuple[str, li
     # it is, else each such dict one entry a line (before the imports change: the nodes are ids)
     code = fixed.code
     too_long, dicts = long_lines(text, code, fixed, rewriter.inserted, options.line_length)
-    black = black_formatter(text, options.line_length) if too_long else None
-    split_dicts = bool(dicts) and black is None
+    if deferred_black is not None:
+        # a sparse view: black is asked of the whole file, and formats it once it is put back
+        wanted = too_long and black_formatter(options.source, options.line_length) is not None
+        if wanted:
+            deferred_black.append(True)
+        black = None
+        split_dicts = bool(dicts) and not wanted
+    else:
+        black = black_formatter(text, options.line_length) if too_long else None
+        split_dicts = bool(dicts) and black is None
     if split_dicts:
         fixed = split(fixed, dicts, options.line_length)
     new_imports = rewriter.need_target_import or bool(rewriter.replaced_imports) or rewriter.need_json

@@ -9,15 +9,17 @@ import ast
 import io
 import tokenize
 import warnings
+from dataclasses import dataclass
 
 from .._registry import Registry
 from ..errors import NestingTooDeepError, SourceSyntaxError
-from ._prefilter import worth_parsing
+from ._prefilter import hits
 
 __all__ = [
     "MAX_LARGE_STACK_COST",
     "MAX_NESTING_COST",
     "MAX_PYTHON_CHARS",
+    "Reading",
     "check_syntax",
     "may_need_fixing",
     "nesting_cost",
@@ -26,25 +28,36 @@ __all__ = [
 ]
 
 
-def may_need_fixing(text: str, path: str, registry: Registry | None) -> bool:
-    """Whether ``text`` must be read by LibCST: it may hold something to fix, or is too large
-    for it (the fixer refuses it). Raises :class:`SourceSyntaxError` where Python cannot parse
-    it, as the fixer would, whatever it holds."""
+@dataclass(frozen=True)
+class Reading:
+    """What Python's own parser and the text prefilter said of a file: its tree, and the spans
+    that may hold something to fix (:func:`._prefilter.hits`)."""
+
+    tree: ast.Module
+    hits: tuple[tuple[int, int], ...]
+
+
+def may_need_fixing(text: str, path: str, registry: Registry | None) -> Reading | bool:
+    """Whether ``text`` must be read by LibCST: ``False`` when it holds nothing to fix, else what
+    was read of it (``True``: too large to read, the fixer refuses it). Raises
+    :class:`SourceSyntaxError` where Python cannot parse it, as the fixer would, whatever it
+    holds."""
     text = text.removeprefix("\ufeff")  # (a byte order mark: the fixer keeps it)
     if len(text) > MAX_PYTHON_CHARS:
         return True
     with warnings.catch_warnings():  # (the user's SyntaxWarnings are theirs: see fix_python)
         warnings.simplefilter("ignore", SyntaxWarning)
         warnings.simplefilter("ignore", DeprecationWarning)
-        check_syntax(text, path)
-    return worth_parsing(text, registry)
+        tree = check_syntax(text, path)
+    found = hits(text, registry)
+    return Reading(tree, tuple(found)) if found else False
 
 
-def check_syntax(text: str, path: str) -> None:
-    """Raise :class:`SourceSyntaxError` where Python cannot parse ``text``, and
+def check_syntax(text: str, path: str) -> ast.Module:
+    """Python's tree of ``text``; :class:`SourceSyntaxError` where Python cannot parse it, and
     :class:`NestingTooDeepError` where it is nested too deeply to be read."""
     try:
-        ast.parse(text)
+        return ast.parse(text)
     except SyntaxError as err:
         if "too many nested" in (err.msg or ""):
             nesting_cost(text, path, MAX_NESTING_COST)

@@ -41,6 +41,7 @@ class Options:
     first_line: int = 1
     line_length: int = DEFAULT_LINE_LENGTH
     suppressed: Suppression = NO_SUPPRESSION
+    source: str = ""  # the whole file (a sparse view's): whether black formats it is asked of it
 
 
 def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:

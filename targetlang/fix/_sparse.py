@@ -1,0 +1,440 @@
+"""The part of a Python file LibCST must read: the statements that may hold something to fix and
+what a fix of them reads, with every other statement elided.
+
+LibCST parses a few hundred kilobytes a second; Python's own parser (already run on every file,
+:func:`._python_syntax.check_syntax`) is many times faster. From its tree and the places the text
+prefilter found (:func:`._prefilter.hits`), this module keeps
+
+* the statements those places are in (the seeds), and the imports, the module's docstring and the
+  headers of its top-level classes and functions (the survey reads the names they bind);
+* every statement that uses a name a kept statement binds, in the scope it binds it in, again
+  from each of those (where a value goes: the flow follows it through names), and the callers of
+  a function a kept ``return`` returns from;
+* the statements that bind a name a kept statement uses (what a name holds: a ``Target``, a
+  literal), one step;
+* the header of every compound statement around a kept one.
+
+Each run of sibling statements that is not kept becomes one ``pass`` with a marker comment, then
+blank lines, so every kept line keeps its number and its columns: findings need no mapping. After
+the fix the marked runs are put back (:meth:`Sparse.restore`). Names are matched as words of the
+text (in strings and comments too, as attribute names too): a word more keeps a statement more,
+never one less.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+__all__ = ["Sparse", "sparse"]
+
+_PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_WORD = re.compile(r"[^\W\d]\w*")
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_HEADER_SKIP = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+@dataclass(frozen=True)
+class Sparse:
+    """``text`` with the runs of statements nothing needs elided; ``regions`` maps each run's
+    marker line to the original lines it stands for."""
+
+    text: str
+    regions: tuple[tuple[str, str], ...]
+
+    def restore(self, fixed: str) -> str | None:
+        """``fixed`` (``text`` after a fix) with every elided run put back, or ``None`` when a
+        run's marker and blank lines are not found as they were written."""
+        lines = _PYTHON_LINE.findall(fixed)
+        wanted = dict(self.regions)
+        out: list[str] = []
+        index = 0
+        found = 0
+        while index < len(lines):
+            line = lines[index]
+            original = wanted.pop(line.rstrip("\r\n"), None) if _MARK in line else None
+            if original is None:
+                out.append(line)
+                index += 1
+                continue
+            count = len(_PYTHON_LINE.findall(original))
+            blanks = lines[index + 1 : index + count]
+            if len(blanks) != count - 1 or any(b.strip("\r\n") for b in blanks):
+                return None
+            out.append(original)
+            found += 1
+            index += count
+        return "".join(out) if found == len(self.regions) else None
+
+
+_MARK = "# targetlang-elided-"
+
+
+@dataclass
+class _Statement:
+    node: ast.stmt
+    start: int  # first line (its decorators')
+    end: int
+    parent: int  # index of the statement it is in, -1 at the top
+    scope: int  # index of the function or class it is in, -1 for the module
+    words: frozenset[str] | None = None
+    bound: frozenset[str] | None = None
+
+
+class _Module:
+    def __init__(self, text: str, tree: ast.Module) -> None:
+        self.lines = _PYTHON_LINE.findall(text)
+        self.statements: list[_Statement] = []
+        self.children: dict[int, list[list[int]]] = {}  # per statement, its bodies (-1: the module)
+        self.owner = [-1] * (len(self.lines) + 2)  # per line (from 1), the innermost statement
+        self._locals: dict[int, frozenset[str]] = {}
+        self._declared_global: set[str] = set()
+        self._index(tree)
+
+    def _index(self, tree: ast.Module) -> None:
+        pending: list[tuple[list[ast.stmt], int, int, list[int]]] = []
+        top: list[int] = []
+        self.children[-1] = [top]
+        pending.append((tree.body, -1, -1, top))
+        while pending:
+            body, parent, scope, into = pending.pop()
+            for node in body:
+                index = len(self.statements)
+                start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+                end = node.end_lineno or node.lineno
+                self.statements.append(_Statement(node, start, end, parent, scope))
+                into.append(index)
+                for line in range(start, end + 1):
+                    self.owner[line] = index
+                inner = index if isinstance(node, _SCOPES) else scope
+                bodies: list[list[int]] = []
+                self.children[index] = bodies
+                for child_body in _bodies(node):
+                    mine: list[int] = []
+                    bodies.append(mine)
+                    pending.append((child_body, index, inner, mine))
+                if isinstance(node, ast.Global):
+                    self._declared_global.update(node.names)
+
+    # -- what a statement holds
+
+    def own_text(self, index: int) -> str:
+        statement = self.statements[index]
+        return "".join(
+            self.lines[line - 1] for line in range(statement.start, statement.end + 1) if self.owner[line] == index
+        )
+
+    def words(self, index: int) -> frozenset[str]:
+        statement = self.statements[index]
+        if statement.words is None:
+            statement.words = frozenset(_WORD.findall(self.own_text(index)))
+        return statement.words
+
+    def bound(self, index: int) -> frozenset[str]:
+        """The names the statement binds in the scope it is in (a function's parameters are
+        its own scope's: :meth:`locals`)."""
+        statement = self.statements[index]
+        if statement.bound is None:
+            statement.bound = frozenset(_bound(statement.node))
+        return statement.bound
+
+    def locals(self, scope: int) -> frozenset[str]:
+        """The names a function binds (not declared global or nonlocal), or a class body."""
+        found = self._locals.get(scope)
+        if found is None:
+            names: set[str] = set()
+            declared: set[str] = set()
+            node = self.statements[scope].node
+            if isinstance(node, _FUNCTIONS):
+                arguments = node.args
+                every = (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
+                names.update(arg.arg for arg in (*every, arguments.vararg, arguments.kwarg) if arg is not None)
+            for index in self.in_scope(scope):
+                names |= self.bound(index)
+                statement = self.statements[index].node
+                if isinstance(statement, (ast.Global, ast.Nonlocal)):
+                    declared.update(statement.names)
+            found = frozenset(names - declared)
+            self._locals[scope] = found
+        return found
+
+    def module_names(self) -> frozenset[str]:
+        found = self._locals.get(-1)
+        if found is None:
+            names = set(self._declared_global)
+            for index in self.in_scope(-1):
+                names |= self.bound(index)
+            found = frozenset(names)
+            self._locals[-1] = found
+        return found
+
+    def in_scope(self, scope: int) -> Iterator[int]:
+        """The statements directly in ``scope`` (a function, a class, -1 the module), compound
+        statements' bodies included, nested functions' and classes' not."""
+        pending = [i for body in self.children[scope] for i in body] if scope >= 0 else list(self.children[-1][0])
+        while pending:
+            index = pending.pop()
+            yield index
+            if not isinstance(self.statements[index].node, _SCOPES):
+                pending.extend(i for body in self.children[index] for i in body)
+
+    def subtree(self, index: int) -> Iterator[int]:
+        pending = [i for body in self.children[index] for i in body]
+        while pending:
+            current = pending.pop()
+            yield current
+            pending.extend(i for body in self.children[current] for i in body)
+
+    def resolve(self, word: str, scope: int) -> int | None:
+        """The scope that binds ``word`` as seen from ``scope`` (functions and the module; a
+        class body only from itself), or ``None`` (a builtin, or not a name)."""
+        first = True
+        while scope >= 0:
+            node = self.statements[scope].node
+            if (first or isinstance(node, _FUNCTIONS)) and word in self.locals(scope):
+                return scope
+            first = False
+            scope = self.statements[scope].scope
+        return -1 if word in self.module_names() else None
+
+
+def sparse(text: str, tree: ast.Module, hits: Iterable[tuple[int, int]]) -> Sparse | None:
+    """``text`` (whose tree is ``tree``) with what nothing needs elided, keeping the statements
+    the character spans ``hits`` are in; ``None`` when nothing would be elided."""
+    module = _Module(text, tree)
+    if not module.statements:
+        return None
+    starts = _line_starts(module.lines)
+    seeds: set[int] = set()
+    for begin, end in hits:
+        for line in range(_line_of(starts, begin), _line_of(starts, max(begin, end - 1)) + 1):
+            if module.owner[line] >= 0:
+                seeds.add(module.owner[line])
+    kept = _kept(module, seeds)
+    return _elided(module, kept)
+
+
+def _kept(module: _Module, seeds: set[int]) -> set[int]:
+    statements = module.statements
+    kept: set[int] = set()
+    top = module.children[-1][0]
+    always = [i for i, s in enumerate(statements) if isinstance(s.node, (ast.Import, ast.ImportFrom))]
+    if top and _docstring(statements[top[0]].node):
+        always.append(top[0])
+    # the headers of the top-level functions and classes: what the module defines (their bodies
+    # are elided unless something in them is kept)
+    always.extend(i for i in top if isinstance(statements[i].node, _SCOPES))
+    # uses: from each kept statement, the statements that read a name it binds, transitively
+    tracked: set[tuple[int, str]] = set()
+    pending = list(seeds)
+    reached: set[int] = set()
+    while pending:
+        index = pending.pop()
+        if index in reached:
+            continue
+        reached.add(index)
+        statement = statements[index]
+        names = [(statement.scope, name) for name in module.bound(index)]
+        if isinstance(statement.node, _FUNCTIONS):
+            names += [(index, name) for name in module.locals(index)]  # its parameters' uses
+        if isinstance(statement.node, (ast.Return, ast.Expr)) and _returns(statement.node):
+            function = _enclosing_function(module, index)
+            if function is not None:  # where the value goes: each call of the function
+                names.append((statements[function].scope, statements[function].node.name))  # type: ignore[attr-defined]
+        for scope, name in names:
+            home = _home(module, scope, name)
+            if home is None or (home, name) in tracked:
+                continue
+            tracked.add((home, name))
+            if home >= 0 and isinstance(statements[home].node, ast.ClassDef):
+                continue  # a class attribute: the flow follows it no further
+            pending.extend(_uses(module, home, name))
+    kept |= reached
+    # definitions: one step from every statement kept so far
+    for index in list(reached):
+        scope = statements[index].scope
+        for word in module.words(index):
+            home = module.resolve(word, scope)
+            if home is None:
+                continue
+            for other in module.in_scope(home):
+                if word in module.bound(other):
+                    kept.add(other)
+    kept.update(always)
+    # the compound statements around a kept one
+    for index in list(kept):
+        parent = statements[index].parent
+        while parent >= 0 and parent not in kept:
+            kept.add(parent)
+            parent = statements[parent].parent
+    return kept
+
+
+def _home(module: _Module, scope: int, name: str) -> int | None:
+    """The scope a name bound in ``scope`` lives in (``global``/``nonlocal`` move it out)."""
+    if scope < 0:
+        return -1
+    if name in module.locals(scope):
+        return scope
+    outer = module.statements[scope].scope
+    return module.resolve(name, outer) if outer >= 0 else -1
+
+
+def _uses(module: _Module, home: int, name: str) -> Iterator[int]:
+    """The statements that may read ``name`` of the scope ``home``."""
+    if home >= 0:
+        candidates: Iterable[int] = module.subtree(home)
+    else:
+        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+        lines = {line for line, text in enumerate(module.lines, 1) if name in text and pattern.search(text)}
+        candidates = {module.owner[line] for line in lines if module.owner[line] >= 0}
+    for index in candidates:
+        if name in module.words(index) and module.resolve(name, module.statements[index].scope) == home:
+            yield index
+        elif name in module.words(index) and isinstance(module.statements[index].node, _FUNCTIONS):
+            yield index  # a header: a default, a decorator read in the scope around
+
+
+def _enclosing_function(module: _Module, index: int) -> int | None:
+    scope = module.statements[index].scope
+    if scope >= 0 and isinstance(module.statements[scope].node, _FUNCTIONS):
+        return scope
+    return None
+
+
+def _returns(node: ast.stmt) -> bool:
+    if isinstance(node, ast.Return):
+        return node.value is not None
+    return isinstance(node, ast.Expr) and isinstance(node.value, (ast.Yield, ast.YieldFrom))
+
+
+def _docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def _elided(module: _Module, kept: set[int]) -> Sparse | None:
+    statements = module.statements
+    elide: list[tuple[int, int]] = []  # line ranges
+    pending = [-1]
+    while pending:
+        parent = pending.pop()
+        for body in module.children[parent]:
+            run: list[int] = []
+            for index in [*body, None]:
+                if index is not None and index not in kept:
+                    run.append(index)
+                    continue
+                if run:
+                    first, last = statements[run[0]], statements[run[-1]]
+                    following = statements[index].start if index is not None else None
+                    # only whole lines that no kept statement and no header shares
+                    if _starts_line(module, first) and (following is None or following > last.end):
+                        elide.append((first.start, last.end))
+                    run = []
+                if index is not None:
+                    pending.append(index)
+    if not elide:
+        return None
+    nonce = secrets.token_hex(8)
+    lines = list(module.lines)
+    regions: list[tuple[str, str]] = []
+    for number, (start, end) in enumerate(elide):
+        original = "".join(lines[start - 1 : end])
+        if not original.endswith(("\n", "\r")):
+            return None  # the last line without a newline: nothing to put blank lines after
+        first = lines[start - 1]
+        indent = first[: len(first) - len(first.lstrip(" \t"))]
+        marker = f"{indent}pass  {_MARK}{nonce}-{number}"
+        regions.append((marker, original))
+        lines[start - 1] = marker + _ending(lines[end - 1])
+        for line in range(start + 1, end + 1):
+            lines[line - 1] = _ending(lines[line - 1])
+    return Sparse("".join(lines), tuple(regions))
+
+
+def _starts_line(module: _Module, statement: _Statement) -> bool:
+    """Whether nothing but white space (and a decorator's ``@``) stands before ``statement`` on
+    its first line (not a header's ``if x:``, ``else:``, nor a statement before a ``;``)."""
+    node = statement.node
+    first = min([node, *getattr(node, "decorator_list", ())], key=lambda n: (n.lineno, n.col_offset))
+    line = module.lines[statement.start - 1]
+    before = line.encode("utf-8")[: first.col_offset].strip()
+    return not before or (first is not node and before == b"@")  # (a decorator's after its @)
+
+
+def _ending(line: str) -> str:
+    return line[len(line.rstrip("\r\n")) :]
+
+
+def _line_starts(lines: list[str]) -> list[int]:
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _line_of(starts: list[int], offset: int) -> int:
+    import bisect
+
+    return max(1, min(len(starts) - 1, bisect.bisect_right(starts, offset)))
+
+
+def _bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
+    for field in ("body", "orelse", "finalbody"):
+        body = getattr(node, field, None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            yield body
+    for handler in getattr(node, "handlers", ()):
+        yield handler.body
+    for case in getattr(node, "cases", ()):
+        yield case.body
+
+
+def _bound(node: ast.stmt) -> set[str]:
+    """The names ``node`` binds, without its bodies' statements (a function's parameters are
+    its own: not here)."""
+    names: set[str] = set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        names.add(node.name)
+        return names  # (its decorators and defaults bind nothing but with :=, rare enough)
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        for alias in node.names:
+            if alias.name != "*":
+                names.add((alias.asname or alias.name).split(".")[0])
+        return names
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return names
+    for part in _header_nodes(node):
+        for child in ast.walk(part):
+            if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
+                names.add(child.id)
+            elif isinstance(child, (ast.MatchAs, ast.MatchStar)) and child.name:
+                names.add(child.name)
+            elif isinstance(child, ast.MatchMapping) and child.rest:
+                names.add(child.rest)
+    for handler in getattr(node, "handlers", ()):
+        if handler.name:
+            names.add(handler.name)
+    return names
+
+
+def _header_nodes(node: ast.stmt) -> Iterator[ast.AST]:
+    """The parts of ``node`` that are not its bodies' statements."""
+    for field, value in ast.iter_fields(node):
+        if field in _HEADER_SKIP:
+            continue
+        if isinstance(value, ast.AST):
+            yield value
+        elif isinstance(value, list):
+            yield from (item for item in value if isinstance(item, ast.AST))
+    for handler in getattr(node, "handlers", ()):
+        if handler.type is not None:
+            yield handler.type
+    for case in getattr(node, "cases", ()):
+        yield case.pattern
+        if case.guard is not None:
+            yield case.guard
