@@ -82,7 +82,8 @@ def scheduler_record(rng: random.Random) -> str:
         result[3] = 1607112214.25
     elif shape < 0.12:
         result = result[:3]
-    record: dict[str, Any] = {"i": [task, [[], state]], "r": result, "v": "v0.6" if rng.random() < 0.9 else rng.choice(["v0.5", "v0.10"])}
+    version = "v0.6" if rng.random() < 0.9 else rng.choice(["v0.5", "v0.10"])
+    record: dict[str, Any] = {"i": [task, [[], state]], "r": result, "v": version}
     shape = rng.random()
     if shape < 0.02:
         record["v"] = rng.choice([0.6, None, 6])
@@ -126,7 +127,7 @@ def _edited(text: str, rng: random.Random) -> str:
     if edit < 0.14:
         return text.replace('"i": [[', '"\\u0069": [[', 1)
     if edit < 0.15:
-        return text.replace("]], \"r\"", "]] , \"r\"", 1)
+        return text.replace(']], "r"', ']] , "r"', 1)
     return text
 
 
