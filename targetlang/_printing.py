@@ -6,13 +6,14 @@ They read a target through its public fields (``kind``, ``tag``, ``keys``, ``hos
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any
 
-from ._lexical import MKLDNN, encode_scalar, escape
+from ._lexical import INT64_MAX, INT64_MIN, MKLDNN, encode_item, encode_scalar, escape
 from ._resolution import features_json, reads_feature_keys
 from ._schema import AttrSpec, TypeSpec
 from ._values import is_representable, to_text
@@ -29,6 +30,17 @@ def _plain_name(name: str, *, first: str = "") -> bool:
     return bool(name) and not (_BAD_NAME_CHARS & set(name)) and not name.startswith(("-", *first))
 
 
+# (asked of every kind and attribute each time a target prints: the names are a registry's)
+@functools.lru_cache(maxsize=4096)
+def _plain_attr_name(name: str) -> bool:
+    return _plain_name(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_kind_name(name: str) -> bool:
+    return _plain_name(name, first="{")
+
+
 def _sort_key(value: Any) -> tuple[str, str]:
     return (type(value).__name__, repr(value) if not hasattr(value, "canonical") else value.canonical())
 
@@ -40,14 +52,20 @@ def _ordered(value: Any, spec: AttrSpec) -> Any:
 
 
 def _legacy_canonical(t: Any) -> str | None:
-    if not _plain_name(t.kind, first="{") or (not t.attrs and t.host is None and t.kind in t.registry.tags):
+    attrs = t.attrs
+    if not _plain_kind_name(t.kind) or (not attrs and t.host is None and t.kind in t.registry.tags):
         return None
     parts = [t.kind]
     keys = t.declared_keys
     if keys is not None:
-        if not is_representable(keys, _STRING_ARRAY):
+        if all(type(key) is str for key in keys):  # (what the steps below make of it, in fewer)
+            if any(key != key.strip(" ") for key in keys):
+                return None
+            parts.append("-keys=" + encode_scalar(",".join(map(encode_item, keys))))
+        elif not is_representable(keys, _STRING_ARRAY):
             return None
-        parts.append("-keys=" + encode_scalar(to_text(keys, _STRING_ARRAY, _nested_text)))
+        else:
+            parts.append("-keys=" + encode_scalar(to_text(keys, _STRING_ARRAY, _nested_text)))
     if t.tag:
         if t.tag != t.tag.strip(" "):
             return None
@@ -57,14 +75,40 @@ def _legacy_canonical(t: Any) -> str | None:
     specs = t.schema.attrs
     if t.schema.modern_only or _exported_features(t):
         return None
-    for name in sorted(t.attrs):
-        if t.attrs[name] is None:
+    for name in sorted(attrs):
+        value = attrs[name]
+        if value is None:
             continue  # left null by a device query: absent to every printer, as to TVM's str()
         spec = specs[name]
-        value = _ordered(t.attrs[name], spec)
-        if spec.modern_only or not _plain_name(name) or not is_representable(value, spec.type):
-            return None
-        parts.append(f"-{name}={encode_scalar(to_text(value, spec.type, _nested_text))}")
+        typ = spec.type
+        # A string, an int, a bool or an array of strings is written here; any other value as the
+        # general steps below say (what they make of these, in fewer steps).
+        kind = typ.name
+        if kind == "string" and type(value) is str:
+            if spec.modern_only or not _plain_attr_name(name) or value != value.strip(" "):
+                return None
+            parts.append(f"-{name}={encode_scalar(value)}")
+        elif (kind == "int" and type(value) is int) or (kind == "bool" and type(value) is bool):
+            if spec.modern_only or not _plain_attr_name(name) or not INT64_MIN <= value <= INT64_MAX:
+                return None
+            parts.append(f"-{name}={int(value)}")
+        elif (
+            kind == "array"
+            and type(value) is tuple
+            and typ.elem is not None
+            and typ.elem.name == "string"
+            and all(type(item) is str for item in value)
+        ):
+            if not spec.ordered:
+                value = tuple(sorted(value, key=_sort_key))
+            if spec.modern_only or not _plain_attr_name(name) or any(item != item.strip(" ") for item in value):
+                return None
+            parts.append(f"-{name}={encode_scalar(','.join(map(encode_item, value)))}")
+        else:
+            value = _ordered(value, spec)
+            if spec.modern_only or not _plain_attr_name(name) or not is_representable(value, typ):
+                return None
+            parts.append(f"-{name}={encode_scalar(to_text(value, typ, _nested_text))}")
     return " ".join(parts)
 
 
