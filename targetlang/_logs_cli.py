@@ -15,7 +15,7 @@ import stat
 import sys
 import tempfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ._progress import Progress
@@ -24,11 +24,7 @@ from ._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS
 POOL_FROM = 1 << 23  # targetlang.logs.jobs.POOL_FROM, without importing it for every command line
 
 if TYPE_CHECKING:
-    from ._registry import Registry
     from .logs.jobs import Pool, Source
-    from .logs.match import Matcher
-    from .logs.records import Record
-    from .logs.targets import TargetReader
 
 # The commands import their modules when they run: building the parser for another command
 # (every run of targetlang builds it) must not pay for reading logs.
@@ -202,9 +198,7 @@ def add_parser(commands: Any) -> None:
         "check", "check that every record's target reads, prints back and resolves", _CHECK_EPILOG, _check, quiet=True
     )
     common("stats", "count the distinct targets of tuning logs", _STATS_EPILOG, _stats)
-    match = common(
-        "match", "which AutoTVM records the dispatcher picks for a target", _MATCH_EPILOG, _match, jobs=False
-    )
+    match = common("match", "which AutoTVM records the dispatcher picks for a target", _MATCH_EPILOG, _match)
     match.add_argument("--target", metavar="SPEC", required=True, help="the target to compile for")
     match.add_argument("-v", "--verbose", action="store_true", help="also one line per record: what became of it")
 
@@ -301,59 +295,6 @@ TARGET_VERSION_HELP = (
     f"or a named distribution: {', '.join(NAMED_DISTRIBUTIONS)} (tirx: TVM TIRx); "
     "its own kinds, tags and the checks of its canonicalisers"
 )
-
-
-def _registry(args: argparse.Namespace) -> Registry | None:
-    """The ``--registry`` file's registry (given before ``logs``), or ``None`` for TVM v0.22's."""
-    from ._registry_files import load_registry
-
-    return load_registry(args.registry) if getattr(args, "registry", None) else None
-
-
-def _reader(args: argparse.Namespace, registry: Registry | None) -> TargetReader:
-    from .logs.targets import TargetReader
-
-    return TargetReader(registry, args.tvm_version)
-
-
-# ---------------------------------------------------------------------------------- reading
-
-
-def _records(path: str, progress: Progress) -> Iterator[Record]:
-    """The records of ``path`` as every other command reads it (:class:`targetlang.logs.jobs.Source`:
-    standard input, a FIFO, a gzip-compressed file), one block of lines at a time. The file is
-    opened here, so one that cannot be is an ``OSError`` before any record is asked for."""
-    from .logs.jobs import Source
-
-    return _records_of(Source.open(path), progress)
-
-
-def _records_of(source: Source, progress: Progress) -> Iterator[Record]:
-    from .logs.jobs import blocks
-    from .logs.records import line_record
-
-    with source, progress.track(source.size, source.name) as advance:
-        first = 1
-        for lines, size, open_end in blocks(source.read):
-            final = first + len(lines) - 1 if open_end else -1
-            for number, raw in enumerate(lines, first):
-                yield line_record(raw, number != final, source.name, number)
-            first += len(lines)
-            advance(size)
-
-
-def _each_file(args: argparse.Namespace, progress: Progress, take: Callable[[str, Iterator[Record]], None]) -> int:
-    """Feed each file's records to ``take``; 1 if a file could not be read, else 0."""
-    status = 0
-    for path in _log_files(args):
-        try:
-            take("<stdin>" if path == "-" else path, _records(path, progress))
-        except BrokenPipeError:
-            raise
-        except OSError as err:
-            print(f"error: cannot read {path}: {err.strerror or err}", file=sys.stderr)
-            status = 1
-    return status
 
 
 # ---------------------------------------------------------------------------------- commands
@@ -478,17 +419,6 @@ def _each_source(args: argparse.Namespace, take: Callable[[Source, Pool | None],
     return status
 
 
-def _adding_to(counter: Matcher) -> Callable[[str, Iterator[Record]], None]:
-    """What takes each file's records for ``match``: counted in, file by file."""
-
-    def take(name: str, records: Iterator[Record]) -> None:
-        counter.files += 1
-        for record in records:
-            counter.add(record)
-
-    return take
-
-
 def _stats(args: argparse.Namespace) -> int:
     from .logs.jobs import StatsJob, StatsPart, count_lines, drive, fresh, stats_chunk
 
@@ -523,21 +453,38 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from ._parsing import parse
-    from .logs.match import Matcher, Query
+    from .logs.jobs import MatchJob, MatchPart, drive, fresh, match_chunk, match_lines
 
-    registry = _registry(args)
-    query = Query.of(parse(args.target, registry=registry))
-    matcher = Matcher(query, _reader(args, registry))
-    status = _each_file(args, Progress(), _adding_to(matcher)) or _unreadable(args)
+    # What became of each record is kept (in a temporary file) only when it is shown.
+    job = MatchJob(getattr(args, "registry", None), args.tvm_version, args.target, args.json or args.verbose)
+    fresh()
+    matcher = job.matcher()  # a target or registry that cannot be read fails here, before any log is read
+    progress = Progress()
+
+    def one(source: Source, pool: Pool | None) -> None:
+        def local(numbered: list[bytes], first: int, open_end: bool) -> None:
+            match_lines(matcher, numbered, first, open_end, source.name)
+
+        def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+            return match_chunk, (job, source.name, source.path, source.identity, start, end, first)
+
+        def take(part: MatchPart) -> None:
+            matcher.merge(part.matcher)
+
+        matcher.files += 1  # (a file that cannot be opened is reported, and is none of them)
+        with progress.track(source.size, source.name) as advance:
+            drive(source, pool, local, remote, take, advance)
+
+    args.paths = _log_files(args)
+    status = _each_source(args, one) or _unreadable(args)
     matcher.finish()
     if args.json:
-        for entry in matcher.records:
+        for entry in matcher.each():
             print(json.dumps(entry.to_json(matcher.workloads)))
         print(json.dumps(matcher.summary()))
     else:
         if args.verbose:
-            for entry in matcher.records:
+            for entry in matcher.each():
                 print(entry.human())
         print(matcher.report())
     return status or (0 if matcher.picks and matcher.loads else 1)

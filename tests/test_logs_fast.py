@@ -15,6 +15,7 @@ import pytest
 from targetlang.logs.fast import CheckLines, MigrateLines, StatsLines
 
 from .conftest import Run
+from .test_logs import ALL_LOGS, LOGS
 from .test_logs_jobs import TARGETS, VARIANTS, _small_chunks, generated_log, odd_line, outcome
 
 SCHEDULER_TARGETS = [*TARGETS, "cuda -arch=sm_70", "cuda -arch=sm_80", "llvm -mcpu=core-avx2 -keys=cpu"]
@@ -283,3 +284,48 @@ def test_an_auto_scheduler_record_reads_as_the_general_path_reads_it(old: str, n
     assert fast == _checked(lines, False)
     failed = {json.loads(text)["line"] for text in fast[0] if json.loads(text)["error"] == "LoadError"}
     assert failed == (set() if reads else {2, 4})
+
+
+# ------------------------------------------------------------------ match
+
+MATCH_VARIANTS = [
+    ["match", "--target", "llvm"],
+    ["match", "--json", "--target", "cuda -model=tx2"],
+    ["match", "-v", "--target", "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu"],
+    ["match", "--json", "--target", "opencl -device=mali -model=rk3399"],
+]
+
+
+@pytest.mark.parametrize("variant", MATCH_VARIANTS, ids=" ".join)
+def test_match_on_every_core_gives_what_one_process_gives(
+    run: Run, scheduler_inputs: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: list[str]
+) -> None:
+    files = [path for path in scheduler_inputs if path.name.startswith("generated")]
+    if "--json" not in variant:  # (a lone surrogate in a generated target cannot be printed as text)
+        files = [LOGS / name for name in ALL_LOGS if name.startswith("autotvm/")]
+    one = outcome(run, variant, files, tmp_path / "out", "-j", "1")
+    assert '"record": "summary"' in one[1] or "AutoTVM record" in one[1]
+    _small_chunks(monkeypatch)
+    two = outcome(run, variant, files, tmp_path / "out", "-j", "2")
+    assert two == one
+
+
+def test_match_keeps_no_record_unless_it_shows_them(tmp_path: Path) -> None:
+    from targetlang import parse
+    from targetlang.logs import Matcher, Query, TargetReader, read_lines
+
+    lines = generated_log(3, 3000, "autotvm").splitlines(keepends=True)
+    counts = Matcher(Query.of(parse("llvm")), TargetReader(), keep=False)
+    every = Matcher(Query.of(parse("llvm")), TargetReader())
+    for record in read_lines(lines, "x.log"):
+        counts.add(record)
+        every.add(record)
+    counts.finish()
+    every.finish()
+    assert list(counts.each()) == []
+    assert counts._rows.held == []
+    assert len(every.records) == 3002 - sum(1 for line in lines if line.startswith(b"#"))
+    assert counts.report() == every.report()
+    summary = counts.summary()
+    assert summary.pop("statuses") == every.summary()["statuses"]
+    assert summary == {key: value for key, value in every.summary().items() if key != "statuses"}

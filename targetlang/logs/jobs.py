@@ -36,8 +36,10 @@ from ..migration import Policy
 from .check import Checker, CheckSummary
 from .fast import CheckLines, MigrateLines, StatsLines
 from .loading import FileLoading
+from .match import Matcher, Query
 from .migration import Form, LogMigrator, MigrateSummary
 from .output import NO_WAIT
+from .records import line_record
 from .report import Digest
 from .stats import Stats
 from .targets import TargetReader
@@ -48,6 +50,8 @@ __all__ = [
     "POOL_FROM",
     "CheckJob",
     "CheckPart",
+    "MatchJob",
+    "MatchPart",
     "MigrateJob",
     "MigratePart",
     "Pool",
@@ -576,3 +580,60 @@ def stats_chunk(
             first += len(numbered)
             size += taken
     return StatsPart(size, stats)  # (pickled without its reader: Stats.__getstate__)
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """``logs match``: the reader's options, the target asked about, and whether what became of
+    each record is kept (``--verbose``, ``--json``)."""
+
+    registry: str | None
+    tvm_version: str | None
+    target: str
+    keep: bool
+
+    def matcher(self) -> Matcher:
+        """An empty matcher, with the query and the reader (and its caches) of this job in this process."""
+        key = ("query", self.registry, self.target)
+        if key not in _MADE:
+            from .._parsing import parse
+
+            _MADE[key] = Query.of(parse(self.target, registry=_registry(self.registry)))
+        return Matcher(_MADE[key], _reader(self.registry, self.tvm_version), self.keep)
+
+
+@dataclass
+class MatchPart:
+    """What matching one chunk found (see :func:`match_chunk`)."""
+
+    size: int
+    matcher: Matcher
+
+
+def match_lines(matcher: Matcher, lines: list[bytes], first: int, open_end: bool, name: str) -> None:
+    """Load ``lines`` (see :func:`blocks`), numbered from ``first``, into ``matcher``."""
+    final = first + len(lines) - 1 if open_end else -1
+    add = matcher.add
+    for number, raw in enumerate(lines, first):
+        add(line_record(raw, number != final, name, number))
+
+
+def match_chunk(
+    job: MatchJob,
+    name: str,
+    path: str,
+    identity: tuple[int, int],
+    start: int,
+    end: int | None,
+    first: int,
+    shared: int | None = None,
+) -> MatchPart:
+    """Load the chunk ``start:end`` of the file (its first line ``first``) in a worker."""
+    matcher = job.matcher()
+    size = 0
+    with _Range(path, identity, start, end) as chunk:
+        for numbered, taken, open_end in chunk:
+            match_lines(matcher, numbered, first, open_end, name)
+            first += len(numbered)
+            size += taken
+    return MatchPart(size, matcher)  # (pickled without its reader: Matcher.__getstate__)

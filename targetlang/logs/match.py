@@ -16,17 +16,26 @@ beats), and a record is skipped unless its ``error_no == 0``. Records of AutoTVM
 v0.1 are skipped too: TVM v0.7 and later load none of them. A line the loader raises on (a blank
 line, a record without ``config``, a target that does not read, a pickle row, another tuner's
 record) makes the whole load fail: such lines are ``fails``, and the answer is the one TVM would
-give without them. One small entry is kept per record, as the dispatcher itself keeps every record.
+give without them.
+
+Memory is bounded by what the answer needs, not by the log: the dispatcher's indexes (the best
+record per key or model and workload, as ``ApplyHistoryBest`` keeps them), the distinct workloads,
+and per distinct target its counts. What became of each record, which ``--verbose`` and ``--json``
+say, goes to a temporary file as the records come (``keep``), and is read back when asked for.
+A :class:`Matcher` of a later part of the logs (a worker's, of ``logs match -j N``) is counted in
+with :meth:`Matcher.merge`, as if its records had come one by one.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import pickle
+import tempfile
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from .._target import Target
 from .loading import AUTOTVM_LOADER, autotvm_line, is_blank, workload_of
@@ -116,35 +125,97 @@ class RecordMatch:
 
 @dataclass
 class _Group:
-    """The records of one distinct target spec."""
+    """The records of one distinct target spec: how many, by status (``""``: it matches, picked
+    or beaten as :meth:`Matcher.finish` says), and how its first record matched."""
 
     records: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     how: str = ""
 
 
-class Matcher:
-    """Loads AutoTVM records as ``ApplyHistoryBest.load`` did, then answers for one query."""
+# What became of a record, as it is kept until the answer is known: file, line, spec, workload,
+# cost, status ("" while it matches), via, reason, error.
+_Row = tuple[str, int, str, int, float, str, str, str, str]
+_STATUSES = ("picked", "beaten", "missed", "skipped", "fails")
+_BUFFER = 4096  # rows held before they go to the file
 
-    def __init__(self, query: Query, reader: TargetReader) -> None:
+
+class _Rows:
+    """The rows of the records, in order: held in memory up to :data:`_BUFFER`, then in an
+    unnamed temporary file made when first needed."""
+
+    def __init__(self) -> None:
+        self.held: list[_Row] = []
+        self._file: IO[bytes] | None = None
+
+    def add(self, row: _Row) -> None:
+        self.held.append(row)
+        if len(self.held) >= _BUFFER:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.held:
+            if self._file is None:
+                self._file = tempfile.TemporaryFile()
+            self._file.seek(0, 2)
+            pickle.dump(self.held, self._file, pickle.HIGHEST_PROTOCOL)
+            self.held = []
+
+    def __iter__(self) -> Iterator[_Row]:
+        if self._file is not None:
+            self._file.seek(0)
+            while True:
+                try:
+                    rows: list[_Row] = pickle.load(self._file)
+                except EOFError:
+                    break
+                yield from rows
+        yield from list(self.held)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # (a worker's rows, of one chunk: they go to the command with it)
+        return {"held": list(self)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.held = state["held"]
+        self._file = None
+
+
+class Matcher:
+    """Loads AutoTVM records as ``ApplyHistoryBest.load`` did, then answers for one query.
+
+    With ``keep``, what became of each record is kept (in a temporary file) for :meth:`each`;
+    without it, only the counts are. ``failures`` holds the first line TVM's loader raises on,
+    ``failure_count`` how many there are."""
+
+    def __init__(self, query: Query, reader: TargetReader, keep: bool = True) -> None:
         self.query = query
         self.reader = reader
+        self.keep = keep
         self.files = 0
         self.others: Counter[str] = Counter()  # lines of other tuners (and blank lines), by format
         self.workloads: list[str] = []  # each workload's JSON text, as its first record wrote it
         self._workload_ids: dict[Hashable, int] = {}
-        self.records: list[RecordMatch] = []
-        self.failures: list[RecordMatch] = []  # the lines TVM's loader raises on
+        self._rows = _Rows()
+        self.failures: list[RecordMatch] = []  # the first line TVM's loader raises on
+        self.failure_count = 0
         self.old = 0  # records of AutoTVM's log format v0.1, which TVM v0.7 and later skip
         self._by_model: dict[tuple[str, int], RecordMatch] = {}
         self._by_key: dict[tuple[str, int], RecordMatch] = {}
         self.picks: dict[int, RecordMatch] = {}  # workload -> the record returned for it
         self._groups: dict[str, _Group] = {}
+        self._order: list[str] = []  # the statuses, in the order their first records come (keep)
+        self._finished = False
 
     @property
     def autotvm_records(self) -> int:
         """Records of AutoTVM's formats."""
         return sum(group.records for group in self._groups.values())
+
+    @property
+    def records(self) -> list[RecordMatch]:
+        """What became of every record, in order (all of them in memory: see :meth:`each`)."""
+        return list(self.each())
 
     def add(self, record: Record) -> None:
         """Load ``record``'s line as ``load_from_file`` and ``ApplyHistoryBest.load`` did."""
@@ -164,7 +235,7 @@ class Matcher:
             reason = 'AutoTVM log format v0.1 ("v": 0.1): TVM v0.7 and later skip it'
             if group is not None:
                 group.how = group.how or "no: log format v0.1, which TVM v0.7 and later skip"
-            self._keep(record, spec, self._workload(record, None), math.inf, "skipped", reason)
+            self._keep(record, spec, self._workload(record, None), math.inf, "skipped", reason, group)
             return
         reading = None
         if line.parsed:
@@ -178,12 +249,11 @@ class Matcher:
                     group.how = (
                         group.how or f"no: its target does not read ({first.error}), and TVM fails to load the log"
                     )
-                self._fail(record, spec, error, message, "load_from_file")
+                self._fail(record, spec, error, message, "load_from_file", group)
                 return
         if line.outcome == "raises":
-            self._fail(
-                record, spec, line.error, line.message, "ApplyHistoryBest.load" if line.dispatch else "load_from_file"
-            )
+            where = "ApplyHistoryBest.load" if line.dispatch else "load_from_file"
+            self._fail(record, spec, line.error, line.message, where, group)
             if group is not None:
                 group.how = group.how or f"no: TVM's loader raises {line.error} on it, and fails to load the log"
             return
@@ -193,15 +263,11 @@ class Matcher:
             if type(line.error_no) is not int:  # "0", null, true: none of them == 0 to Python
                 error_no += ", which is not 0 to Python"
             reason = f"measured with error_no {error_no}: the dispatcher does not load it"
-            self._keep(record, spec, self._workload(record, None), math.inf, "skipped", reason)
+            self._keep(record, spec, self._workload(record, None), math.inf, "skipped", reason, group)
             return
         workload = self._workload(record, line.workload)
         model, keys = reading.model or "unknown", reading.keys or ()
-        entry = self._keep(record, spec, workload, line.cost, "", "")
-        for key in keys:
-            _keep_best(self._by_key, (key, workload), entry)
-        if model != "unknown":
-            _keep_best(self._by_model, (model, workload), entry)
+        entry = RecordMatch(record.file, record.line, spec, workload, line.cost, "", "", "")
         query = self.query
         if model == query.model and model != "unknown":
             entry.via = f"model '{model}'"
@@ -211,18 +277,34 @@ class Matcher:
                 entry.via = f"key '{common[0]}'"
             else:
                 entry.status, entry.reason = "missed", _miss(model, keys, query)
+        for key in keys:
+            _keep_best(self._by_key, (key, workload), entry)
+        if model != "unknown":
+            _keep_best(self._by_model, (model, workload), entry)
+        self._row(entry, group)
         group.how = group.how or (f"by {entry.via}" if entry.via else f"no: {entry.reason}")
 
-    def _keep(self, record: Record, spec: str, workload: int, cost: float, status: str, reason: str) -> RecordMatch:
+    def _row(self, entry: RecordMatch, group: _Group | None) -> None:
+        if group is not None:
+            group.statuses[entry.status] += 1
+        if self.keep:
+            e = entry
+            self._rows.add((e.file, e.line, e.spec, e.workload, e.cost, e.status, e.via, e.reason, e.error))
+
+    def _keep(
+        self, record: Record, spec: str, workload: int, cost: float, status: str, reason: str, group: _Group | None
+    ) -> RecordMatch:
         entry = RecordMatch(record.file, record.line, spec, workload, cost, status, "", reason)
-        self.records.append(entry)
+        self._row(entry, group)
         return entry
 
-    def _fail(self, record: Record, spec: str, error: str, message: str, where: str) -> None:
+    def _fail(self, record: Record, spec: str, error: str, message: str, where: str, group: _Group | None) -> None:
         reason = f"{AUTOTVM_LOADER} raises {error} here ({where}): {message}"
-        entry = self._keep(record, spec, -1, math.inf, "fails", reason)
-        entry.error = error
-        self.failures.append(entry)
+        entry = RecordMatch(record.file, record.line, spec, -1, math.inf, "fails", "", reason, error)
+        self._row(entry, group)
+        self.failure_count += 1
+        if not self.failures:
+            self.failures.append(entry)
 
     def _workload(self, record: Record, workload: Hashable) -> int:
         """The index of the record's workload: ``workload`` as TVM hashed it, or (for a record TVM
@@ -240,6 +322,48 @@ class Matcher:
             self.workloads.append(json.dumps(task))
         return index
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A worker's matcher goes to the command without its reader (and its caches).
+        state = dict(self.__dict__)
+        state["reader"] = None
+        return state
+
+    def merge(self, other: Matcher) -> None:
+        """Count in ``other``'s records, which come after all of this one's: as if they had been
+        added here, one by one (``other`` is used up)."""
+        self.others.update(other.others)
+        self.old += other.old
+        ids = [self._workload_id(key, text) for key, text in zip(other._workload_ids, other.workloads, strict=True)]
+        for spec, theirs in other._groups.items():
+            mine = self._groups.get(spec)
+            if mine is None:
+                self._groups[spec] = theirs
+            else:
+                mine.records += theirs.records
+                mine.statuses.update(theirs.statuses)
+                mine.how = mine.how or theirs.how
+        moved: set[int] = set()
+        for index, theirs_index in ((self._by_key, other._by_key), (self._by_model, other._by_model)):
+            for (name, workload), entry in theirs_index.items():
+                if id(entry) not in moved:
+                    moved.add(id(entry))
+                    entry.workload = ids[entry.workload]
+                _keep_best(index, (name, ids[workload]), entry)
+        if not self.failures:
+            self.failures = other.failures[:1]
+        self.failure_count += other.failure_count
+        if self.keep:
+            for row in other._rows:
+                workload = row[3]
+                self._rows.add((*row[:3], ids[workload] if workload >= 0 else -1, *row[4:]))
+
+    def _workload_id(self, workload: Hashable, text: str) -> int:
+        index = self._workload_ids.get(workload)
+        if index is None:
+            index = self._workload_ids[workload] = len(self.workloads)
+            self.workloads.append(text)
+        return index
+
     def best(self, by: str = "key") -> list[tuple[str, str, RecordMatch]]:
         """The dispatcher's index ``by`` key (or ``"model"``), in the order TVM inserted its
         entries: ``(key or model, workload JSON text, record kept)``."""
@@ -247,7 +371,11 @@ class Matcher:
         return [(name, self.workloads[workload], entry) for (name, workload), entry in index.items()]
 
     def finish(self) -> None:
-        """Answer the query for every workload, then say for every record what became of it."""
+        """Answer the query for every workload; then say of each distinct target how many of its
+        records were picked and beaten."""
+        if self._finished:
+            return
+        self._finished = True
         query = self.query
         for workload in range(len(self.workloads)):
             pick = self._by_model.get((query.model, workload))
@@ -261,15 +389,35 @@ class Matcher:
                         break
             if pick is not None:
                 self.picks[workload] = pick
-        for entry in self.records:
-            if not entry.status:
-                winner = self.picks[entry.workload]
-                where = f"line {winner.line}" if winner.file == entry.file else f"{winner.file}:{winner.line}"
-                why = f"{winner.reason}{_faster(winner, entry)}"
-                entry.status, entry.reason = "beaten", f"matches by {entry.via}, but {where} is picked ({why})"
-            group = self._groups.get(entry.spec)
-            if group is not None:
-                group.statuses[entry.status] += 1
+        picked = Counter(pick.spec for pick in self.picks.values())
+        for spec, group in self._groups.items():
+            matching = group.statuses.pop("", 0)
+            group.statuses["picked"] = picked[spec]
+            group.statuses["beaten"] = matching - picked[spec]
+        self._rows.flush()
+        if self.keep:
+            order: dict[str, None] = {}
+            for entry in self.each():
+                order.setdefault(entry.status)
+                if len(order) == len(_STATUSES):
+                    break
+            self._order = list(order)
+
+    def each(self) -> Iterator[RecordMatch]:
+        """What became of each record, in order (after :meth:`finish`; with ``keep``)."""
+        picks = {(pick.file, pick.line): pick for pick in self.picks.values()}
+        for file, line, spec, workload, cost, status, via, reason, error in self._rows:
+            entry = RecordMatch(file, line, spec, workload, cost, status, via, reason, error)
+            if not status:
+                pick = picks.get((file, line))
+                if pick is not None:
+                    entry.status, entry.reason = "picked", pick.reason
+                else:
+                    winner = self.picks[workload]
+                    where = f"line {winner.line}" if winner.file == file else f"{winner.file}:{winner.line}"
+                    why = f"{winner.reason}{_faster(winner, entry)}"
+                    entry.status, entry.reason = "beaten", f"matches by {via}, but {where} is picked ({why})"
+            yield entry
 
     @property
     def loads(self) -> bool:
@@ -277,8 +425,15 @@ class Matcher:
         return not self.failures
 
     def summary(self) -> dict[str, Any]:
-        """Counts: records by status, workloads found by route and not found."""
+        """Counts: records by status (in the order their first records come, with ``keep``),
+        workloads found by route and not found."""
         routes = Counter(pick.reason for pick in self.picks.values())
+        statuses: Counter[str] = Counter()
+        for group in self._groups.values():
+            statuses.update(group.statuses)
+        # (a line of no AutoTVM format fails, and is in no group)
+        statuses["fails"] = self.failure_count
+        order = self._order if self.keep else list(_STATUSES)
         return {
             "record": "summary",
             "target": self.query.spec,
@@ -286,11 +441,11 @@ class Matcher:
             "keys": list(self.query.keys),
             "files": self.files,
             "loads": self.loads,
-            "failures": len(self.failures),
+            "failures": self.failure_count,
             "autotvm_records": self.autotvm_records,
             "v01_records": self.old,
             "other_records": dict(self.others),
-            "statuses": dict(Counter(entry.status for entry in self.records)),
+            "statuses": {status: statuses[status] for status in order if statuses[status]},
             "workloads": len(self.workloads),
             "found": len(self.picks),
             "found_by": dict(routes),
@@ -304,7 +459,7 @@ class Matcher:
         lines = [f"target: {query.spec}", f"  model '{query.model}', keys {keys}"]
         if self.failures:
             first = self.failures[0]
-            more = len(self.failures) - 1
+            more = self.failure_count - 1
             lines.append(
                 f"TVM v0.7 - v0.19 cannot load these logs: ApplyHistoryBest raises {first.error} at "
                 f"{first.file}:{first.line}" + (f" (and on {plural(more, 'more line')})" if more else "") + " and "
@@ -331,7 +486,14 @@ class Matcher:
         return "\n".join(lines)
 
 
-_UNBUILT = object()  # marks a workload TVM never built, known by its JSON text
+class _Unbuilt:
+    """The mark of a workload TVM never built, known by its JSON text (pickled as itself)."""
+
+    def __reduce__(self) -> str:
+        return "_UNBUILT"
+
+
+_UNBUILT = _Unbuilt()
 
 
 def _task(value: Any) -> tuple[Any, Any] | None:
