@@ -87,7 +87,10 @@ def _legacy_canonical(t: Any) -> str | None:
         if kind == "string" and type(value) is str:
             if spec.modern_only or not _plain_attr_name(name) or value != value.strip(" "):
                 return None
-            parts.append(f"-{name}={encode_scalar(value)}")
+            if value and " " not in value and "'" not in value and "\\" not in value:
+                parts.append(f"-{name}={value}")  # (encode_scalar leaves it as it is)
+            else:
+                parts.append(f"-{name}={encode_scalar(value)}")
         elif (kind == "int" and type(value) is int) or (kind == "bool" and type(value) is bool):
             if spec.modern_only or not _plain_attr_name(name) or not INT64_MIN <= value <= INT64_MAX:
                 return None
@@ -116,6 +119,12 @@ def _nested_text(t: Any) -> str:
     # Every level of nesting in legacy text escapes the level inside it again, so quotes and
     # backslashes double per level; a nested target that would need them is written as JSON,
     # which nests without escaping.
+    if _JSON_TEXTS.get() is None:  # the outermost nested target: the texts of its chain kept
+        token = _JSON_TEXTS.set({})
+        try:
+            return _nested_text(t)
+        finally:
+            _JSON_TEXTS.reset(token)
     text = _legacy_canonical(t)
     if text is None or "'" in text or "\\" in text:
         return canonical_json_text(t)
@@ -138,12 +147,12 @@ def canonical(t: Any) -> str:
     outer spaces, say) is written as canonical JSON text instead, which ``parse`` also reads, and
     so is one whose text would hold ``-libs=mkldnn``, which ``parse`` (as TVM) reads as ``dnnl``.
     """
+    text = _legacy_canonical(t)  # (a nested target's text keeps the texts of its chain itself)
+    if text is not None and MKLDNN not in text:
+        return text
     token = _JSON_TEXTS.set({}) if _JSON_TEXTS.get() is None else None
     try:
-        text = _legacy_canonical(t)
-        if text is None or MKLDNN in text:
-            return _kept_from_mkldnn_rewrite(canonical_json_text(t))
-        return text
+        return _kept_from_mkldnn_rewrite(canonical_json_text(t))
     finally:
         if token is not None:
             _JSON_TEXTS.reset(token)
