@@ -93,6 +93,11 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "JSON, unclosed arrays": _fill('{"kind": "llvm", "mattr": ', "["),
     "JSON, closed arrays": lambda size: _closed_arrays(size),
     "JSON, nested hosts": lambda size: _nested_hosts(size),
+    # a string never closed, of escaped quotes, inside a nested object (quadratic before
+    # json_objects scanned the text once: the search for a string restarted at each quote)
+    "JSON, unclosed string of escaped quotes in a host": _fill(
+        '{"kind": "cuda", "host": {"kind": "llvm", "mcpu": "', '\\"'
+    ),
 }
 
 

@@ -357,7 +357,11 @@ def child(args: argparse.Namespace) -> int:
             }
         samples = time_rounds(ops, args.rounds, args.warmup)
         every = [text for _, text in accepted]
-        printing = time_rounds({"first print": first_print_ops(parse, clear, make, every)}, args.rounds, args.warmup)
+        printing = (
+            time_rounds({"first print": first_print_ops(parse, clear, make, every)}, args.rounds, args.warmup)
+            if args.print
+            else {"first print": {}}
+        )
     result = {
         "tvm": str(tvm.__version__),
         "python": platform.python_version(),
@@ -377,7 +381,8 @@ def first_print_ops(
 ) -> dict[str, Op]:
     """``t.canonical()`` and TVM's ``str(t)``, each the first time its target is asked: the targets
     are made anew before each timed pass (untimed; targetlang's with the caches cleared, so that
-    none is a target read before, which keeps what it printed)."""
+    none is a target read before, which keeps what it printed); and TVM's ``str(t)`` the second
+    time (its first costs several times as much)."""
     ours: list[targetlang.Target] = []
     theirs: list[object] = []
 
@@ -388,6 +393,10 @@ def first_print_ops(
     def made() -> None:
         theirs[:] = [make(text) for text in texts]
 
+    def printed_once() -> None:
+        made()
+        printed()
+
     def canonical() -> None:
         for target in ours:
             target.canonical()
@@ -396,7 +405,11 @@ def first_print_ops(
         for target in theirs:
             str(target)
 
-    return {"targetlang": Op(canonical, len(texts), read), "tvm": Op(printed, len(texts), made)}
+    return {
+        "targetlang": Op(canonical, len(texts), read),
+        "tvm": Op(printed, len(texts), made),
+        "tvm again": Op(printed, len(texts), printed_once),
+    }
 
 
 def first_child(args: argparse.Namespace) -> int:
@@ -491,7 +504,11 @@ class Peer:
 
 
 def run_peer(
-    label: str, command: Sequence[str], items: Sequence[tuple[str, str]], args: argparse.Namespace
+    label: str,
+    command: Sequence[str],
+    items: Sequence[tuple[str, str]],
+    args: argparse.Namespace,
+    printing: bool = False,
 ) -> Peer | str:
     """Run this script as a child under ``command`` (a Python with TVM); the Peer, or why not."""
     if not Path(command[0]).exists():
@@ -507,6 +524,7 @@ def run_peer(
                 *command, str(_SCRIPT), "--child", "--texts", str(texts), "--out", str(out),
                 "--progress", str(progress), "--exclude", ",".join(map(str, excluded)),
                 "--rounds", str(args.rounds), "--warmup", str(args.warmup), "--min-calls", str(args.min_calls),
+                *(["--print"] if printing else []),
             ]  # fmt: skip
             print(f"{label}: {shlex.join(argv)}", file=sys.stderr)
             try:
@@ -720,26 +738,34 @@ def json_table(tvm027: Peer | str) -> list[str]:
     return lines
 
 
+def print_stats(tvm027: Peer) -> tuple[Stat, Stat]:
+    """targetlang's first canonical(), and the least of TVM's str(t) first and again (medians)."""
+    first = tvm027.first_print
+    theirs = min((Stat.of(first["tvm"]), Stat.of(first["tvm again"])), key=lambda stat: stat.median)
+    return Stat.of(first["targetlang"]), theirs
+
+
 def print_table(tvm027: Peer | str) -> list[str]:
     if isinstance(tvm027, str):
         return [f"apache-tvm 0.27 not measured: {tvm027}"]
-    ours, theirs = Stat.of(tvm027.first_print["targetlang"]), Stat.of(tvm027.first_print["tvm"])
+    first, count = tvm027.first_print, tvm027.count(_ALL)
+    ours, theirs = print_stats(tvm027)
     return [
         "| operation | targets | min / median µs |",
         "|---|---:|---:|",
-        f"| targetlang `t.canonical()`, the first time | {tvm027.count(_ALL)} | {_us(ours)} |",
-        f"| apache-tvm 0.27 `str(t)` | {tvm027.count(_ALL)} | {_us(theirs)} |",
+        f"| targetlang `t.canonical()`, the first time | {count} | {_us(Stat.of(first['targetlang']))} |",
+        f"| apache-tvm 0.27 `str(t)`, the first time | {count} | {_us(Stat.of(first['tvm']))} |",
+        f"| apache-tvm 0.27 `str(t)`, the second time | {count} | {_us(Stat.of(first['tvm again']))} |",
         "",
-        f"Ratio (medians): {ours.median / theirs.median:.2f}x.",
+        f"Ratio (medians), against the lesser of TVM's two: {ours.median / theirs.median:.2f}x.",
     ]
 
 
 def _every_kind(what: str, ratios: Mapping[str, float], goal: float) -> str:
     worst = max(ratios, key=ratios.__getitem__)
     missed = sorted(kind for kind, ratio in ratios.items() if ratio > goal)
-    return (
-        f"- {what}: {_mark(not missed)} (highest {ratios[worst]:.2f}x, `{worst}`"
-        + (f"; above the goal: {', '.join(f'`{kind}`' for kind in missed)})" if missed else ")")
+    return f"- {what}: {_mark(not missed)} (highest {ratios[worst]:.2f}x, `{worst}`" + (
+        f"; above the goal: {', '.join(f'`{kind}`' for kind in missed)})" if missed else ")"
     )
 
 
@@ -772,7 +798,7 @@ def goals(local: Local, tvm021: Peer | str, tvm027: Peer | str, first: FirstRead
                 _VS_TVM027_JSON_GOAL,
             )
         )
-        ours, theirs = Stat.of(tvm027.first_print["targetlang"]), Stat.of(tvm027.first_print["tvm"])
+        ours, theirs = print_stats(tvm027)
         ratio = ours.median / theirs.median
         out.append(
             f"- `t.canonical()` the first time at most {_CANONICAL_GOAL:g}x apache-tvm 0.27's `str(t)`: "
@@ -876,7 +902,9 @@ def report(
         "`t.canonical()` is timed the first time each target is asked (a target keeps what it printed): "
         "in the apache-tvm 0.27 child, each round makes the targets of every JSON text anew (untimed, "
         "the caches cleared first), then times one pass of `t.canonical()` over them; TVM's `str(t)` "
-        "likewise over targets made anew from the same texts.",
+        "likewise over targets made anew from the same texts, and once more over targets already "
+        "printed once (TVM's first `str(t)` of a target costs several times its next); the goal is "
+        "judged against the lesser of the two.",
         "",
         "The split parser (`split_parse` in the script) is a minimal validating reader without lark: it "
         "splits on whitespace, checks the kind and every option's key against targetlang's builtin "
@@ -961,6 +989,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The child's arguments, for the parent only.
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--first-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--print", action="store_true", help=argparse.SUPPRESS)
     for name in ("--texts", "--out", "--progress", "--exclude"):
         parser.add_argument(name, default="", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -981,7 +1010,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("TVM v0.21: first readings in fresh processes", file=sys.stderr)
     first = run_first_reads([oracle, "--tvm", "021"], tvm021.accepted, args) if isinstance(tvm021, Peer) else tvm021
     tvm019 = run_peer("TVM v0.19", [oracle, "--tvm", "019"], legacy, args)
-    tvm027 = run_peer("apache-tvm 0.27", [str(args.tvm027_python)], json_items(corpus.items), args)
+    tvm027 = run_peer("apache-tvm 0.27", [str(args.tvm027_python)], json_items(corpus.items), args, printing=True)
     command = shlex.join(["python", "benchmarks/bench_parse.py", *(sys.argv[1:] if argv is None else argv)])
     text = report(corpus, local, tvm021, tvm019, tvm027, first, command, args)
     print(text)
