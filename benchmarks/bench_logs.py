@@ -1,35 +1,35 @@
-"""Benchmark ``targetlang logs check`` and ``logs migrate`` against orjson's decoder alone, on one
-core and on all of them, with their peak memory.
+"""Benchmark the ``targetlang logs`` commands (``check``, ``migrate``, ``stats``, ``match``) on
+AutoTVM's and auto_scheduler's logs against orjson's decoder alone, on one core and on all of them,
+with their peak memory, and a gzip-compressed log against ``zcat`` piped into the command.
 
 Run from the repository root::
 
-    python benchmarks/bench_logs.py                  # print the figures (a 200 MB generated log)
-    python benchmarks/bench_logs.py --size 1000      # the 1 GB log of issue 12
+    python benchmarks/bench_logs.py                  # print the figures (200 MB logs)
+    python benchmarks/bench_logs.py --size 1000      # 1 GB logs
     python benchmarks/bench_logs.py --at .           # the working tree as it is, not a commit
     python benchmarks/bench_logs.py --write          # and rewrite their section of docs/performance.md
 
-The input is a generated log of ``--size`` MB made of the real AutoTVM record lines (log formats
-v0.1 and v0.2, as TopHub's logs mix them) of ``tests/data/corpus/logs/autotvm`` in turn, each
+The inputs are generated logs of ``--size`` MB, one per format, made of real records in turn:
+AutoTVM's of ``tests/data/corpus/logs/autotvm`` (log formats v0.1 and v0.2, as TopHub's logs mix
+them) and auto_scheduler's of ``tests/data/corpus/logs/auto_scheduler`` (TVM v0.8 and v0.19), each
 target replaced by one of 64 real target strings of the corpus (a tuning log repeats a few
 targets). A log is one tuner's: another tuner's lines in it would all be lines its loader fails on.
 
 The floor is what any reader that decodes the JSON pays: the file read line by line and each line
 given to ``orjson.loads`` (``json.loads`` when orjson is not installed), in this process, on one
-core, best of two passes. Its rate is the floor *per core*.
-
-The commands run as subprocesses, on the ``targetlang`` package of commit ``--at`` of this
-repository (``HEAD`` by default: extracted with ``git archive`` and put first on ``PYTHONPATH``,
-so that edits in progress do not change the figures): ``logs check --quiet FILE`` and ``logs
-migrate --quiet FILE -o OUT``, each with ``-j 1`` (one process) and with ``-j N`` (``--jobs``,
-default one per core), ``--repeat`` times, the fastest run of each kept. Wall time is taken
-around the subprocess; CPU time is the user and system time of the command and of the worker
-processes it waited for (``getrusage``); peak resident memory is the command's own and its
-largest worker's. The ratio to the floor is the command's wall time over the floor's with ``-j
-1`` (the goal per core), and CPU time over the floor's with ``-j N``. The start of a run (Python,
-the imports, each distinct target read the first time) is measured apart, as the command's time
-over the log's first 2,000 lines, and the ratio without it given beside (it is what a bigger log
-tends to). Memory is measured again over a log of 100,000 records: the same peak at both sizes
-is flat memory.
+core. The commands run as subprocesses of this process, on the ``targetlang`` package of commit
+``--at`` (``HEAD`` by default: extracted with ``git archive`` and put first on ``PYTHONPATH``, so
+that edits in progress do not change the figures), with ``-j 1`` (one process) and ``-j N``
+(``--jobs``, default one per core). Each round runs the floor and then every command once, in
+turn, so that what else the shared machine runs weighs on all of them alike; ``--rounds`` rounds,
+the least CPU time of each kept. CPU time is the user and system time of the command and of the
+worker processes it waited for (``getrusage``): the ratio to the floor is that over the floor's
+(with ``-j N`` too: the cost per core), and with ``-j N`` the speed-up in wall time over ``-j 1``
+says whether every core is used. Peak resident memory is the command's own and its largest
+worker's, measured again over a log of 100,000 records: the same peak at both sizes is flat
+memory. The start of a run (Python, the imports, each distinct target read the first time) is the
+command's CPU time over the log's first 2,000 lines, and the ratio without it is given beside
+(it is what a bigger log tends to).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -52,10 +53,12 @@ from doc_sections import compile_bytecode, cpu_model, extract_commit, machine_bu
 _ROOT = Path(__file__).resolve().parents[1]
 _LOGS = _ROOT / "tests" / "data" / "corpus" / "logs"
 _STRINGS = _ROOT / "tests" / "data" / "corpus" / "strings.jsonl"
-_GOALS = {"check": 1.5, "migrate": 2.5}  # within this factor of the floor, per core
+_GOALS = {"check": 1.5, "migrate": 2.5, "stats": 2.0}  # within this factor of the floor, per core
+_MATCH_TARGET = "llvm -keys=cpu -mcpu=core-avx2"
 _SMALL = 100_000  # records of the log whose peak memory the big one's is compared with
 _FLAT = 1.25  # peak memory at --size within this factor of the small log's: flat
 _HEAD = 2000  # lines over which the start of a run is measured (every target and shape of the log is in them)
+_FORMATS = {"autotvm": "AutoTVM", "auto_scheduler": "auto_scheduler"}
 
 # Run in the subprocess: the command, then its resource use (written to a file: the command's
 # stderr is its own).
@@ -96,17 +99,18 @@ def target_pool(size: int = 64) -> list[str]:
     return pool
 
 
-def generated_lines() -> Iterator[bytes]:
-    """Log lines without end: the real AutoTVM record lines in turn, with targets from the pool."""
+def generated_lines(tuner: str = "autotvm") -> Iterator[bytes]:
+    """Log lines without end: the real record lines of ``tuner``'s logs in turn, with targets from
+    the pool."""
     from targetlang.logs import Format, encode_value, read_file, splice
 
-    # A log is one tuner's: the lines of another tuner's would all be lines its loader fails on.
+    formats = (Format.AUTOTVM_V01, Format.AUTOTVM_V02) if tuner == "autotvm" else (Format.AUTO_SCHEDULER,)
     real = [
         record
         for path in shared_logs()
-        if path.parent.name == "autotvm"
+        if path.parent.name == tuner
         for record in read_file(path)
-        if record.format in (Format.AUTOTVM_V01, Format.AUTOTVM_V02)
+        if record.format in formats
     ]
     pool = target_pool()
     i = 0
@@ -120,11 +124,13 @@ def generated_lines() -> Iterator[bytes]:
         i += 1
 
 
-def write_log(path: Path, size: int | None = None, records: int | None = None) -> tuple[int, int]:
-    """A generated log of at least ``size`` bytes, or of ``records`` lines; its (lines, bytes)."""
+def write_log(
+    path: Path, size: int | None = None, records: int | None = None, tuner: str = "autotvm"
+) -> tuple[int, int]:
+    """A generated log of ``tuner`` of at least ``size`` bytes, or of ``records`` lines; its (lines, bytes)."""
     lines = written = 0
     with open(path, "wb") as out:
-        for line in generated_lines():
+        for line in generated_lines(tuner):
             if (size is not None and written >= size) or (records is not None and lines >= records):
                 break
             out.write(line)
@@ -145,16 +151,17 @@ def decoder() -> tuple[str, object]:
 
 
 def floor_seconds(path: Path) -> float:
-    """One pass of the floor: every line read and decoded (a line that is no JSON is skipped)."""
+    """One pass of the floor, in CPU seconds: every line read and decoded (a line that is no JSON
+    is skipped)."""
     _, loads = decoder()
-    start = time.perf_counter()
+    start = time.process_time()
     with open(path, "rb") as handle:
         for raw in handle:
             try:
                 loads(raw)  # type: ignore[operator]
             except ValueError:
                 pass
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 # ---------------------------------------------------------------------------------- the commands
@@ -178,52 +185,51 @@ class Timing:
     others: float  # CPU seconds the rest of the machine used meanwhile
     rss: float  # MB, the command's own peak
     worker_rss: float  # MB, its largest worker's peak (0: no worker)
-    status: int
 
 
-def timed(argv: list[str], env: dict[str, str], work: Path) -> Timing:
-    """Run ``targetlang ARGV`` in a fresh process (in ``env``) and measure it."""
+def timed(argv: list[str], env: dict[str, str], work: Path, stdin: Path | None = None) -> Timing:
+    """Run ``targetlang ARGV`` in a fresh process (in ``env``) and measure it; with ``stdin``, the
+    gzip-compressed file ``zcat`` pipes into it (its CPU time counted too)."""
     usage = work / "usage.json"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     busy = machine_busy()
     start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(usage), *argv],
-        env=env,
-        cwd=work,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    child = [sys.executable, "-c", _CHILD, str(usage), *argv]
+    if stdin is None:
+        done = subprocess.run(child, env=env, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        code, err = done.returncode, done.stderr
+    else:
+        zcat = subprocess.Popen([shutil.which("zcat") or "zcat", str(stdin)], stdout=subprocess.PIPE)
+        done = subprocess.run(
+            child, env=env, cwd=work, stdin=zcat.stdout, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        assert zcat.stdout is not None
+        zcat.stdout.close()
+        zcat.wait()
+        code, err = done.returncode or zcat.returncode, done.stderr
     wall = time.perf_counter() - start
     busy = machine_busy() - busy
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if done.returncode != 0 or not usage.exists():
-        raise SystemExit(f"targetlang {' '.join(argv)} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")
+    if code != 0 or not usage.exists():
+        raise SystemExit(f"targetlang {' '.join(argv)} failed ({code}):\n{err.decode()[-2000:]}")
     used = json.loads(usage.read_text())
     usage.unlink()
     if used["status"] not in (0, 1, 3):
-        raise SystemExit(f"targetlang {' '.join(argv)} exited {used['status']}:\n{done.stderr.decode()[-2000:]}")
+        raise SystemExit(f"targetlang {' '.join(argv)} exited {used['status']}:\n{err.decode()[-2000:]}")
     # ru_maxrss is in KiB on Linux
-    return Timing(wall, cpu, max(0.0, busy - cpu), used["rss"] / 1024, used["worker_rss"] / 1024, used["status"])
+    return Timing(wall, cpu, max(0.0, busy - cpu), used["rss"] / 1024, used["worker_rss"] / 1024)
 
 
-def has_jobs(env: dict[str, str], work: Path) -> bool:
-    """Whether the measured targetlang's ``logs`` commands take ``-j``."""
-    done = subprocess.run(
-        [sys.executable, "-m", "targetlang", "logs", "check", "--help"],
-        env=env,
-        cwd=work,
-        capture_output=True,
-        text=True,
-    )
-    return "--jobs" in done.stdout
-
-
-def command(name: str, log: Path, out: Path, jobs: int | None) -> list[str]:
-    argv = ["logs", name, "--quiet", str(log)]
+def command(name: str, log: Path | str, out: Path, jobs: int | None) -> list[str]:
+    argv = ["logs", name]
+    if name in ("check", "migrate"):
+        argv.append("--quiet")
+    argv.append(str(log))
     if name == "migrate":
         argv += ["-o", str(out)]
+    if name == "match":
+        argv += ["--target", _MATCH_TARGET]
     return argv + (["-j", str(jobs)] if jobs is not None else [])
 
 
@@ -232,28 +238,43 @@ def command(name: str, log: Path, out: Path, jobs: int | None) -> list[str]:
 
 @dataclass
 class Row:
-    name: str  # "check", "migrate"
+    tuner: str  # "autotvm", "auto_scheduler"
+    name: str  # "check", "migrate", "stats", "match"
     jobs: int  # processes asked for
     timing: Timing
+
+
+@dataclass
+class Measured:
+    """One format's figures."""
+
+    tuner: str
+    lines: int
+    size: int
+    floor: float  # CPU seconds, the least of the rounds
+    rows: list[Row]
+    memory: list[Row]  # over the small log
+    start: dict[str, float]  # CPU seconds of each command over the log's first lines
+    start_bytes: int  # the bytes of those lines
 
 
 def _met(ok: bool) -> str:
     return "**met**" if ok else "**not met**"
 
 
+def _best(timings: list[Timing]) -> Timing:
+    return min(timings, key=lambda t: t.cpu)
+
+
 def report(
-    measured: str,
-    lines: int,
-    size: int,
-    floor: float,
-    rows: list[Row],
-    memory: list[Row],
+    measured_at: str,
+    results: list[Measured],
     small: int,
     cores: int,
-    start: dict[str, tuple[float, int]],
+    rounds: int,
+    gz: tuple[Timing, Timing, int, int] | None,
 ) -> str:
     name, _ = decoder()
-    mb = size / 1e6
     out = [
         "## Tuning logs",
         "",
@@ -266,142 +287,197 @@ def report(
         f"- cpu count: {os.cpu_count()}",
         f"- python: {platform.python_implementation()} {platform.python_version()}",
         f"- orjson: {package_version('orjson')}",
-        f"- targetlang: {measured}",
+        f"- targetlang: {measured_at}",
         "",
         "### Method",
         "",
-        f"A generated log of {lines:,} lines ({mb:,.0f} MB) made of the real AutoTVM record lines of the shared "
-        "logs (tests/data/corpus/logs/autotvm, log formats v0.1 and v0.2) in turn, with 64 real corpus targets. "
-        f"The floor is the file read line by line and each line given to `{name}` in one process: "
-        f"{mb / floor:.0f} MB/s, the floor per core. The commands "
-        "run as subprocesses (`logs check --quiet FILE`, `logs migrate --quiet FILE -o OUT`) of targetlang with its "
-        "bytecode compiled, as `pip install` leaves it, with `-j 1` and with "
-        f"`-j {cores}`, the fastest of the runs of each kept. Wall time is taken around the subprocess, CPU time is "
-        "the command's and its workers'; the ratio is wall time over the floor's with one process, CPU time over "
-        "the floor's with several (the cost per core). The last column is the CPU time the rest of the machine used "
-        "meanwhile, which slows a run that wants every core. The start of a run (Python, the imports, each "
-        f"distinct target read the first time) is what the command takes over the log's first {_HEAD:,} lines; "
-        "the goals are marked on the whole run, and the rate without the start is given beside.",
+        "Generated logs, one per format, made of the real records of the shared logs in turn (AutoTVM's of "
+        "tests/data/corpus/logs/autotvm, log formats v0.1 and v0.2; auto_scheduler's of "
+        "tests/data/corpus/logs/auto_scheduler, TVM v0.8 and v0.19), with 64 real corpus targets: "
+        + "; ".join(f"{_FORMATS[m.tuner]} {m.lines:,} lines ({m.size / 1e6:,.0f} MB)" for m in results)
+        + f". The floor is the file read line by line and each line given to `{name}` in the benchmark's process, "
+        "on one core. The commands run as subprocesses of that process (`logs check --quiet FILE`, `logs migrate "
+        f"--quiet FILE -o OUT`, `logs stats FILE`, `logs match FILE --target '{_MATCH_TARGET}'`) of targetlang with "
+        f"its bytecode compiled, as `pip install` leaves it, with `-j 1` and with `-j {cores}`. Each of {rounds} "
+        "rounds runs the floor, then every command once, in turn (the machine is shared: what else runs weighs on "
+        "all of them alike); the least CPU time of each is kept. CPU time is the process's user and system time, "
+        "the command's with its workers' (getrusage); the ratio is that over the floor's, with several processes "
+        "too (the cost per core), and the speed-up is `-j 1`'s wall time over `-j N`'s. The last column is the "
+        "CPU time the rest of the machine used meanwhile. The start of a run (Python, the imports, each distinct "
+        f"target read the first time) is the command's CPU time over the log's first {_HEAD:,} lines; the goals "
+        "are marked on the whole run, and the ratio without the start is given beside.",
         "",
-        "### Results",
-        "",
-        "| command | processes | wall s | MB/s | CPU s | cores busy | ratio to the floor | peak RSS MB (command / "
-        "largest worker) | other processes' CPU s |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-        f"| `{name}` per line | 1 | {floor:.2f} | {mb / floor:.0f} | {floor:.2f} | 1.0 | 1.00x | - | - |",
     ]
-    for row in rows:
-        t = row.timing
-        ratio = (t.wall if row.jobs == 1 else t.cpu) / floor
-        worker = f" / {t.worker_rss:.0f}" if t.worker_rss else ""
-        out.append(
-            f"| `logs {row.name}` | {row.jobs} | {t.wall:.2f} | {mb / t.wall:.0f} | {t.cpu:.2f} | {t.cpu / t.wall:.1f} "
-            f"| {ratio:.2f}x | {t.rss:.0f}{worker} | {t.others:.1f} |"
-        )
-    out += [
-        "",
-        f"Peak resident memory at {small:,} records (the same command, a log of {small:,} lines):",
-        "",
-        "| command | processes | peak RSS MB (command / largest worker) |",
-        "|---|---:|---:|",
-    ]
-    for row in memory:
-        t = row.timing
-        worker = f" / {t.worker_rss:.0f}" if t.worker_rss else ""
-        out.append(f"| `logs {row.name}` | {row.jobs} | {t.rss:.0f}{worker} |")
-    out += ["", "### Goals", ""]
-    by = {(row.name, row.jobs): row.timing for row in rows}
-    for name_, goal in _GOALS.items():
-        one = by.get((name_, 1))
-        if one is not None:
-            ratio = one.wall / floor
-            begun, head = start[name_]
-            steady = (one.wall - begun) / (floor * (size - head) / size)
+    for m in results:
+        mb = m.size / 1e6
+        out += [
+            f"### {_FORMATS[m.tuner]}",
+            "",
+            "| command | processes | CPU s | MB/s per core | wall s | speed-up | ratio to the floor (CPU) | "
+            "peak RSS MB (command / largest worker) | other processes' CPU s |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            f"| `{name}` per line | 1 | {m.floor:.2f} | {mb / m.floor:.0f} | - | - | 1.00x | - | - |",
+        ]
+        walls = {(row.name, row.jobs): row.timing.wall for row in m.rows}
+        for row in m.rows:
+            t = row.timing
+            worker = f" / {t.worker_rss:.0f}" if t.worker_rss else ""
+            faster = f"{walls[row.name, 1] / t.wall:.2f}" if row.jobs > 1 and (row.name, 1) in walls else "-"
             out.append(
-                f"- `logs {name_}` within {goal}x of the floor per core (one process): {_met(ratio <= goal)} "
-                f"({ratio:.2f}x, {mb / one.wall:.0f} MB/s against {mb / floor:.0f} MB/s; without the start of the "
-                f"run, {begun:.2f} s, {steady:.2f}x)"
+                f"| `logs {row.name}` | {row.jobs} | {t.cpu:.2f} | {mb / t.cpu:.0f} | {t.wall:.2f} | {faster} "
+                f"| {t.cpu / m.floor:.2f}x | {t.rss:.0f}{worker} | {t.others:.1f} |"
             )
-    for name_ in _GOALS:
-        one, many = by.get((name_, 1)), by.get((name_, cores))
-        if cores == 1:
-            break
-        if one is None or many is None:
-            out.append(f"- `logs {name_}` on all {cores} cores: **not met** (the command has no `-j`)")
-            continue
-        speedup = one.wall / many.wall
+        out += [
+            "",
+            f"Peak resident memory at {small:,} records (the same commands, a log of {small:,} lines):",
+            "",
+            "| command | processes | peak RSS MB (command / largest worker) |",
+            "|---|---:|---:|",
+        ]
+        for row in m.memory:
+            t = row.timing
+            worker = f" / {t.worker_rss:.0f}" if t.worker_rss else ""
+            out.append(f"| `logs {row.name}` | {row.jobs} | {t.rss:.0f}{worker} |")
+        out.append("")
+    if gz is not None:
+        packed, piped, size, lines = gz
+        out += [
+            "### A gzip-compressed log",
+            "",
+            f"The AutoTVM log of {lines:,} lines, gzip-compressed ({size / 1e6:,.0f} MB), read by `logs check --quiet "
+            "x.log.gz` (decompressed as it is read, in the command's process) and by `zcat x.log.gz | logs check "
+            "--quiet -` (the floor: zcat's CPU time counted in), the least of the rounds:",
+            "",
+            "| command | CPU s | wall s |",
+            "|---|---:|---:|",
+            f"| `logs check --quiet x.log.gz` | {packed.cpu:.2f} | {packed.wall:.2f} |",
+            f"| `zcat x.log.gz \\| logs check --quiet -` | {piped.cpu:.2f} | {piped.wall:.2f} |",
+            "",
+        ]
+    out += ["### Goals", ""]
+    for m in results:
+        fmt = _FORMATS[m.tuner]
+        by = {(row.name, row.jobs): row.timing for row in m.rows}
+        for name_, goal in _GOALS.items():
+            one = by.get((name_, 1))
+            if one is None:
+                continue
+            ratio = one.cpu / m.floor
+            begun = m.start[name_]
+            steady = (one.cpu - begun) / (m.floor * (m.size - m.start_bytes) / m.size)
+            out.append(
+                f"- {fmt}: `logs {name_}` within {goal}x of the floor per core (one process): {_met(ratio <= goal)} "
+                f"({ratio:.2f}x; without the start of the run, {begun:.2f} s, {steady:.2f}x)"
+            )
+        for name_ in ("check", "migrate", "stats", "match"):
+            one, many = by.get((name_, 1)), by.get((name_, cores))
+            if cores == 1 or one is None or many is None:
+                continue
+            speedup = one.wall / many.wall
+            out.append(
+                f"- {fmt}: `logs {name_}` on all {cores} cores (`-j {cores}` at least {0.75 * cores:.1f} times as "
+                f"fast as `-j 1`): {_met(speedup >= 0.75 * cores)} ({speedup:.2f} times, {many.cpu / many.wall:.1f} "
+                f"cores busy, {many.cpu / m.floor:.2f}x the floor per core)"
+            )
+        for row in m.memory:
+            large = by.get((row.name, row.jobs))
+            if large is None:
+                continue
+            peak_small = row.timing.rss + row.timing.worker_rss
+            peak_large = large.rss + large.worker_rss
+            out.append(
+                f"- {fmt}: `logs {row.name} -j {row.jobs}`, the same peak memory at {small:,} and {m.lines:,} "
+                f"records: {_met(peak_large <= peak_small * _FLAT)} ({peak_small:.0f} MB and {peak_large:.0f} MB, "
+                "command and largest worker)"
+            )
+    if gz is not None:
+        packed, piped, _, _ = gz
         out.append(
-            f"- `logs {name_}` on all {cores} cores (`-j {cores}` at least {0.75 * cores:.1f} times as fast as "
-            f"`-j 1`): {_met(speedup >= 0.75 * cores)} ({speedup:.2f} times, {many.cpu / many.wall:.1f} cores busy)"
-        )
-    big = {(row.name, row.jobs): row.timing for row in rows}
-    for row in memory:
-        large = big.get((row.name, row.jobs))
-        if large is None:
-            continue
-        peak_small = row.timing.rss + row.timing.worker_rss
-        peak_large = large.rss + large.worker_rss
-        out.append(
-            f"- `logs {row.name} -j {row.jobs}`, the same peak memory at {small:,} and {lines:,} records: "
-            f"{_met(peak_large <= peak_small * _FLAT)} ({peak_small:.0f} MB and {peak_large:.0f} MB, command and "
-            "largest worker)"
+            f"- a gzip-compressed log at the speed of `zcat` and the command: {_met(packed.cpu <= piped.cpu)} "
+            f"({packed.cpu:.2f} s of CPU against {piped.cpu:.2f} s; {packed.wall:.2f} s wall against "
+            f"{piped.wall:.2f} s)"
         )
     return "\n".join(out) + "\n"
+
+
+def measure(
+    tuner: str, args: argparse.Namespace, env: dict[str, str], work: Path, variants: list[int]
+) -> tuple[Measured, Path]:
+    """The figures of ``tuner``'s log; the log is left at the path returned (the small one is
+    made beside it)."""
+    log, out = work / f"{tuner}.log", work / "migrated.log"
+    print(f"writing {args.size:,.0f} MB of {tuner}...", file=sys.stderr)
+    lines, size = write_log(log, size=int(args.size * 1e6), tuner=tuner)
+    names = [*_GOALS, "match"]
+    floors: list[float] = []
+    runs: dict[tuple[str, int], list[Timing]] = {(name, jobs): [] for name in names for jobs in variants}
+    for n in range(args.rounds):
+        floors.append(floor_seconds(log))
+        print(f"{tuner} round {n + 1}: floor {floors[-1]:.2f} s CPU", file=sys.stderr)
+        for name in names:
+            for jobs in variants:
+                t = timed(command(name, log, out, jobs), env, work)
+                runs[name, jobs].append(t)
+                print(
+                    f"  logs {name} -j {jobs}: {t.cpu:.2f} s CPU, {t.wall:.2f} s wall, {t.cpu / floors[-1]:.2f}x, "
+                    f"peak {t.rss:.0f} / {t.worker_rss:.0f} MB, others {t.others:.1f} s",
+                    file=sys.stderr,
+                )
+    out.unlink(missing_ok=True)
+    rows = [Row(tuner, name, jobs, _best(runs[name, jobs])) for name in names for jobs in variants]
+    head_log = work / f"{tuner}-head.log"
+    _, head = write_log(head_log, records=_HEAD, tuner=tuner)
+    start = {name: min(timed(command(name, head_log, out, 1), env, work).cpu for _ in range(3)) for name in _GOALS}
+    small = min(_SMALL, lines)
+    memory: list[Row] = []
+    if small < lines:
+        small_log = work / f"{tuner}-small.log"
+        write_log(small_log, records=small, tuner=tuner)
+        for name in names:
+            for jobs in variants:
+                memory.append(Row(tuner, name, jobs, timed(command(name, small_log, out, jobs), env, work)))
+        small_log.unlink()
+    return Measured(tuner, lines, size, min(floors), rows, memory, start, head), log
+
+
+def measure_gz(log: Path, args: argparse.Namespace, env: dict[str, str], work: Path) -> tuple[Timing, Timing, int]:
+    packed = log.with_name(log.name + ".gz")
+    subprocess.run(["gzip", "-k", "-f", str(log)], check=True)
+    out = work / "unused"
+    runs: tuple[list[Timing], list[Timing]] = ([], [])
+    for _ in range(args.rounds):
+        runs[0].append(timed(command("check", packed, out, 1), env, work))
+        runs[1].append(timed(command("check", "-", out, 1), env, work, stdin=packed))
+        print(f"gz: {runs[0][-1].cpu:.2f} s CPU, zcat | check: {runs[1][-1].cpu:.2f} s CPU", file=sys.stderr)
+    size = packed.stat().st_size
+    packed.unlink()
+    return _best(runs[0]), _best(runs[1]), size
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--size", type=float, default=200, help="generated log size in MB (default: %(default)s)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes of the pool runs")
-    parser.add_argument("--repeat", type=int, default=1, help="timed runs of each command (default: %(default)s)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every run (default: %(default)s)")
     parser.add_argument("--at", default="HEAD", help="the commit of targetlang to run, '.': the working tree")
     parser.add_argument("--write", action="store_true", help="rewrite the logs section of docs/performance.md")
     args = parser.parse_args(argv)
 
+    results: list[Measured] = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        env, measured = snapshot(args.at, work / "snapshot")
+        env, measured_at = snapshot(args.at, work / "snapshot")
         sys.path.insert(0, env["PYTHONPATH"].split(os.pathsep)[0])  # the log is made by the measured code too
-        jobs_option = has_jobs(env, work)
-        log, out = work / "generated.log", work / "migrated.log"
-        print(f"writing {args.size:,.0f} MB...", file=sys.stderr)
-        lines, size = write_log(log, size=int(args.size * 1e6))
-        floor = min(floor_seconds(log) for _ in range(2))
-        print(f"floor: {floor:.2f} s, {size / 1e6 / floor:.0f} MB/s", file=sys.stderr)
-        variants = [1, args.jobs] if jobs_option and args.jobs > 1 else [1]
-        rows: list[Row] = []
-        for name in _GOALS:
-            for jobs in variants:
-                timings = []
-                for _ in range(args.repeat):
-                    timings.append(timed(command(name, log, out, jobs if jobs_option else None), env, work))
-                    t = timings[-1]
-                    print(
-                        f"logs {name} -j {jobs}: {t.wall:.2f} s wall, {t.cpu:.2f} s CPU, "
-                        f"{size / 1e6 / t.wall:.0f} MB/s, {t.wall / floor:.2f}x, "
-                        f"peak {t.rss:.0f} / {t.worker_rss:.0f} MB, others {t.others:.1f} s",
-                        file=sys.stderr,
-                    )
-                rows.append(Row(name, jobs, min(timings, key=lambda t: t.wall)))
-        out.unlink(missing_ok=True)
-        start: dict[str, tuple[float, int]] = {}
-        _, head = write_log(log, records=_HEAD)
-        for name in _GOALS:
-            start[name] = (
-                min(timed(command(name, log, out, 1 if jobs_option else None), env, work).wall for _ in range(3)),
-                head,
-            )
-            print(f"logs {name}, start of a run: {start[name][0]:.2f} s", file=sys.stderr)
-        small = min(_SMALL, lines)
-        memory: list[Row] = []
-        if small < lines:
-            write_log(log, records=small)
-            for name in _GOALS:
-                for jobs in variants:
-                    memory.append(
-                        Row(name, jobs, timed(command(name, log, out, jobs if jobs_option else None), env, work))
-                    )
-    text = report(measured, lines, size, floor, rows, memory, small, args.jobs, start)
+        variants = [1, args.jobs] if args.jobs > 1 else [1]
+        gz: tuple[Timing, Timing, int, int] | None = None
+        for tuner in _FORMATS:
+            measured, log = measure(tuner, args, env, work, variants)
+            results.append(measured)
+            if tuner == "autotvm":
+                packed, piped, size = measure_gz(log, args, env, work)
+                gz = (packed, piped, size, measured.lines)
+            log.unlink()
+    text = report(measured_at, results, _SMALL, args.jobs, args.rounds, gz)
     print(text)
     if args.write:
         write_section("bench_logs", text)
