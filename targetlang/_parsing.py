@@ -591,9 +591,13 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
     else:
         # At the grammar's limit or near it, the grammar decides (parse_syntax's json_depth).
         near = max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4) - 1
-        spans, deepest = json_objects(text, near)
-        if deepest >= near:
-            return False
+        # A text of fewer brackets than that cannot nest so deep: the decoder first (a text it
+        # refuses needs no spans), else the depth first (the decoder would recurse as deep).
+        few = text.count("{") + text.count("[") < near
+        if not few:
+            spans, deepest = json_objects(text, near)
+            if deepest >= near:
+                return False
         # Each object the decoder finishes, in the order its closing brace comes.
         finished: list[dict[str, Any]] = []
         token = _FINISHED.set(finished)
@@ -607,6 +611,8 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             _FINISHED.reset(token)
         if end != len(text) and text[end:].strip(" \t\n\r"):
             return False
+        if few:
+            spans, _ = json_objects(text)
         if len(spans) != len(finished):
             return False
         # The objects stay alive in ``finished``, so their ids stay theirs while this reads.
