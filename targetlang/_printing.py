@@ -51,11 +51,49 @@ def _ordered(value: Any, spec: AttrSpec) -> Any:
     return value
 
 
+# How the canonical string writes an attribute, by its spec: a string, an int, a bool, an array of
+# strings kept in order or sorted; any other value by the general steps; none at all (a modern
+# attribute, or a name the legacy syntax cannot carry: the whole target is then JSON text).
+_GENERAL, _STRING, _INT, _BOOL, _STRINGS, _UNORDERED_STRINGS, _UNWRITABLE = range(7)
+
+# The codes of each kind schema's attributes, by the schema's id (with the schema, which keeps the
+# id its own); emptied when it holds many, as registries come and go.
+_PRINT_CODES: dict[int, tuple[Any, dict[str, int]]] = {}
+
+
+def _print_codes(schema: Any) -> dict[str, int]:
+    held = _PRINT_CODES.get(id(schema))
+    if held is not None and held[0] is schema:
+        return held[1]
+    codes = {name: _print_code(name, spec) for name, spec in schema.attrs.items()}
+    if len(_PRINT_CODES) >= 1024:
+        _PRINT_CODES.clear()
+    _PRINT_CODES[id(schema)] = (schema, codes)
+    return codes
+
+
+def _print_code(name: str, spec: AttrSpec) -> int:
+    if spec.modern_only or not _plain_name(name):
+        return _UNWRITABLE
+    typ = spec.type
+    if typ.name == "array":
+        if typ.elem is None or typ.elem.name != "string":
+            return _GENERAL
+        return _STRINGS if spec.ordered else _UNORDERED_STRINGS
+    return {"string": _STRING, "int": _INT, "bool": _BOOL}.get(typ.name, _GENERAL)
+
+
+def _all_str(values: tuple[Any, ...]) -> bool:
+    return all(type(value) is str for value in values)
+
+
 def _legacy_canonical(t: Any) -> str | None:
     attrs = t.attrs
-    if not _plain_kind_name(t.kind) or (not attrs and t.host is None and t.kind in t.registry.tags):
+    kind = t.kind
+    host = t.host
+    if not _plain_kind_name(kind) or (not attrs and host is None and kind in t.registry.tags):
         return None
-    parts = [t.kind]
+    parts = [kind]
     keys = t.declared_keys
     if keys is not None:
         if all(type(key) is str for key in keys):  # (what the steps below make of it, in fewer)
@@ -66,52 +104,49 @@ def _legacy_canonical(t: Any) -> str | None:
             return None
         else:
             parts.append("-keys=" + encode_scalar(to_text(keys, _STRING_ARRAY, _nested_text)))
-    if t.tag:
-        if t.tag != t.tag.strip(" "):
+    tag = t.tag
+    if tag:
+        if tag != tag.strip(" "):
             return None
-        parts.append("-tag=" + encode_scalar(t.tag))
-    if t.host is not None:
-        parts.append("-host=" + encode_scalar(_nested_text(t.host)))
-    specs = t.schema.attrs
-    if t.schema.modern_only or _exported_features(t):
+        parts.append("-tag=" + encode_scalar(tag))
+    if host is not None:
+        parts.append("-host=" + encode_scalar(_nested_text(host)))
+    schema = t.schema
+    if schema.modern_only or (t.features and _exported_features(t)):
         return None
+    codes = _print_codes(schema)
     for name in sorted(attrs):
         value = attrs[name]
         if value is None:
             continue  # left null by a device query: absent to every printer, as to TVM's str()
-        spec = specs[name]
-        typ = spec.type
         # A string, an int, a bool or an array of strings is written here; any other value as the
         # general steps below say (what they make of these, in fewer steps).
-        kind = typ.name
-        if kind == "string" and type(value) is str:
-            if spec.modern_only or not _plain_attr_name(name) or value != value.strip(" "):
+        code = codes[name]
+        if code == _STRING and type(value) is str:
+            if value != value.strip(" "):
                 return None
             if value and " " not in value and "'" not in value and "\\" not in value:
                 parts.append(f"-{name}={value}")  # (encode_scalar leaves it as it is)
             else:
                 parts.append(f"-{name}={encode_scalar(value)}")
-        elif (kind == "int" and type(value) is int) or (kind == "bool" and type(value) is bool):
-            if spec.modern_only or not _plain_attr_name(name) or not INT64_MIN <= value <= INT64_MAX:
+        elif (code == _INT and type(value) is int) or (code == _BOOL and type(value) is bool):
+            if not INT64_MIN <= value <= INT64_MAX:
                 return None
             parts.append(f"-{name}={int(value)}")
-        elif (
-            kind == "array"
-            and type(value) is tuple
-            and typ.elem is not None
-            and typ.elem.name == "string"
-            and all(type(item) is str for item in value)
-        ):
-            if not spec.ordered:
+        elif (code == _STRINGS or code == _UNORDERED_STRINGS) and type(value) is tuple and _all_str(value):
+            if code == _UNORDERED_STRINGS:
                 value = tuple(sorted(value, key=_sort_key))
-            if spec.modern_only or not _plain_attr_name(name) or any(item != item.strip(" ") for item in value):
+            if any(item != item.strip(" ") for item in value):
                 return None
             parts.append(f"-{name}={encode_scalar(','.join(map(encode_item, value)))}")
+        elif code == _UNWRITABLE:
+            return None
         else:
+            spec = schema.attrs[name]
             value = _ordered(value, spec)
-            if spec.modern_only or not _plain_attr_name(name) or not is_representable(value, typ):
+            if not is_representable(value, spec.type):
                 return None
-            parts.append(f"-{name}={encode_scalar(to_text(value, typ, _nested_text))}")
+            parts.append(f"-{name}={encode_scalar(to_text(value, spec.type, _nested_text))}")
     return " ".join(parts)
 
 

@@ -339,7 +339,20 @@ class Target(_Fields):
     def canonical(self) -> str:
         """A deterministic legacy string that keeps host and tag: equal targets give equal
         strings and ``parse(t.canonical()) == t``. See :func:`targetlang._printing.canonical`."""
-        return self._memoised("canonical", lambda: printing.canonical(self))
+        # _memoised and _deep's steps without their calls: a target is printed once, and that
+        # first time is most of what printing costs
+        memo = self._memo
+        found: str | None = memo.get("canonical") if memo is not None else None
+        if found is None:
+            try:
+                found = printing.canonical(self)
+            except RecursionError:
+                found = on_large_stack(lambda: printing.canonical(self))
+            if memo is None:
+                memo = {}
+                object.__setattr__(self, "_memo", memo)
+            memo["canonical"] = found
+        return found
 
     def canonical_jsonish(self) -> str:
         """The canonical JSON-ish text (stable key order, two-space indent, bare words where

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 import targetlang
+from targetlang._registry import builtin_registry
+from targetlang._schema import AttrSpec, KindSchema, TypeSpec
 
 
 @pytest.mark.parametrize(
@@ -47,3 +49,19 @@ def test_canonical(config: dict[str, object], expected: str) -> None:
     target = targetlang.parse(config)
     assert target.canonical() == expected
     assert targetlang.parse(expected) == target
+
+
+def test_an_attribute_the_legacy_syntax_cannot_name_makes_the_target_json() -> None:
+    # a user's kind: an attribute whose name holds a space, and an unordered array of strings
+    schema = KindSchema(
+        "mine",
+        {
+            "a b": AttrSpec("a b", TypeSpec("string")),
+            "tools": AttrSpec("tools", TypeSpec.parse("array<string>"), ordered=False),
+        },
+    )
+    registry = builtin_registry().with_kind(schema)
+    target = targetlang.parse({"kind": "mine", "tools": ["b", "a"]}, registry=registry)
+    assert target.canonical() == "mine -tools=a,b"
+    target = targetlang.parse({"kind": "mine", "a b": "x", "tools": ["b"]}, registry=registry)
+    assert target.canonical() == '{"a b":"x","kind":"mine","tools":["b"]}'
