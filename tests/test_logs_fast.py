@@ -329,3 +329,54 @@ def test_match_keeps_no_record_unless_it_shows_them(tmp_path: Path) -> None:
     summary = counts.summary()
     assert summary.pop("statuses") == every.summary()["statuses"]
     assert summary == {key: value for key, value in every.summary().items() if key != "statuses"}
+
+
+def _autotvm(target: str, task: str, cost: list[float], index: int) -> str:
+    record = {
+        "input": [target, task, [], {}],
+        "config": {"index": index, "code_hash": None, "entity": []},
+        "result": [cost, 0, 1, 1],
+        "version": 0.2,
+        "tvm_version": "0.9.0",
+    }
+    return json.dumps(record)
+
+
+# Records of one workload, their costs in order: a record of no costs (a NaN mean) is never
+# replaced and replaces none, so where a log is cut changes what a merged index would keep.
+COST_ORDERS = [
+    [[1.0], [], [0.5]],
+    [[], [0.5], [0.2]],
+    [[1.0], [2.0], [], [0.5], [0.7]],
+    [[], [], [1.0]],
+    [[0.5], [0.5], [0.2], [0.2]],
+    [[0.5], [], [], [0.6], [0.4]],
+]
+
+
+@pytest.mark.parametrize("costs", COST_ORDERS)
+def test_matchers_merged_keep_what_one_matcher_keeps(costs: list[list[float]]) -> None:
+    from targetlang import parse
+    from targetlang.logs import Matcher, Query, TargetReader, read_lines
+
+    lines = [
+        _autotvm("cuda -model=tx2" if n % 2 else "cuda", "dense", cost, n).encode() + b"\n"
+        for n, cost in enumerate(costs)
+    ]
+    records = list(read_lines(lines, "x.log"))
+    query = Query.of(parse("cuda -model=tx2"))
+    whole = Matcher(query, TargetReader())
+    for record in records:
+        whole.add(record)
+    whole.finish()
+    for cut in range(1, len(records)):
+        first, second = Matcher(query, TargetReader()), Matcher(query, TargetReader())
+        for record in records[:cut]:
+            first.add(record)
+        for record in records[cut:]:
+            second.add(record)
+        first.merge(second)
+        first.finish()
+        for by in ("key", "model"):
+            assert [(n, w, e.line) for n, w, e in first.best(by)] == [(n, w, e.line) for n, w, e in whole.best(by)]
+        assert [e.human() for e in first.each()] == [e.human() for e in whole.each()]

@@ -202,6 +202,10 @@ class Matcher:
         self.old = 0  # records of AutoTVM's log format v0.1, which TVM v0.7 and later skip
         self._by_model: dict[tuple[str, int], RecordMatch] = {}
         self._by_key: dict[tuple[str, int], RecordMatch] = {}
+        # Under an entry of a NaN cost, which no record replaces: the fastest record that came
+        # after it, which a merge gives to a matcher whose entry there is a cost (see _keep_best).
+        self._blocked: dict[tuple[str, int], RecordMatch] = {}
+        self._blocked_model: dict[tuple[str, int], RecordMatch] = {}
         self.picks: dict[int, RecordMatch] = {}  # workload -> the record returned for it
         self._groups: dict[str, _Group] = {}
         self._order: list[str] = []  # the statuses, in the order their first records come (keep)
@@ -278,9 +282,9 @@ class Matcher:
             else:
                 entry.status, entry.reason = "missed", _miss(model, keys, query)
         for key in keys:
-            _keep_best(self._by_key, (key, workload), entry)
+            _keep_best(self._by_key, (key, workload), entry, self._blocked)
         if model != "unknown":
-            _keep_best(self._by_model, (model, workload), entry)
+            _keep_best(self._by_model, (model, workload), entry, self._blocked_model)
         self._row(entry, group)
         group.how = group.how or (f"by {entry.via}" if entry.via else f"no: {entry.reason}")
 
@@ -343,12 +347,25 @@ class Matcher:
                 mine.statuses.update(theirs.statuses)
                 mine.how = mine.how or theirs.how
         moved: set[int] = set()
-        for index, theirs_index in ((self._by_key, other._by_key), (self._by_model, other._by_model)):
-            for (name, workload), entry in theirs_index.items():
+        for index, blocked, theirs_index, theirs_blocked in (
+            (self._by_key, self._blocked, other._by_key, other._blocked),
+            (self._by_model, self._blocked_model, other._by_model, other._blocked_model),
+        ):
+            for entry in (*theirs_index.values(), *theirs_blocked.values()):
                 if id(entry) not in moved:
                     moved.add(id(entry))
                     entry.workload = ids[entry.workload]
-                _keep_best(index, (name, ids[workload]), entry)
+            for (name, workload), entry in theirs_index.items():
+                key = (name, ids[workload])
+                current = index.get(key)
+                if current is not None and math.isnan(entry.cost) and not math.isnan(current.cost):
+                    # theirs would never have been made after this one: the record that would
+                    # replace this one is the fastest of theirs after it, if any
+                    later = theirs_blocked.get((name, workload))
+                    if later is None:
+                        continue
+                    entry = later
+                _keep_best(index, key, entry, blocked)
         if not self.failures:
             self.failures = other.failures[:1]
         self.failure_count += other.failure_count
@@ -508,11 +525,22 @@ def _task(value: Any) -> tuple[Any, Any] | None:
     return None
 
 
-def _keep_best(index: dict[tuple[str, int], RecordMatch], key: tuple[str, int], entry: RecordMatch) -> None:
-    # dispatcher.py replaces an entry only when the new record is strictly faster.
+def _keep_best(
+    index: dict[tuple[str, int], RecordMatch],
+    key: tuple[str, int],
+    entry: RecordMatch,
+    blocked: dict[tuple[str, int], RecordMatch],
+) -> None:
+    # dispatcher.py replaces an entry only when the new record is strictly faster. An entry of a
+    # NaN cost is never replaced; what would have replaced an entry of a cost made before it,
+    # by another matcher whose records come first, is kept in ``blocked``.
     other = index.get(key)
     if other is None or other.cost > entry.cost:
         index[key] = entry
+    elif math.isnan(other.cost) and not math.isnan(entry.cost):
+        held = blocked.get(key)
+        if held is None or held.cost > entry.cost:
+            blocked[key] = entry
 
 
 def _miss(model: str, keys: tuple[str, ...], query: Query) -> str:
