@@ -106,9 +106,16 @@ def clear_caches() -> None:
     # on every import. A module is in sys.modules from the start of its body, so another thread
     # may still be running _cache's: until its last definition, clear_all_caches, is made, no
     # cache exists (a module that makes one waits for that import to end): nothing to clear.
-    clear = getattr(_sys.modules.get("targetlang._cache"), "clear_all_caches", None)
-    if clear is not None:
-        clear()
+    global _clear_all
+    clear = _clear_all
+    if clear is None:
+        clear = _clear_all = getattr(_sys.modules.get("targetlang._cache"), "clear_all_caches", None)
+        if clear is None:
+            return
+    clear()
+
+
+_clear_all: _typing.Callable[[], None] | None = None  # clear_caches' function, once it exists
 
 
 def __getattr__(name: str) -> _typing.Any:

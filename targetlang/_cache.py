@@ -89,6 +89,9 @@ _caches_lock = threading.Lock()
 # whose cache has gone gives None), made again by it (under the lock) after a cache is made.
 _cache_refs: tuple[weakref.ref[LruCache[Any, Any]], ...] = ()
 _caches_added = False
+# Whether any cache may have been given an entry since clear_all_caches last looked at them all
+# (set by each put, reset before the look: a put meanwhile sets it again for the next).
+_caches_stored = True
 # What empties the short stores of text_cached functions (module-level functions: never dropped).
 _clearers: list[Callable[[], None]] = []
 
@@ -186,6 +189,7 @@ class LruCache(Generic[_K, _V]):
     def put(self, key: _K, value: _V, cost: int | None = None) -> None:
         """Hold ``value`` under ``key`` (``cost``: :func:`text_cost` of the key), dropping the least
         recently used entries to stay within the bounds; not at all if ``cost`` alone is over."""
+        global _caches_stored
         if cost is None:
             if isinstance(key, str):  # text_cost's commonest case, inline
                 cost = ENTRY_CHARGE + len(key) + COMMA_CHARGE * key.count(",")
@@ -204,6 +208,7 @@ class LruCache(Generic[_K, _V]):
             if cost > self.max_cost or self.max_entries == 0:
                 return
             data[key] = (value, cost)
+            _caches_stored = True
             total = self._cost = self._cost + cost
             if total > self.max_cost or len(data) > self.max_entries:
                 dropped: list[tuple[_V, int]] = []
@@ -370,9 +375,12 @@ def make_room(store: dict[Any, Any], max_entries: int) -> None:
 # the module's import, before which no cache exists.
 def clear_all_caches() -> None:
     """Empty every cache there is: the module-level ones and those of live readers."""
-    global _cache_refs, _caches_added
+    global _cache_refs, _caches_added, _caches_stored
     for clear in _clearers:
         clear()
+    if not _caches_stored:
+        return  # (no cache was given an entry since every one was last emptied)
+    _caches_stored = False
     if _caches_added:
         with _caches_lock:
             _cache_refs = tuple(_caches)
