@@ -56,20 +56,21 @@ def _ordered(value: Any, spec: AttrSpec) -> Any:
 # attribute, or a name the legacy syntax cannot carry: the whole target is then JSON text).
 _GENERAL, _STRING, _INT, _BOOL, _STRINGS, _UNORDERED_STRINGS, _UNWRITABLE = range(7)
 
-# The codes of each kind schema's attributes, by the schema's id (with the schema, which keeps the
-# id its own); emptied when it holds many, as registries come and go.
-_PRINT_CODES: dict[int, tuple[Any, dict[str, int]]] = {}
+# By each kind schema's id (with the schema, which keeps the id its own): the codes of its
+# attributes, and whether the legacy syntax writes its kind at all (a plain name, not a modern kind);
+# emptied when it holds many, as registries come and go.
+_PRINT_CODES: dict[int, tuple[Any, dict[str, int], bool]] = {}
 
 
-def _print_codes(schema: Any) -> dict[str, int]:
+def _print_codes(schema: Any) -> tuple[Any, dict[str, int], bool]:
     held = _PRINT_CODES.get(id(schema))
     if held is not None and held[0] is schema:
-        return held[1]
+        return held
     codes = {name: _print_code(name, spec) for name, spec in schema.attrs.items()}
     if len(_PRINT_CODES) >= 1024:
         _PRINT_CODES.clear()
-    _PRINT_CODES[id(schema)] = (schema, codes)
-    return codes
+    held = _PRINT_CODES[id(schema)] = (schema, codes, _plain_kind_name(schema.name) and not schema.modern_only)
+    return held
 
 
 def _print_code(name: str, spec: AttrSpec) -> int:
@@ -88,10 +89,16 @@ def _all_str(values: tuple[Any, ...]) -> bool:
 
 
 def _legacy_canonical(t: Any) -> str | None:
-    attrs = t.attrs
+    schema = t.schema
+    held = _PRINT_CODES.get(id(schema))
+    if held is None or held[0] is not schema:
+        held = _print_codes(schema)
     kind = t.kind
+    if not (held[2] if kind == schema.name else _plain_kind_name(kind) and not schema.modern_only):
+        return None  # (a kind of no plain name, or of TVM's modern releases only)
+    attrs = t.attrs
     host = t.host
-    if not _plain_kind_name(kind) or (not attrs and host is None and kind in t.registry.tags):
+    if not attrs and host is None and kind in t.registry.tags:
         return None
     parts = [kind]
     keys = t.declared_keys
@@ -111,11 +118,10 @@ def _legacy_canonical(t: Any) -> str | None:
         parts.append("-tag=" + encode_scalar(tag))
     if host is not None:
         parts.append("-host=" + encode_scalar(_nested_text(host)))
-    schema = t.schema
     if schema.modern_only or (t.features and _exported_features(t)):
         return None
-    codes = _print_codes(schema)
-    for name in sorted(attrs):
+    codes = held[1]
+    for name in sorted(attrs) if attrs else ():
         value = attrs[name]
         if value is None:
             continue  # left null by a device query: absent to every printer, as to TVM's str()
