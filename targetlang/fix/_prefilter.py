@@ -20,10 +20,13 @@ def helper_names() -> frozenset[str]:
     return frozenset(HELPERS)
 
 
-def worth_parsing(text: str, registry: Registry | None = None) -> bool:
+def worth_parsing(text: str, registry: Registry | None = None, *, modern: bool = True) -> bool:
     """Whether ``text`` has anything the rules look for at all: most files of a tree have not,
-    and reading them with LibCST is most of the time a run takes."""
+    and reading them with LibCST is most of the time a run takes. Without ``modern``, a modern
+    target alone (a dict with a kind) does not count: the code a fix wrote (is written so)."""
     looks, properties = _prefilter(registry)
+    if not modern:
+        looks = looks[:_MODERN_AT]
     return any(pattern.search(text) for pattern in looks) or bool(
         properties.search(text) and _TARGET_WORD.search(text)
     )
@@ -47,6 +50,7 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
+_MODERN_AT = -2  # the last patterns of _prefilter's: a modern target
 _ANY_OPTION = re.compile(r"\s-[^\W\d]")
 
 
@@ -84,10 +88,11 @@ def _prefilter(registry: Registry | None) -> tuple[tuple[re.Pattern[str], ...], 
         # a helper imported or named without a call (removed: the import fails)
         rf"""target\.(?:{helpers}|vta|micro)\b""",
         rf"""from\s+tvm\.target(?:\.target)?\s+import\b[^;]{{0,300}}?\b(?:{helpers}|vta|micro)\b""",
-        # a modern target (a dict or JSON with a kind or tag), and str() of one tested
-        r"""kind\\?["']\s*:""",
-        r"""tag\\?["']\s*:""",
+        # str() of a target tested
         r"""str\([^()\n]{1,80}\)\s*(?:[=!]=|\.(?:starts|ends)with\b)""",
         r"""in\s+str\(""",
+        # (last:) a modern target, a dict or JSON with a kind or tag
+        r"""kind\\?["']\s*:""",
+        r"""tag\\?["']\s*:""",
     )
     return tuple(map(re.compile, looks)), re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b")

@@ -161,7 +161,8 @@ def _fixed_point(
     # goes on only while what was written may hold a target.
     current = fixed
     for _ in range(_MAX_PASSES - 1):
-        if current == text or not any(f.applied for f in findings) or not worth_parsing(written, registry):
+        applied = any(f.applied for f in findings)
+        if current == text or not applied or not worth_parsing(written, registry, modern=False):
             break
         again, later, written = _fixed_python(current, options, table, deferred_black)
         if again == current:

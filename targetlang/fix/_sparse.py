@@ -92,6 +92,8 @@ class _Module:
         self.children: dict[int, list[list[int]]] = {}  # per statement, its bodies (-1: the module)
         self.owner = [-1] * (len(self.lines) + 2)  # per line (from 1), the innermost statement
         self._locals: dict[int, frozenset[str]] = {}
+        self._binders: dict[int, dict[str, list[int]]] = {}
+        self._with_word: dict[str, set[int]] | None = None
         self._declared_global: set[str] = set()
         self._index(tree)
 
@@ -150,9 +152,7 @@ class _Module:
             declared: set[str] = set()
             node = self.statements[scope].node
             if isinstance(node, _FUNCTIONS):
-                arguments = node.args
-                every = (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
-                names.update(arg.arg for arg in (*every, arguments.vararg, arguments.kwarg) if arg is not None)
+                names.update(_parameters(node))
             for index in self.in_scope(scope):
                 names |= self.bound(index)
                 statement = self.statements[index].node
@@ -160,6 +160,30 @@ class _Module:
                     declared.update(statement.names)
             found = frozenset(names - declared)
             self._locals[scope] = found
+        return found
+
+    def with_word(self, word: str) -> set[int]:
+        """The statements whose own lines hold ``word`` (an index of the words of the whole
+        text, made the first time: one scan, where a scan a name would be quadratic)."""
+        if self._with_word is None:
+            index: dict[str, set[int]] = {}
+            for line, text in enumerate(self.lines, 1):
+                owner = self.owner[line]
+                if owner >= 0:
+                    for found in _WORD.findall(text):
+                        index.setdefault(found, set()).add(owner)
+            self._with_word = index
+        return self._with_word.get(word, set())
+
+    def binders(self, scope: int) -> dict[str, list[int]]:
+        """Per name, the statements directly in ``scope`` that bind it."""
+        found = self._binders.get(scope)
+        if found is None:
+            found = {}
+            for index in self.in_scope(scope):
+                for name in self.bound(index):
+                    found.setdefault(name, []).append(index)
+            self._binders[scope] = found
         return found
 
     def module_names(self) -> frozenset[str]:
@@ -240,7 +264,7 @@ def _kept(module: _Module, seeds: set[int]) -> set[int]:
         statement = statements[index]
         names = [(statement.scope, name) for name in module.bound(index)]
         if isinstance(statement.node, _FUNCTIONS):
-            names += [(index, name) for name in module.locals(index)]  # its parameters' uses
+            names += [(index, name) for name in _parameters(statement.node)]  # their uses
         if isinstance(statement.node, (ast.Return, ast.Expr)) and _returns(statement.node):
             function = _enclosing_function(module, index)
             if function is not None:  # where the value goes: each call of the function
@@ -261,9 +285,7 @@ def _kept(module: _Module, seeds: set[int]) -> set[int]:
             home = module.resolve(word, scope)
             if home is None:
                 continue
-            for other in module.in_scope(home):
-                if word in module.bound(other):
-                    kept.add(other)
+            kept.update(module.binders(home).get(word, ()))
     kept.update(always)
     # the compound statements around a kept one
     for index in list(kept):
@@ -289,14 +311,18 @@ def _uses(module: _Module, home: int, name: str) -> Iterator[int]:
     if home >= 0:
         candidates: Iterable[int] = module.subtree(home)
     else:
-        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-        lines = {line for line, text in enumerate(module.lines, 1) if name in text and pattern.search(text)}
-        candidates = {module.owner[line] for line in lines if module.owner[line] >= 0}
+        candidates = module.with_word(name)
     for index in candidates:
         if name in module.words(index) and module.resolve(name, module.statements[index].scope) == home:
             yield index
         elif name in module.words(index) and isinstance(module.statements[index].node, _FUNCTIONS):
             yield index  # a header: a default, a decorator read in the scope around
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    arguments = node.args
+    every = (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg)
+    return {arg.arg for arg in every if arg is not None}
 
 
 def _enclosing_function(module: _Module, index: int) -> int | None:
@@ -329,11 +355,14 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
                     run.append(index)
                     continue
                 if run:
-                    first, last = statements[run[0]], statements[run[-1]]
-                    following = statements[index].start if index is not None else None
                     # only whole lines that no kept statement and no header shares
-                    if _starts_line(module, first) and (following is None or following > last.end):
-                        elide.append((first.start, last.end))
+                    following = statements[index].start if index is not None else None
+                    while run and not _starts_line(module, statements[run[0]]):
+                        run.pop(0)
+                    while run and following is not None and following <= statements[run[-1]].end:
+                        following = statements[run.pop()].start
+                    if run:
+                        elide.append((statements[run[0]].start, statements[run[-1]].end))
                     run = []
                 if index is not None:
                     pending.append(index)

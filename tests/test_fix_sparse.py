@@ -1,0 +1,145 @@
+"""The sparse view LibCST reads (targetlang.fix._sparse): what it keeps, what it elides, that the
+elided runs come back byte for byte, and that a fix through it is the fix of the whole text."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+import targetlang.fix._python
+from targetlang.fix import fix_source
+from targetlang.fix._prefilter import hits
+from targetlang.fix._sparse import sparse
+
+DATA = Path(__file__).parent / "data" / "fix"
+
+
+def view(source: str) -> str | None:
+    """The sparse text of ``source``, its markers' random part shown as ``N``."""
+    found = sparse(source, ast.parse(source), hits(source))
+    return None if found is None else re.sub(r"targetlang-elided-[0-9a-f]+-[0-9]+", "elided", found.text)
+
+
+# (source, its sparse view written by hand; None: nothing elided)
+CASES = [
+    pytest.param(
+        'import tvm\n\ndef f():\n    x = 1\n    return x\n\ndef g():\n    t = tvm.target.Target("llvm -mcpu=a")\n',
+        'import tvm\n\ndef f():\n    pass  # elided\n\n\ndef g():\n    t = tvm.target.Target("llvm -mcpu=a")\n',
+        id="a function with nothing to fix keeps its header",
+    ),
+    pytest.param(
+        'import tvm\nT = "llvm -mcpu=a"\nx = 1\ny = 2\n\ndef f():\n    print(1)\n    tvm.build(m, target=T)\n',
+        'import tvm\nT = "llvm -mcpu=a"\npass  # elided\n\n\ndef f():\n    pass  # elided\n'
+        "    tvm.build(m, target=T)\n",
+        id="a module-level name: its uses in functions kept",
+    ),
+    pytest.param(
+        'def make():\n    n = 1\n    return "llvm -mcpu=a"\n\nb = 2\nlib = build(m, make())\n',
+        'def make():\n    pass  # elided\n    return "llvm -mcpu=a"\n\npass  # elided\nlib = build(m, make())\n',
+        id="a returned value: the callers kept",
+    ),
+    pytest.param(
+        'import pytest\n\n@pytest.mark.parametrize("t", ["llvm -mcpu=a"])\ndef test(t):\n    n = 1\n'
+        "    run(t)\n    b = 2\n",
+        'import pytest\n\n@pytest.mark.parametrize("t", ["llvm -mcpu=a"])\ndef test(t):\n    pass  # elided\n'
+        "    run(t)\n    pass  # elided\n",
+        id="a decorated function: the parameter's uses kept",
+    ),
+    pytest.param(
+        'def f(k):\n    if k: x = 1\n    else:\n        t = "llvm -mcpu=a"\n        y = 2\n',
+        'def f(k):\n    if k: x = 1\n    else:\n        t = "llvm -mcpu=a"\n        pass  # elided\n',
+        id="a statement on its header's line stays",
+    ),
+    pytest.param(
+        'def f():\n    n = 1; b = 2\n    c = 3\n    t = "llvm -mcpu=a"\n',
+        'def f():\n    pass  # elided\n\n    t = "llvm -mcpu=a"\n',
+        id="a line of statements goes as one",
+    ),
+    pytest.param(
+        'def f():\n    a = 1; b = 2\n    c = 3\n    t = "llvm -mcpu=a"\n',
+        'def f():\n    a = 1; b = 2\n    pass  # elided\n    t = "llvm -mcpu=a"\n',
+        id="a word of the text keeps its name's statement, and the line it shares",
+    ),
+    pytest.param(
+        'cpu = "a"\nother = 1\n\ndef f():\n    t = Target("llvm -mcpu=" + cpu)\n',
+        'cpu = "a"\npass  # elided\n\ndef f():\n    t = Target("llvm -mcpu=" + cpu)\n',
+        id="what a name used there holds: its assignment kept",
+    ),
+    pytest.param(
+        'class C:\n    t = "llvm -mcpu=a"\n    def m(self):\n        return 1\n',
+        'class C:\n    t = "llvm -mcpu=a"\n    pass  # elided\n\n',
+        id="a class attribute, and a method with nothing",
+    ),
+    pytest.param(
+        '"""Doc."""\nx = 1\nt = "llvm -mcpu=a"',
+        '"""Doc."""\npass  # elided\nt = "llvm -mcpu=a"',
+        id="the docstring kept (an import goes after it)",
+    ),
+    pytest.param(
+        't = "llvm -mcpu=a"\nx = 1',
+        None,
+        id="a last line without a newline is not elided",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), CASES)
+def test_sparse_view(source: str, expected: str | None) -> None:
+    assert view(source) == expected
+
+
+@pytest.mark.parametrize(("source", "expected"), [case for case in CASES if case.values[1] is not None])
+def test_the_elided_runs_come_back(source: str, expected: str) -> None:
+    found = sparse(source, ast.parse(source), hits(source))
+    assert found is not None
+    assert found.restore(found.text) == source
+
+
+def test_a_changed_marker_or_a_lost_blank_line_is_not_put_back() -> None:
+    source = 'def f():\n    n = 1\n    b = 2\n    t = "llvm -mcpu=a"\n'
+    found = sparse(source, ast.parse(source), hits(source))
+    assert found is not None
+    assert found.restore(found.text.replace("pass  #", "pass #")) is None
+    assert found.restore(re.sub(r"(elided\S+\n)\n", r"\1", found.text)) is None
+
+
+# The files of TVM that test_fix_tvm_migration fixes (through the sparse view) against the text
+# and findings they are expected to give.
+_MIGRATED = frozenset({"2030db36e4", "283fd19683"})
+
+
+def _text_fixtures() -> list[Path]:
+    return sorted(
+        path
+        for path in DATA.rglob("*")
+        if path.is_file()
+        and path.suffix in {".before", ".py", ".md", ".rst", ".ipynb", ".txt"}
+        and not _MIGRATED & set(path.relative_to(DATA).parts)
+    )
+
+
+@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
+def test_a_fix_through_the_sparse_view_is_the_fix_of_the_whole_text(
+    unsafe: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the fixtures of the fixer's tests (real files of TVM and of downstream projects among
+    # them: tests/data/fix/SOURCES.md), fixed both ways
+    differ = []
+    files = _text_fixtures()
+    assert len(files) > 30
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        name = path.name.removesuffix(".before")
+        name = name if "." in name else name + ".py"
+        results = []
+        for whole in (False, True):
+            monkeypatch.setattr(targetlang.fix._python, "_SPARSE_VIEW", not whole)
+            result = fix_source(text, path=name, unsafe=unsafe, docs=True)
+            results.append((result.text, [asdict(f) for f in result.findings], result.errors))
+        if results[0] != results[1]:
+            differ.append(str(path))
+    assert differ == []
