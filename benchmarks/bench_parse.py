@@ -381,8 +381,8 @@ def first_print_ops(
 ) -> dict[str, Op]:
     """``t.canonical()`` and TVM's ``str(t)``, each the first time its target is asked: the targets
     are made anew before each timed pass (untimed; targetlang's with the caches cleared, so that
-    none is a target read before, which keeps what it printed); and TVM's ``str(t)`` the second
-    time (its first costs several times as much)."""
+    none is a target read before, which keeps what it printed); and each the second time (both
+    keep the text made the first time)."""
     ours: list[targetlang.Target] = []
     theirs: list[object] = []
 
@@ -397,6 +397,10 @@ def first_print_ops(
         made()
         printed()
 
+    def canonical_once() -> None:
+        read()
+        canonical()
+
     def canonical() -> None:
         for target in ours:
             target.canonical()
@@ -409,6 +413,7 @@ def first_print_ops(
         "targetlang": Op(canonical, len(texts), read),
         "tvm": Op(printed, len(texts), made),
         "tvm again": Op(printed, len(texts), printed_once),
+        "targetlang again": Op(canonical, len(texts), canonical_once),
     }
 
 
@@ -775,26 +780,30 @@ def json_table(tvm027: Peer | str) -> list[str]:
     return lines
 
 
-def print_stats(tvm027: Peer) -> tuple[Stat, Stat]:
-    """targetlang's first canonical(), and the least of TVM's str(t) first and again (medians)."""
-    first = tvm027.first_print
-    theirs = min((Stat.of(first["tvm"]), Stat.of(first["tvm again"])), key=lambda stat: stat.median)
-    return Stat.of(first["targetlang"]), theirs
+def print_stats(tvm027: Peer) -> dict[str, Stat]:
+    """canonical() and TVM's str(t), the first time and again."""
+    return {name: Stat.of(ns) for name, ns in tvm027.first_print.items()}
 
 
 def print_table(tvm027: Peer | str) -> list[str]:
     if isinstance(tvm027, str):
         return [f"apache-tvm 0.27 not measured: {tvm027}"]
-    first, count = tvm027.first_print, tvm027.count(_ALL)
-    ours, theirs = print_stats(tvm027)
+    stats, count = print_stats(tvm027), tvm027.count(_ALL)
+    first = stats["targetlang"].median / stats["tvm"].median
+    again = stats["targetlang again"].median / stats["tvm again"].median
+    cross = stats["targetlang"].median / stats["tvm again"].median
     return [
         "| operation | targets | min / median µs |",
         "|---|---:|---:|",
-        f"| targetlang `t.canonical()`, the first time | {count} | {_us(Stat.of(first['targetlang']))} |",
-        f"| apache-tvm 0.27 `str(t)`, the first time | {count} | {_us(Stat.of(first['tvm']))} |",
-        f"| apache-tvm 0.27 `str(t)`, the second time | {count} | {_us(Stat.of(first['tvm again']))} |",
+        f"| targetlang `t.canonical()`, the first time | {count} | {_us(stats['targetlang'])} |",
+        f"| apache-tvm 0.27 `str(t)`, the first time | {count} | {_us(stats['tvm'])} |",
+        f"| targetlang `t.canonical()`, the second time | {count} | {_us(stats['targetlang again'])} |",
+        f"| apache-tvm 0.27 `str(t)`, the second time | {count} | {_us(stats['tvm again'])} |",
         "",
-        f"Ratio (medians), against the lesser of TVM's two: {ours.median / theirs.median:.2f}x.",
+        f"Ratios (medians): the first time {first:.2f}x, the second time {again:.2f}x. Both keep the text a "
+        "target printed: TVM's `TargetNode::str()` makes it once into `str_repr_` (src/target/target.cc) "
+        "and its next `str(t)` returns it, as a targetlang target returns its first `canonical()`. "
+        f"targetlang's first `canonical()` against TVM's second `str(t)`, one made and one kept: {cross:.2f}x.",
     ]
 
 
@@ -835,11 +844,14 @@ def goals(local: Local, tvm021: Peer | str, tvm027: Peer | str, first: FirstRead
                 _VS_TVM027_JSON_GOAL,
             )
         )
-        ours, theirs = print_stats(tvm027)
-        ratio = ours.median / theirs.median
+        stats = print_stats(tvm027)
+        ours, theirs = stats["targetlang"].median, stats["tvm"].median
+        kept = stats["tvm again"].median
         out.append(
-            f"- `t.canonical()` the first time at most {_CANONICAL_GOAL:g}x apache-tvm 0.27's `str(t)`: "
-            f"{_mark(ratio <= _CANONICAL_GOAL)} ({ours.median:.2f} µs against {theirs.median:.2f}, {ratio:.2f}x)"
+            f"- `t.canonical()` the first time at most {_CANONICAL_GOAL:g}x apache-tvm 0.27's `str(t)` the first "
+            f"time: {_mark(ours / theirs <= _CANONICAL_GOAL)} ({ours:.2f} µs against {theirs:.2f}, "
+            f"{ours / theirs:.2f}x; against TVM's second `str(t)`, which returns the text it kept, "
+            f"{kept:.2f} µs: {ours / kept:.2f}x)"
         )
     warm = local.others["warm"].median
     out.append(
@@ -945,9 +957,9 @@ def report(
         "`t.canonical()` is timed the first time each target is asked (a target keeps what it printed): "
         "in the apache-tvm 0.27 child, each round makes the targets of every JSON text anew (untimed, "
         "the caches cleared first), then times one pass of `t.canonical()` over them; TVM's `str(t)` "
-        "likewise over targets made anew from the same texts, and once more over targets already "
-        "printed once (TVM's first `str(t)` of a target costs several times its next); the goal is "
-        "judged against the lesser of the two.",
+        "likewise over targets made anew from the same texts; then both again over targets already "
+        "printed once (each keeps the text it made). The goal is judged the first time against the "
+        "first time; the line of the goal gives targetlang's first time against TVM's second too.",
         "",
         "The split parser (`split_parse` in the script) is a minimal validating reader without lark: it "
         "splits on whitespace, checks the kind and every option's key against targetlang's builtin "
