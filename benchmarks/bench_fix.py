@@ -44,6 +44,40 @@ import targetlang
 _MIRROR = "/work/.mirror/apache+tvm/repo"
 _REF = "refs/tags/v0.23.0"
 _GOAL = 60.0  # seconds of wall time for the whole tree, default jobs
+_FLOOR_GOAL = 2.0  # fix --check -j 1 CPU time over Python's ast.parse of every file
+_TINY_GOAL = 1.5  # fix --check of a tiny file over `targetlang fmt llvm`, wall
+_DENSE_GOAL = 3.0  # fix --check of a dense file over LibCST's parse of it
+_DENSE_LINES = 5_000
+# Python's own parser over every file of the tree: the floor a linter of Python source stands on.
+_FLOOR = """
+import ast, pathlib, sys, warnings
+warnings.simplefilter("ignore")
+for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
+    try:
+        ast.parse(path.read_text(encoding="utf-8"))
+    except (SyntaxError, ValueError, UnicodeDecodeError):
+        pass
+"""
+# LibCST's parse of one file, timed inside the process (its import is not the parse).
+_LIBCST_PARSE = """
+import sys, time, libcst
+text = open(sys.argv[1], encoding="utf-8").read()
+start = time.process_time()
+libcst.parse_module(text)
+print(time.process_time() - start)
+"""
+
+
+def dense_file(into: Path) -> Path:
+    """A file of ``_DENSE_LINES`` lines, each a legacy target where TVM reads one (a finding a
+    line, every one a safe fix)."""
+    lines = ["import tvm"] + [
+        f'lib{i} = tvm.build(mod, target="llvm -mcpu=core-avx2 -num-cores={i % 8 + 1}")'
+        for i in range(_DENSE_LINES - 1)
+    ]
+    path = into / "dense.py"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 _ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -140,8 +174,25 @@ def machine(measured: str) -> list[str]:
 Run = tuple[str, list[Timing]]  # the jobs option, its timings
 
 
+@dataclass
+class Peers:
+    """The floors and peers each goal is a ratio to, best of the runs."""
+
+    floor: list[Timing]  # ast.parse of every file
+    tiny: list[Timing]  # fix --check of a two-line file
+    fmt: list[Timing]  # targetlang fmt llvm
+    dense: list[Timing]  # fix --check of the dense file
+    dense_parse: list[float]  # LibCST's parse of it, CPU s
+
+
 def report(
-    ref: str, measured: str, files: int, runs: list[Run], findings: list[dict[str, object]], errors: list[str]
+    ref: str,
+    measured: str,
+    files: int,
+    runs: list[Run],
+    findings: list[dict[str, object]],
+    errors: list[str],
+    peers: Peers,
 ) -> str:
     by_rule = collections.Counter((str(f["rule"]), str(f["safety"])) for f in findings)
     applied = sum(bool(f["applied"]) for f in findings)
@@ -161,7 +212,9 @@ def report(
         f"The {files:,} `.py` files of TVM {tag} (`git archive {ref} -- '*.py'`, nothing else) are extracted to a "
         "temporary directory, and the installed console script runs over it as a subprocess: "
         "`targetlang fix --check --quiet DIR`, with `-j 1` (one process, no pool) and with the default "
-        f"(one process per core), {_times(len(runs[0][1]))} each, in turn; the table gives the fastest run of "
+        f"(one process per core), {_times(len(runs[0][1]))} each, in turn, with the floor beside them: "
+        "Python's own parser (`ast.parse`) over every file in one process, as a subprocess too; "
+        "the table gives the fastest run of "
         "each (the one the rest of the machine disturbed least). Wall time is taken around the subprocess; CPU "
         "time is the user and system time of the command and of its worker processes. The machine may be "
         "shared: the last column is the CPU time the rest "
@@ -194,6 +247,31 @@ def report(
         "### Goals",
         "",
     ]
+    floor = min(t.cpu for t in peers.floor)
+    serial = min(t.cpu for t in runs[0][1])
+    tiny, fmt = min(t.wall for t in peers.tiny), min(t.wall for t in peers.fmt)
+    dense, dense_parse = min(t.cpu for t in peers.dense), min(peers.dense_parse)
+    out[out.index("### Goals") : out.index("### Goals")] = [
+        "The floors and peers (fastest of the runs; CPU time unless marked):",
+        "",
+        "| what | s | ratio |",
+        "|---|---:|---:|",
+        f"| `ast.parse` of every file, one process (the floor) | {floor:.2f} | 1.00x |",
+        f"| `targetlang fix --check --quiet -j 1 DIR` | {serial:.2f} | {serial / floor:.2f}x |",
+        f"| `targetlang fmt llvm` (wall) | {fmt:.3f} | 1.00x |",
+        f"| `targetlang fix --check --quiet tiny.py`, a file of two lines (wall) | {tiny:.3f} | {tiny / fmt:.2f}x |",
+        f"| LibCST's `parse_module` of a file of {_DENSE_LINES:,} lines, a legacy target on each | "
+        f"{dense_parse:.2f} | 1.00x |",
+        f"| `targetlang fix --check --quiet dense.py` (the process: start, imports, reading) | {dense:.2f} | "
+        f"{dense / dense_parse:.2f}x |",
+        "",
+    ]
+    for goal, ratio, what in (
+        (_FLOOR_GOAL, serial / floor, f"`fix --check -j 1` over TVM {tag} within {_FLOOR_GOAL:g}x of `ast.parse`"),
+        (_TINY_GOAL, tiny / fmt, f"`fix --check` of a tiny file within {_TINY_GOAL:g}x of `targetlang fmt llvm`"),
+        (_DENSE_GOAL, dense / dense_parse, f"`fix --check` of the dense file within {_DENSE_GOAL:g}x of parsing it"),
+    ):
+        out.append(f"- {what}: " + ("**met**" if ratio <= goal else "**not met**") + f" ({ratio:.2f}x)")
     default_wall = _best(runs[-1][1]).wall
     out.append(
         f"- `targetlang fix --check` over every `.py` file of TVM {tag} in under {_GOAL:.0f} s (default jobs): "
@@ -230,6 +308,24 @@ def main(argv: list[str] | None = None) -> int:
                     f"{timing.others:.1f} s CPU of other processes",
                     file=sys.stderr,
                 )
+        peers = Peers([], [], [], [], [])
+        tiny = Path(work) / "tiny.py"
+        tiny.write_text("import os\nprint(os.getcwd())\n", encoding="utf-8")
+        dense = dense_file(Path(work))
+        for _ in range(args.repeat):
+            peers.floor.append(timed([sys.executable, "-c", _FLOOR, str(tree)]))
+            peers.dense.append(timed([command, "fix", "--check", "--quiet", str(dense)], env))
+            done = subprocess.run([sys.executable, "-c", _LIBCST_PARSE, str(dense)], capture_output=True, check=True)
+            peers.dense_parse.append(float(done.stdout))
+            for _ in range(5):
+                peers.tiny.append(timed([command, "fix", "--check", "--quiet", str(tiny)], env))
+                peers.fmt.append(timed([command, "fmt", "llvm"], env))
+        print(
+            f"floor {min(t.cpu for t in peers.floor):.2f} s CPU; dense {min(t.cpu for t in peers.dense):.2f} s "
+            f"against a parse of {min(peers.dense_parse):.2f} s; tiny {min(t.wall for t in peers.tiny):.3f} s "
+            f"against fmt {min(t.wall for t in peers.fmt):.3f} s",
+            file=sys.stderr,
+        )
         runs: list[Run] = [(label, timings[label]) for label, _ in variants]
         listed = timed([command, "fix", "--check", "--json", str(tree)], env)
         findings = json.loads(listed.stdout)
@@ -241,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         # Paths relative to the tree, for anyone reading the counts by file.
         for finding in findings:
             finding["file"] = os.path.relpath(str(finding["file"]), tree)
-    text = report(args.ref, measured, files, runs, findings, errors)
+    text = report(args.ref, measured, files, runs, findings, errors, peers)
     print(text)
     if args.write:
         write_section("bench_fix", text)

@@ -129,11 +129,15 @@ def problems(rewriter: Rewriter, node: cst.CSTNode) -> list[Problem]:
     cache: dict[int, Any] = rewriter.survey.notes.setdefault(_CACHE, {})
     if id(node) not in cache:
         found: list[Problem] = []
-        if noted(rewriter.survey, node) and is_target(rewriter, node):
+        # what is wrong with it first: most are right, and whether a value is read as a target
+        # takes the flow, which works out the scopes of the whole module the first time
+        if noted(rewriter.survey, node):
             if isinstance(node, cst.Dict):
                 found = _dict_problems(rewriter, node)
             elif isinstance(node, cst.SimpleString):
                 found = _text_problems(rewriter, node)
+        if found and not is_target(rewriter, node):
+            found = []
         cache[id(node)] = found
     result: list[Problem] = cache[id(node)]
     return result
