@@ -1,5 +1,5 @@
-"""``logs check`` and ``logs migrate`` over blocks of lines, with the lines of AutoTVM's common
-shapes read at once.
+"""``logs check``, ``logs migrate`` and ``logs stats`` over blocks of lines, with the lines of
+AutoTVM's common shapes and auto_scheduler's records read at once.
 
 A tuning log repeats a few targets over millions of lines, and what checking or migrating a line
 of one of AutoTVM's common shapes finds depends on its target and the TVM version that wrote it,
@@ -30,6 +30,12 @@ tests/data and over generated lines of every shape, odd ones included, and compa
 
 The results are kept per ``(file, format, TVM version, target)`` in bounded caches
 (:mod:`targetlang._cache`).
+
+An auto_scheduler record is of a shape by its skeleton (see :func:`_as_read_alike`): ``logs
+check`` keeps per ``(file, skeleton, target, host)`` what its first record found; ``logs migrate``
+splices, where records.py's pattern finds the target and host tokens, what migrating the first
+record of those tokens gave. ``logs stats`` counts a record like one counted before by that one's
+plan (:class:`StatsLines`). tests/test_logs_fast.py compares these with the general path.
 """
 
 from __future__ import annotations
