@@ -138,6 +138,7 @@ _TEN_DIGITS = b"9" * 10  # a number of ten digits may be beyond 32 bits; of nine
 _HOSTS = frozenset((str, type(None)))
 _BIT_STEPS = frozenset(("SP", "FFSP"))  # the steps with a bool (0 or 1) last: inner_to_outer
 _ENTRY_COST = 256  # what an entry costs besides its texts, in the bytes of the budget below
+_HELD = 512  # what a long text held in a file costs where it is named (its digest and first characters)
 _AS_BUDGET = 8 << 20  # bytes of skeletons and targets an auto_scheduler cache holds
 _INT32 = range(-(2**31), 2**31)
 # records.py's pattern of auto_scheduler's records, over bytes: the target's token, and the
@@ -808,8 +809,15 @@ class MigrateLines:
 
 # ---------------------------------------------------------------------------------- stats
 
-# Plans kept per count at once: past them, they are made again.
-_PLANS = 4096
+
+def _plan_cost(key: tuple[str, str | None, str, str | None], plan: StatsPlan) -> int:
+    """What a plan costs in its cache: the text of its target and host, and of the names it
+    counts (a long one is held by its first characters)."""
+    cost = _ENTRY_COST + len(key[2]) + len(key[3] or "")
+    if plan.target is not None:
+        _, version, kind, model, keys = plan.target
+        cost += sum(len(text) if type(text) is str else _HELD for text in (version, kind, model, *keys))
+    return cost
 
 
 class StatsLines:
@@ -831,6 +839,7 @@ class StatsLines:
         """Count ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
         last has no line break), numbered from ``first``, into ``stats``."""
         plans = stats.plans
+        held = plans._data.get
         tally: dict[StatsPlan, int] = {}
         final = first + len(lines) - 1 if open_end else -1
         number = first - 1
@@ -870,8 +879,9 @@ class StatsLines:
                             host = task[3] if len(task) > 3 and type(task[3]) is str else None
                             key = (_AS_FORMAT, None, spec, host)
                     if key is not None:
-                        plan = plans.get(key)
-                        if plan is not None:
+                        hit = held(key)
+                        if hit is not None:
+                            plan = hit[0]
                             tally[plan] = tally.get(plan, 0) + 1
                             continue
             record = line_record(raw, number != final, name, number)
@@ -879,9 +889,7 @@ class StatsLines:
             if key is not None and record.format.value == key[0]:
                 made = stats.plan(record)
                 if made is not None:
-                    if len(plans) >= _PLANS:
-                        plans.clear()
-                    plans[key] = made
+                    plans.put(key, made, _plan_cost(key, made))
             elif not fast:
                 fast = cls.shortcut and stats.loader is not None
         for plan, count in tally.items():

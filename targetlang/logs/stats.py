@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TypeVar, Union
 
+from .._cache import LruCache
 from .check import migration_fixes
 from .formats import Format
 from .loading import blank_load, loader_of
@@ -148,6 +149,9 @@ def _by_count(counter: Counter[_T]) -> list[tuple[_T, int]]:
     frequent first, then by name."""
     return sorted(counter.items(), key=lambda item: (-item[1], _InOrder(item[0])))
 
+
+# Plans kept at once (see Stats.plan), besides the bound on their text.
+_PLANS = 4096
 
 # Distinct names a count keeps in memory; past them, it keeps them in a database.
 _NAMES = 1 << 16
@@ -369,8 +373,9 @@ class Stats:
         self.eras: Counter[str] = Counter()
         self.tvm_versions = _Names()
         self._texts = _Texts()
-        # What counting a record of each shape counted (see :meth:`plan`), kept by ``fast.StatsLines``.
-        self.plans: dict[Any, StatsPlan] = {}
+        # What counting a record of each shape counted (see :meth:`plan`), kept by ``fast.StatsLines``
+        # (bounded by count and by the text of their targets, as the other caches are).
+        self.plans: LruCache[Any, StatsPlan] = LruCache(_PLANS)
 
     def add(self, record: Record) -> None:
         """Count ``record`` in."""
@@ -501,12 +506,13 @@ class Stats:
         # their long texts as the texts (_Long.__reduce__), not the file that holds them here.
         state = dict(self.__dict__)
         state["reader"] = state["migrator"] = state["_texts"] = None
-        state["plans"] = {}  # (they hold this process's entries)
+        state["plans"] = None  # (they hold this process's entries)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._texts = _Texts()
+        self.plans = LruCache(_PLANS)
 
     def merge(self, other: Stats) -> None:
         """Count in ``other``'s counts, of records that come after all of this one's: as if they
