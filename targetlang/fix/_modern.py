@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .._diagnostics import hint, suggest
-from .._registry import Registry, builtin_registry, release_kinds
+from .._registry import Registry, builtin_registry
 from .._resolution import feature_name, reads_feature_keys
 from .._versions import DATA, SCHEMA_RELEASES, data_file, registry_release, release_title
 from ..migration._checks import Rejection, option_types, rejections
@@ -34,6 +34,7 @@ from ..migration._rules import RULES as MIGRATION_RULES
 from ._flow import Use, unsafe_use
 from ._literal import render
 from ._plugins import Plugin, plugin
+from ._prefilter import former_kinds
 from ._rules import Safety
 from ._survey import Survey
 
@@ -63,15 +64,6 @@ class Problem:
 _TAG_SHAPE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+")
 
 
-@functools.cache
-def _former_kinds() -> frozenset[str]:
-    """Every kind some release had that the newest has not."""
-    # (the kinds alone: a registry's tags cost most of building one)
-    newest = {kind.name for kind in release_kinds(SCHEMA_RELEASES[-1])}
-    every = {kind.name for version in SCHEMA_RELEASES for kind in release_kinds(version)}
-    return frozenset(every - newest)
-
-
 def _key(element: cst.BaseDictElement) -> str | None:
     if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
         value = element.key.evaluated_value
@@ -87,7 +79,7 @@ def _looks_like_text(value: str) -> bool:
     stripped = value.strip()
     if stripped.startswith("{"):
         return '"kind"' in stripped or '"tag"' in stripped
-    return bool(_TAG_SHAPE.fullmatch(stripped)) or stripped in _former_kinds()
+    return bool(_TAG_SHAPE.fullmatch(stripped)) or stripped in former_kinds()
 
 
 def survey_node(survey: Survey, node: cst.CSTNode) -> None:
@@ -276,7 +268,7 @@ def _kind_problems(reading: _Reading, kind: str, node: cst.CSTNode) -> list[Prob
     if kind in reading.kinds:
         return []
     removed = _REMOVED_KINDS.get(kind)
-    if removed is None and kind in _former_kinds():
+    if removed is None and kind in former_kinds():
         removed = "no longer a target kind: " + MIGRATION_RULES["byoc-kind"].summary
     if removed is not None:
         message = f"kind {kind!r} is not in {release_title(reading.version)}: {removed}"

@@ -10,7 +10,7 @@ from .._registry import Registry
 from ._convert import reading_registry
 from ._properties import REMOVED_PROPERTIES
 
-__all__ = ["helper_names", "hits", "worth_parsing"]
+__all__ = ["former_kinds", "helper_names", "hits", "worth_parsing"]
 
 
 def helper_names() -> frozenset[str]:
@@ -20,14 +20,12 @@ def helper_names() -> frozenset[str]:
     return frozenset(HELPERS)
 
 
-def worth_parsing(text: str, registry: Registry | None = None, *, modern: bool = True) -> bool:
+def worth_parsing(text: str, registry: Registry | None = None, *, written: bool = False) -> bool:
     """Whether ``text`` has anything the rules look for at all: most files of a tree have not,
-    and reading them with LibCST is most of the time a run takes. Without ``modern``, a modern
-    target alone (a dict with a kind) does not count: the code a fix wrote (is written so)."""
-    looks, properties = _prefilter(registry)
-    if not modern:
-        looks = looks[:_MODERN_AT]
-    return any(pattern.search(text) for pattern in looks) or bool(
+    and reading them with LibCST is most of the time a run takes. ``written``: ``text`` is the
+    code a fix wrote, which holds modern targets by design: only a legacy one counts there."""
+    looks, legacy, properties = _prefilter(registry)
+    return any(pattern.search(text) for pattern in (legacy if written else looks)) or bool(
         properties.search(text) and _TARGET_WORD.search(text)
     )
 
@@ -36,22 +34,22 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
     """The spans of ``text`` that may hold what the rules look for (empty where
     :func:`worth_parsing` says no): the statements they are in are the ones LibCST reads
     (:mod:`._sparse`)."""
-    looks, properties = _prefilter(registry)
+    looks, _, properties = _prefilter(registry)
     found = [match.span() for pattern in looks for match in pattern.finditer(text)]
     if _TARGET_WORD.search(text):
         found += [match.span() for match in properties.finditer(text)]
     if found:
         # in a file that has any, what the survey looks at is broader than what gates the file:
-        # any text with an option (of a kind no registry knows), and every call where a target
-        # is read (a text built there is read whole)
-        found += [match.span() for match in _ANY_OPTION.finditer(text)]
-        found += [match.span() for match in _api_call().finditer(text)]
+        # any text with an option (of a kind no registry knows), every call where a target is
+        # read (a text built there is read whole), and any text shaped as a tag
+        for pattern in (_ANY_OPTION, _api_call(), _TAG_TEXT):
+            found += [match.span() for match in pattern.finditer(text)]
     return found
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
-_MODERN_AT = -2  # the last patterns of _prefilter's: a modern target
 _ANY_OPTION = re.compile(r"\s-[^\W\d]")
+_TAG_TEXT = re.compile(r"""["']\s*[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+\s*["']""")
 
 
 @functools.cache
@@ -63,7 +61,9 @@ def _api_call() -> re.Pattern[str]:
 
 
 @functools.lru_cache(maxsize=8)
-def _prefilter(registry: Registry | None) -> tuple[tuple[re.Pattern[str], ...], re.Pattern[str]]:
+def _prefilter(
+    registry: Registry | None,
+) -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...], re.Pattern[str]]:
     """What may hold a legacy target: a string that starts like one (a kind, or a template's
     field, and an option later in it), the parts of a built one (a kind and a space, then a field
     or the end of the string; a space and an option alone), a string with options where a target
@@ -77,12 +77,16 @@ def _prefilter(registry: Registry | None) -> tuple[tuple[re.Pattern[str], ...], 
     kinds = "|".join(sorted(map(re.escape, reading_registry(registry).kinds), key=len, reverse=True))
     helpers = "|".join(sorted(helper_names() | {"create"}))
     head = rf"""(?:{kinds}|%[-#0 +\d.]*[a-z]|\{{[^{{}}\n]*\}})"""
+    # where a target must stand, a text with a dash (in the code a fix wrote: a dash first or
+    # after a space, an option; "num-cores" in a dict it wrote is none)
+    stands = (
+        r"""Target\([^)]{0,400}?["']""",
+        r"""target(?:_host)?\s*=[^)]{0,400}?["']""",
+        r"""host\s*=[^)]{0,400}?["']""",
+    )
     looks = (
         rf"""["'](?:\s*{head}[^"'\n]*?\s-|\s*(?:{kinds})\s+["'{{%]|\s+-\w|[^"'\n]*\\[xuUN0-7]|\.join\(\s*[\[(])""",
-        # where a target must stand; a tag (a modern target)
-        r"""Target\((?:[^)]{0,400}?["'][^"'\n]*?-|\s*["'][\w.-]+/)""",
-        r"""target(?:_host)?\s*=[^)]{0,400}?["'][^"'\n]*?-""",
-        r"""host\s*=[^)]{0,400}?["'][^"'\n]*?-""",
+        *(rf"""{where}[^"'\n]*?-""" for where in stands),
         rf"""(?:{helpers})\s*\(""",
         r"canon_",
         # a helper imported or named without a call (removed: the import fails)
@@ -91,8 +95,29 @@ def _prefilter(registry: Registry | None) -> tuple[tuple[re.Pattern[str], ...], 
         # str() of a target tested
         r"""str\([^()\n]{1,80}\)\s*(?:[=!]=|\.(?:starts|ends)with\b)""",
         r"""in\s+str\(""",
-        # (last:) a modern target, a dict or JSON with a kind or tag
+    )
+    legacy = looks[:1] + tuple(rf"""{where}(?:[^"'\n]*?\s)?-""" for where in stands) + looks[4:]
+    modern = (
+        # a dict or JSON with a kind or tag, a tag where a target stands, a kind TVM removed
         r"""kind\\?["']\s*:""",
         r"""tag\\?["']\s*:""",
+        r"""Target\(\s*["'][\w.-]+/""",
+        rf"""["']\s*(?:{'|'.join(sorted(map(re.escape, former_kinds())))})\s*["']""",
     )
-    return tuple(map(re.compile, looks)), re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b")
+    return (
+        tuple(map(re.compile, looks + modern)),
+        tuple(map(re.compile, legacy)),
+        re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b"),
+    )
+
+
+@functools.cache
+def former_kinds() -> frozenset[str]:
+    """Every kind some release had that the newest has not."""
+    from .._registry import release_kinds
+    from .._versions import SCHEMA_RELEASES
+
+    # (the kinds alone: a registry's tags cost most of building one)
+    newest = {kind.name for kind in release_kinds(SCHEMA_RELEASES[-1])}
+    every = {kind.name for version in SCHEMA_RELEASES for kind in release_kinds(version)}
+    return frozenset(every - newest)

@@ -162,7 +162,7 @@ def _fixed_point(
     current = fixed
     for _ in range(_MAX_PASSES - 1):
         applied = any(f.applied for f in findings)
-        if current == text or not applied or not worth_parsing(written, registry, modern=False):
+        if current == text or not applied or not worth_parsing(written, registry, written=True):
             break
         again, later, written = _fixed_python(current, options, table, deferred_black)
         if again == current:
