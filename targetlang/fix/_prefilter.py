@@ -48,7 +48,9 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
-_ANY_OPTION = re.compile(r"\s-[^\W\d]")
+# what _candidates reads as an option: a dash after a space, then a name, a dash, a quote (the
+# next part of a concatenation) or a brace (a field of an f-string)
+_ANY_OPTION = re.compile(r"""\s-(?:[^\W\d]|-\w|["'{])""")
 _TAG_TEXT = re.compile(r"""["']\s*[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+\s*["']""")
 
 
