@@ -247,6 +247,7 @@ def _fixed_python(
         code = black(code)
     if text.endswith("\r") and not code.endswith("\r"):
         code += "\r"
-    lines = set(rewriter.rewritten)
-    written = "\n".join([*lines, *(fixed.code_for_node(n) for n in rewriter.inserted if isinstance(n, cst.CSTNode))])
+    # what the fixes wrote: the only text a next pass may find anything new in (the rest of each
+    # line it stands in was read by this one)
+    written = "\n".join(fixed.code_for_node(n) for n in rewriter.inserted if isinstance(n, cst.CSTNode))
     return code, findings, written

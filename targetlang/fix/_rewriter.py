@@ -81,8 +81,6 @@ class Rewriter(cst.CSTTransformer):
         self.findings: list[Finding] = []  # placed at line 0 until placed() is called
         self.reported: list[cst.CSTNode] = []  # the node of each finding
         self.inserted: list[cst.CSTNode] = []  # each node a fix put in the tree
-        self.rewritten: list[str] = []  # the code of each line a fix changed, as it now reads
-        self._open_lines: list[int] = []  # for each line the visit is inside: len(inserted) then
         self.need_json = False  # a fix wrote json.dumps(...)
         # the uses of each finding's value, and the one that keeps its fix from being safe
         self.uses: list[tuple[Sequence[Use], Use | None]] = []
@@ -99,8 +97,6 @@ class Rewriter(cst.CSTTransformer):
             self._statements.append(node)
             if id(node) not in self.survey.kept:
                 return False  # nothing in it to change (its leave hooks still see it, unchanged)
-        if isinstance(node, cst.SimpleStatementLine):
-            self._open_lines.append(len(self.inserted))
         if isinstance(node, cst.FormattedString):
             self.fstring_quotes.append(node.end[0])
             self._fstring_ends.append(node.end)
@@ -112,9 +108,6 @@ class Rewriter(cst.CSTTransformer):
         if isinstance(original_node, cst.FormattedString):
             self.fstring_quotes.pop()
             self._fstring_ends.pop()
-        if isinstance(original_node, cst.SimpleStatementLine) and id(original_node) in self.survey.kept:
-            if len(self.inserted) > self._open_lines.pop():  # a fix inside: the line as it now reads
-                self.rewritten.append(self.code(updated_node))
         for hook in rewrite_hooks().get(type(original_node), ()):
             kept = self._side_effects() if self._fstring_ends else None
             result = hook(self, original_node, updated_node)
@@ -133,7 +126,12 @@ class Rewriter(cst.CSTTransformer):
         """Whether ``result``, in place of ``original``, would touch a keyword or name beside it
         (``return(t).arch``, ``return"..." % x`` fixed to a call): a word where the original had
         a bracket or quote, and a word in its statement just there."""
-        before, after = self.code(original), self.code(result)
+        if isinstance(result, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
+            return False  # a bracket (or a parenthesis) at each end
+        after = self.code(result)
+        if not (_word(after[:1]) or _word(after[-1:])):
+            return False
+        before = self.code(original)
         starts, ends = _word(after[:1]) and not _word(before[:1]), _word(after[-1:]) and not _word(before[-1:])
         if not (starts or ends) or not self._statements:
             return False
