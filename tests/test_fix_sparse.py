@@ -143,3 +143,55 @@ def test_a_fix_through_the_sparse_view_is_the_fix_of_the_whole_text(
         if results[0] != results[1]:
             differ.append(str(path))
     assert differ == []
+
+
+# Sources the sparse view once read differently from the whole text: each is fixed both ways.
+SHAPES = [
+    pytest.param(
+        'import tvm\ndef g():\n    t = "llvm -mcpu=a"; n = 1\n    x = 2\n    t.split()\n    return tvm.target.Target(t)\n',
+        id="a target on a line of two statements: its uses kept",
+    ),
+    pytest.param(
+        'import tvm\ndef g():\n    for t in ["llvm -mcpu=a"]: n = 1\n    x = 2\n    t.split()\n    tvm.build(m, target=t)\n',
+        id="a loop and its body on one line",
+    ),
+    pytest.param(
+        'import tvm\ndef g():\n    if (t := "llvm -mcpu=a"): n = 1\n    x = 2\n    t.split()\n    tvm.build(m, target=t)\n',
+        id="a walrus in a header",
+    ),
+    pytest.param(
+        'import tvm\nn = 0\ns = s\rx = 1\n\nt = tvm.target.Target("llvm -mcpu=a")\n',
+        id="a lone carriage return before a blank line",
+    ),
+    pytest.param(
+        'import tvm\nt = "llvm -mcpu=a"\nn = 0\nclass C:\n    t.split()\n    t = 1\ntvm.build(m, target=t)\n',
+        id="a class body reads a module-level name it binds later",
+    ),
+    pytest.param(
+        'import tvm\ndef f():\n\x0c    x = 1\n    t = tvm.target.Target("llvm -mcpu=a")\n',
+        id="a form feed",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", SHAPES)
+@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
+def test_a_shape_is_fixed_through_the_view_as_in_the_whole_text(
+    source: str, unsafe: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results = []
+    for whole in (False, True):
+        monkeypatch.setattr(targetlang.fix._python, "_SPARSE_VIEW", not whole)
+        result = fix_source(source, path="x.py", unsafe=unsafe)
+        results.append((result.text, [asdict(f) for f in result.findings]))
+    assert results[0] == results[1]
+
+
+def test_a_target_beside_a_use_that_reads_it_as_text_is_not_fixed_as_safe() -> None:
+    source = 'import tvm\ndef g():\n    t = "llvm -mcpu=a"; n = 1\n    x = 2\n    t.split()\n    return tvm.target.Target(t)\n'
+    (finding,) = fix_source(source, path="x.py").findings
+    assert (finding.safety, finding.applied, finding.reason) == (
+        "unsafe",
+        False,
+        "at line 5, read as an object (.split)",
+    )

@@ -1179,6 +1179,15 @@ def test_match_picks_the_fastest_and_skips_errors(run: Run, tmp_path: Path) -> N
     assert summary["found_by"] == {"by key 'cuda'": 2}
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_match_of_a_log_given_twice_picks_its_first_copy(run: Run, tmp_path: Path, jobs: str) -> None:
+    log = write_log(tmp_path / "t.log", [("llvm", "dense", 0.5, 0), ("llvm", "dense", 0.2, 0)])
+    status, rows, summary = match_json(run, "-j", jobs, str(log), str(log), "--target", "llvm")
+    assert status == 0
+    assert [(row["line"], row["status"]) for row in rows] == [(1, "beaten"), (2, "picked"), (1, "beaten"), (2, "beaten")]
+    assert rows[3]["reason"] == "matches by key 'cpu', but line 2 is picked (by key 'cpu', as fast and earlier)"
+
+
 def test_match_verbose_lists_every_record(run: Run, tmp_path: Path) -> None:
     log = write_log(tmp_path / "t.log", [("llvm -model=m", "dense", 1.0, 0), ("cuda", "dense", 1.0, 0)])
     status, out, err = run("logs", "match", "-v", str(log), "--target", "llvm -mcpu=skylake")

@@ -165,7 +165,9 @@ def _fix_file(path: str, job: _Job) -> _Outcome:
     """One file, in whichever process: read, fix, return (the writing is the parent's)."""
     from ..logs.output import digest
 
-    _collect_seldom()
+    pool = sys.modules.get("multiprocessing")  # (loaded in a worker: not imported for this question)
+    if pool is not None and pool.parent_process() is not None:
+        _collect_seldom()  # a worker of the pool, for its life (the command's: _collected_seldom)
     outcome = _Outcome(path)
     try:
         data = _read(path)
@@ -190,6 +192,19 @@ def _collect_seldom() -> None:
     megabytes."""
     gc.freeze()
     gc.set_threshold(100_000, 20, 20)
+
+
+def _collected_seldom(outcomes: Iterable[_Outcome]) -> Iterator[_Outcome]:
+    """``outcomes``, made with the collector as :func:`_collect_seldom` sets it, and set back as
+    it was after (the process may be a caller's: a test, a tool that runs the command)."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(100_000, 20, 20)
+    try:
+        yield from outcomes
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
 
 
 def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
@@ -399,7 +414,8 @@ def _run(args: argparse.Namespace) -> int:
     changed = failed = 0
     errors: list[tuple[str, str]] = []  # (path, message): the output formats show them too
     out = sys.stdout
-    for outcome in _progress(_run_all(files, file_jobs, jobs), len(files), args.quiet or machine):
+    outcomes = _collected_seldom(_run_all(files, file_jobs, jobs))
+    for outcome in _progress(outcomes, len(files), args.quiet or machine):
         if outcome.error is not None:
             failed += 1
             errors.append((outcome.path, outcome.error))

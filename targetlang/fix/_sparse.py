@@ -91,6 +91,7 @@ class _Module:
         self.statements: list[_Statement] = []
         self.children: dict[int, list[list[int]]] = {}  # per statement, its bodies (-1: the module)
         self.owner = [-1] * (len(self.lines) + 2)  # per line (from 1), the innermost statement
+        self.at_line: list[list[int]] = [[] for _ in range(len(self.lines) + 2)]  # every statement there
         self._locals: dict[int, frozenset[str]] = {}
         self._binders: dict[int, dict[str, list[int]]] = {}
         self._with_word: dict[str, set[int]] | None = None
@@ -112,6 +113,7 @@ class _Module:
                 into.append(index)
                 for line in range(start, end + 1):
                     self.owner[line] = index
+                    self.at_line[line].append(index)
                 inner = index if isinstance(node, _SCOPES) else scope
                 bodies: list[list[int]] = []
                 self.children[index] = bodies
@@ -124,16 +126,35 @@ class _Module:
 
     # -- what a statement holds
 
-    def own_text(self, index: int) -> str:
+    def text_end(self, index: int) -> int:
+        """The last line of a statement's own text: a simple statement's last, a compound
+        statement's header's (its first child's line, where the child shares it)."""
         statement = self.statements[index]
-        return "".join(
-            self.lines[line - 1] for line in range(statement.start, statement.end + 1) if self.owner[line] == index
-        )
+        firsts = [body[0] for body in self.children[index] if body]
+        if not firsts:
+            return statement.end
+        first = min(firsts, key=lambda i: self.statements[i].start)
+        child = self.statements[first]
+        return child.start - 1 if _starts_line(self, child) else child.start
+
+    def holds_text_at(self, index: int, line: int) -> bool:
+        """Whether ``line`` is part of the statement's own text: its header (and a statement sharing
+        its line), a clause's line (``else:``), every line of a simple statement."""
+        return line <= self.text_end(index) or self.owner[line] == index
+
+    def texts_at(self, line: int) -> Iterator[int]:
+        """The statements whose own text holds ``line`` (several: ``a = 1; b = 2``, ``for x in y: z``)."""
+        return (index for index in self.at_line[line] if self.holds_text_at(index, line))
 
     def words(self, index: int) -> frozenset[str]:
         statement = self.statements[index]
         if statement.words is None:
-            statement.words = frozenset(_WORD.findall(self.own_text(index)))
+            text = "".join(
+                self.lines[line - 1]
+                for line in range(statement.start, statement.end + 1)
+                if self.holds_text_at(index, line)
+            )
+            statement.words = frozenset(_WORD.findall(text))
         return statement.words
 
     def bound(self, index: int) -> frozenset[str]:
@@ -168,10 +189,10 @@ class _Module:
         if self._with_word is None:
             index: dict[str, set[int]] = {}
             for line, text in enumerate(self.lines, 1):
-                owner = self.owner[line]
-                if owner >= 0:
-                    for found in _WORD.findall(text):
-                        index.setdefault(found, set()).add(owner)
+                holders = list(self.texts_at(line))
+                if holders:
+                    for found in set(_WORD.findall(text)):
+                        index.setdefault(found, set()).update(holders)
             self._with_word = index
         return self._with_word.get(word, set())
 
@@ -213,6 +234,16 @@ class _Module:
             yield current
             pending.extend(i for body in self.children[current] for i in body)
 
+    def homes(self, word: str, scope: int) -> set[int]:
+        """The scopes ``word`` may be read from in ``scope``: where it resolves, and in a class
+        body the scope around too (a name the class binds later is read from there first)."""
+        found = {home for home in (self.resolve(word, scope),) if home is not None}
+        if scope >= 0 and isinstance(self.statements[scope].node, ast.ClassDef):
+            outer = self.resolve(word, self.statements[scope].scope)
+            if outer is not None:
+                found.add(outer)
+        return found
+
     def resolve(self, word: str, scope: int) -> int | None:
         """The scope that binds ``word`` as seen from ``scope`` (functions and the module; a
         class body only from itself), or ``None`` (a builtin, or not a name)."""
@@ -236,8 +267,7 @@ def sparse(text: str, tree: ast.Module, hits: Iterable[tuple[int, int]]) -> Spar
     seeds: set[int] = set()
     for begin, end in hits:
         for line in range(_line_of(starts, begin), _line_of(starts, max(begin, end - 1)) + 1):
-            if module.owner[line] >= 0:
-                seeds.add(module.owner[line])
+            seeds.update(module.texts_at(line))
     kept = _kept(module, seeds)
     return _elided(module, kept)
 
@@ -282,10 +312,8 @@ def _kept(module: _Module, seeds: set[int]) -> set[int]:
     for index in list(reached):
         scope = statements[index].scope
         for word in module.words(index):
-            home = module.resolve(word, scope)
-            if home is None:
-                continue
-            kept.update(module.binders(home).get(word, ()))
+            for home in module.homes(word, scope):
+                kept.update(module.binders(home).get(word, ()))
     kept.update(always)
     # the compound statements around a kept one
     for index in list(kept):
@@ -313,9 +341,11 @@ def _uses(module: _Module, home: int, name: str) -> Iterator[int]:
     else:
         candidates = module.with_word(name)
     for index in candidates:
-        if name in module.words(index) and module.resolve(name, module.statements[index].scope) == home:
+        if name not in module.words(index):
+            continue
+        if home in module.homes(name, module.statements[index].scope):
             yield index
-        elif name in module.words(index) and isinstance(module.statements[index].node, _FUNCTIONS):
+        elif isinstance(module.statements[index].node, _FUNCTIONS):
             yield index  # a header: a default, a decorator read in the scope around
 
 
@@ -382,7 +412,10 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
         lines[start - 1] = marker + _ending(lines[end - 1])
         for line in range(start + 1, end + 1):
             lines[line - 1] = _ending(lines[line - 1])
-    return Sparse("".join(lines), tuple(regions))
+    text = "".join(lines)
+    if len(_PYTHON_LINE.findall(text)) != len(module.lines):
+        return None  # a lone \r before a blank line read as one \r\n: the lines would move
+    return Sparse(text, tuple(regions))
 
 
 def _starts_line(module: _Module, statement: _Statement) -> bool:

@@ -426,7 +426,8 @@ class Matcher:
         for file, line, spec, workload, cost, status, via, reason, error in self._rows:
             entry = RecordMatch(file, line, spec, workload, cost, status, via, reason, error)
             if not status:
-                pick = picks.get((file, line))
+                # (the first record at that place: a file given twice has its copy beaten by it)
+                pick = picks.pop((file, line), None)
                 if pick is not None:
                     entry.status, entry.reason = "picked", pick.reason
                 else:
