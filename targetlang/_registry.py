@@ -685,6 +685,17 @@ def _release_registry(name: str) -> Registry:
 
 
 @functools.cache
+def release_kind_names(version: str) -> frozenset[str]:
+    """The names of the kinds of release ``version`` (a name of :data:`SCHEMA_RELEASES`), without
+    building their schemas."""
+    want = Version.parse(version)
+    names = {name for name, variants in _schemas()["kinds"].items() if _variant(variants, want) is not None}
+    if want >= DEFAULT:  # (as release_kinds adds them)
+        names.update(_load(data_file("kinds", str(MODERN)))["kinds"])
+    return frozenset(names)
+
+
+@functools.cache
 def release_kinds(version: str) -> tuple[KindSchema, ...]:
     """The kinds of the built-in registry of release ``version`` (a name of
     :data:`SCHEMA_RELEASES`), without its tags, whose configs cost most of building one: migration

@@ -148,15 +148,18 @@ def test_a_fix_through_the_sparse_view_is_the_fix_of_the_whole_text(
 # Sources the sparse view once read differently from the whole text: each is fixed both ways.
 SHAPES = [
     pytest.param(
-        'import tvm\ndef g():\n    t = "llvm -mcpu=a"; n = 1\n    x = 2\n    t.split()\n    return tvm.target.Target(t)\n',
+        'import tvm\ndef g():\n    t = "llvm -mcpu=a"; n = 1\n    x = 2\n    t.split()\n'
+        "    return tvm.target.Target(t)\n",
         id="a target on a line of two statements: its uses kept",
     ),
     pytest.param(
-        'import tvm\ndef g():\n    for t in ["llvm -mcpu=a"]: n = 1\n    x = 2\n    t.split()\n    tvm.build(m, target=t)\n',
+        'import tvm\ndef g():\n    for t in ["llvm -mcpu=a"]: n = 1\n    x = 2\n    t.split()\n'
+        "    tvm.build(m, target=t)\n",
         id="a loop and its body on one line",
     ),
     pytest.param(
-        'import tvm\ndef g():\n    if (t := "llvm -mcpu=a"): n = 1\n    x = 2\n    t.split()\n    tvm.build(m, target=t)\n',
+        'import tvm\ndef g():\n    if (t := "llvm -mcpu=a"): n = 1\n    x = 2\n    t.split()\n'
+        "    tvm.build(m, target=t)\n",
         id="a walrus in a header",
     ),
     pytest.param(
@@ -188,10 +191,26 @@ def test_a_shape_is_fixed_through_the_view_as_in_the_whole_text(
 
 
 def test_a_target_beside_a_use_that_reads_it_as_text_is_not_fixed_as_safe() -> None:
-    source = 'import tvm\ndef g():\n    t = "llvm -mcpu=a"; n = 1\n    x = 2\n    t.split()\n    return tvm.target.Target(t)\n'
+    source = (
+        'import tvm\ndef g():\n    t = "llvm -mcpu=a"; n = 1\n    x = 2\n    t.split()\n'
+        "    return tvm.target.Target(t)\n"
+    )
     (finding,) = fix_source(source, path="x.py").findings
     assert (finding.safety, finding.applied, finding.reason) == (
         "unsafe",
         False,
         "at line 5, read as an object (.split)",
     )
+
+
+def test_the_prefilter_knows_the_kinds_the_legacy_registry_reads() -> None:
+    # the prefilter reads the kinds' names alone (building the legacy registry is 90 ms of a run)
+    from targetlang._registry import release_kind_names, release_kinds
+    from targetlang._versions import SCHEMA_RELEASES
+    from targetlang.fix._convert import reading_registry
+    from targetlang.fix._prefilter import kind_names
+
+    assert kind_names(None) == frozenset(reading_registry(None).kinds)
+    for version in SCHEMA_RELEASES:
+        assert release_kind_names(version) == {kind.name for kind in release_kinds(version)}, version
+    assert {"llvm", "cuda", "ethos-u", "trn"} <= kind_names(None)

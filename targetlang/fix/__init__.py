@@ -17,6 +17,7 @@ comments, a sphinx-gallery tutorial's) with ``docs=True``. The rules are
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import PurePath
@@ -154,12 +155,13 @@ def fix_source(
 
     if suffix not in TEXT_SUFFIXES:
         fixed, findings = python(text)
-        from ._comment_blocks import fix_comments
+        if _COMMENTED_BLOCK.search(text):
+            from ._comment_blocks import fix_comments
 
-        # a sphinx-gallery tutorial's examples, in .. code-block:: of its comments
-        fixed, in_comments = fix_comments(text, fixed, fix_block)
-        if in_comments:
-            findings = sorted([*findings, *in_comments], key=lambda f: (f.line, f.column))
+            # a sphinx-gallery tutorial's examples, in .. code-block:: of its comments
+            fixed, in_comments = fix_comments(text, fixed, fix_block)
+            if in_comments:
+                findings = sorted([*findings, *in_comments], key=lambda f: (f.line, f.column))
         return FixResult(text, fixed, tuple(findings))
     from .rules.text_target import fix_text
 
@@ -171,6 +173,10 @@ def fix_source(
     # a code block's Python findings were judged by its own comments; the rest by the file's
     findings = unsuppressed_text(text, suffix, findings)
     return FixResult(text, fixed, tuple(findings))
+
+
+# A comment line with a block's marker (_comment_blocks._MARKERS): the only comments it reads.
+_COMMENTED_BLOCK = re.compile(r"^[ \t]*#.*(?:code-block|::|```)", re.MULTILINE)
 
 
 @functools.lru_cache(maxsize=8)

@@ -10,7 +10,7 @@ from .._registry import Registry
 from ._convert import reading_registry
 from ._properties import REMOVED_PROPERTIES
 
-__all__ = ["former_kinds", "helper_names", "hits", "worth_parsing"]
+__all__ = ["former_kinds", "helper_names", "hits", "kind_names", "worth_parsing"]
 
 
 def helper_names() -> frozenset[str]:
@@ -76,7 +76,7 @@ def _prefilter(
     expression engine skips to where it may match (one alternation of them all tries every
     position: eight times as slow); none asks for a word boundary first, for the same reason (a
     pattern may find a little more, never less)."""
-    kinds = "|".join(sorted(map(re.escape, reading_registry(registry).kinds), key=len, reverse=True))
+    kinds = "|".join(sorted(map(re.escape, kind_names(registry)), key=len, reverse=True))
     helpers = "|".join(sorted(helper_names() | {"create"}))
     head = rf"""(?:{kinds}|%[-#0 +\d.]*[a-z]|\{{[^{{}}\n]*\}})"""
     # where a target must stand, a text with a dash (in the code a fix wrote: a dash first or
@@ -113,13 +113,26 @@ def _prefilter(
     )
 
 
+def kind_names(registry: Registry | None) -> frozenset[str]:
+    """The kinds a legacy text is read with: without a registry, every release's (what the legacy
+    registry holds, without building it and its tags: 90 ms of a short run)."""
+    if registry is None:
+        return frozenset().union(*_release_kind_names())
+    return frozenset(reading_registry(registry).kinds)
+
+
 @functools.cache
 def former_kinds() -> frozenset[str]:
     """Every kind some release had that the newest has not."""
-    from .._registry import release_kinds
+    every = _release_kind_names()
+    return frozenset().union(*every) - every[-1]
+
+
+@functools.cache
+def _release_kind_names() -> tuple[frozenset[str], ...]:
+    """Each schema release's kinds, oldest first (the kinds alone: a registry's tags cost most of
+    building one)."""
+    from .._registry import release_kind_names
     from .._versions import SCHEMA_RELEASES
 
-    # (the kinds alone: a registry's tags cost most of building one)
-    newest = {kind.name for kind in release_kinds(SCHEMA_RELEASES[-1])}
-    every = {kind.name for version in SCHEMA_RELEASES for kind in release_kinds(version)}
-    return frozenset(every - newest)
+    return tuple(release_kind_names(version) for version in SCHEMA_RELEASES)
