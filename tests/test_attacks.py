@@ -18,6 +18,8 @@ from targetlang.logs.output import AtomicFile
 
 from . import attacks
 
+# Each attack is tried once here; CI runs each as many times as SUITE_TRIALS says
+# (`python -m tests.attacks --ci --seed 1`, .ci/run), and docs/reliability.md thousands of times.
 TRIALS = attacks.SUITE_TRIALS
 
 
@@ -27,10 +29,10 @@ def test_every_attack_is_tried() -> None:
 
 @pytest.mark.parametrize("name", list(attacks.ATTACKS))
 def test_no_attack_breaks_an_invariant(name: str) -> None:
-    outcome = attacks.run_attack(name, TRIALS[name], seed=1)
+    outcome = attacks.run_attack(name, 1, seed=1)
     if outcome.skipped is not None:
         pytest.skip(outcome.skipped)
-    assert outcome.trials == TRIALS[name]
+    assert outcome.trials == 1
     assert outcome.violations == []
     assert sum(outcome.kinds.values()) == outcome.trials  # every trial ended in a kind allowed
 

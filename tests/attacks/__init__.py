@@ -1154,11 +1154,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="[ATTACK=]N",
         help="trials per attack (default 10); ATTACK=N for one attack; repeatable",
     )
+    parser.add_argument(
+        "--ci",
+        action="store_true",
+        help="each attack as many trials as SUITE_TRIALS says (what CI runs; the test suite tries each once)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="the seed the trials are drawn from (default 0)")
     parser.add_argument("--only", choices=list(ATTACKS), action="append", help="run only this attack; repeatable")
     parser.add_argument("--json", metavar="FILE", help="also write each attack's outcome to FILE as JSON lines")
     args = parser.parse_args(argv)
-    counts = {name: 10 for name in ATTACKS}
+    counts = dict(SUITE_TRIALS) if args.ci else {name: 10 for name in ATTACKS}
     for name, count in args.trials:
         for each in [name] if name else list(ATTACKS):
             counts[each] = count
