@@ -83,6 +83,7 @@ class _Statement:
     scope: int  # index of the function or class it is in, -1 for the module
     words: frozenset[str] | None = None
     bound: frozenset[str] | None = None
+    text_end: int | None = None
 
 
 class _Module:
@@ -91,7 +92,7 @@ class _Module:
         self.statements: list[_Statement] = []
         self.children: dict[int, list[list[int]]] = {}  # per statement, its bodies (-1: the module)
         self.owner = [-1] * (len(self.lines) + 2)  # per line (from 1), the innermost statement
-        self.at_line: list[list[int]] = [[] for _ in range(len(self.lines) + 2)]  # every statement there
+        self.at_line: dict[int, list[int]] = {}  # per line, the statements whose own text holds it
         self._locals: dict[int, frozenset[str]] = {}
         self._binders: dict[int, dict[str, list[int]]] = {}
         self._with_word: dict[str, set[int]] | None = None
@@ -111,9 +112,6 @@ class _Module:
                 end = node.end_lineno or node.lineno
                 self.statements.append(_Statement(node, start, end, parent, scope))
                 into.append(index)
-                for line in range(start, end + 1):
-                    self.owner[line] = index
-                    self.at_line[line].append(index)
                 inner = index if isinstance(node, _SCOPES) else scope
                 bodies: list[list[int]] = []
                 self.children[index] = bodies
@@ -123,6 +121,21 @@ class _Module:
                     pending.append((child_body, index, inner, mine))
                 if isinstance(node, ast.Global):
                     self._declared_global.update(node.names)
+        # Each line's innermost statement (the lines of a statement that no child covers: its
+        # header's, its clauses'), and the statements whose own text holds it; in time linear in
+        # the lines, not in the lines times the depth.
+        for index, statement in enumerate(self.statements):
+            for line in range(statement.start, self.text_end(index) + 1):
+                self.at_line.setdefault(line, []).append(index)
+            line = statement.start
+            for start, stop in sorted(
+                (self.statements[child].start, self.statements[child].end)
+                for body in self.children[index]
+                for child in body
+            ):
+                self.owner[line:start] = [index] * max(0, start - line)
+                line = max(line, stop + 1)
+            self.owner[line : statement.end + 1] = [index] * max(0, statement.end + 1 - line)
 
     # -- what a statement holds
 
@@ -130,21 +143,26 @@ class _Module:
         """The last line of a statement's own text: a simple statement's last, a compound
         statement's header's (its first child's line, where the child shares it)."""
         statement = self.statements[index]
-        firsts = [body[0] for body in self.children[index] if body]
-        if not firsts:
-            return statement.end
-        first = min(firsts, key=lambda i: self.statements[i].start)
-        child = self.statements[first]
-        return child.start - 1 if _starts_line(self, child) else child.start
+        if statement.text_end is None:
+            firsts = [body[0] for body in self.children[index] if body]
+            if not firsts:
+                statement.text_end = statement.end
+            else:
+                child = self.statements[min(firsts, key=lambda i: self.statements[i].start)]
+                statement.text_end = child.start - 1 if _starts_line(self, child) else child.start
+        return statement.text_end
 
     def holds_text_at(self, index: int, line: int) -> bool:
         """Whether ``line`` is part of the statement's own text: its header (and a statement sharing
         its line), a clause's line (``else:``), every line of a simple statement."""
         return line <= self.text_end(index) or self.owner[line] == index
 
-    def texts_at(self, line: int) -> Iterator[int]:
-        """The statements whose own text holds ``line`` (several: ``a = 1; b = 2``, ``for x in y: z``)."""
-        return (index for index in self.at_line[line] if self.holds_text_at(index, line))
+    def texts_at(self, line: int) -> list[int]:
+        """The statements whose own text holds ``line`` (several: ``a = 1; b = 2``, ``for x in y: z``;
+        a clause's line, ``else:``, is its statement's)."""
+        found = self.at_line.get(line, [])
+        owner = self.owner[line]
+        return found if owner < 0 or owner in found else [*found, owner]
 
     def words(self, index: int) -> frozenset[str]:
         statement = self.statements[index]
@@ -162,7 +180,9 @@ class _Module:
         its own scope's: :meth:`locals`)."""
         statement = self.statements[index]
         if statement.bound is None:
-            statement.bound = frozenset(_bound(statement.node))
+            lines = range(statement.start, self.text_end(index) + 1)
+            walrus = any(":=" in self.lines[line - 1] for line in lines)
+            statement.bound = frozenset(_bound(statement.node, walrus))
         return statement.bound
 
     def locals(self, scope: int) -> frozenset[str]:
@@ -189,7 +209,7 @@ class _Module:
         if self._with_word is None:
             index: dict[str, set[int]] = {}
             for line, text in enumerate(self.lines, 1):
-                holders = list(self.texts_at(line))
+                holders = self.texts_at(line)
                 if holders:
                     for found in set(_WORD.findall(text)):
                         index.setdefault(found, set()).update(holders)
@@ -456,9 +476,26 @@ def _bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
         yield case.body
 
 
-def _bound(node: ast.stmt) -> set[str]:
+# The parts of a statement that bind names (besides a := anywhere in it).
+_BINDING_PARTS: dict[type[ast.stmt], tuple[str, ...]] = {
+    ast.Assign: ("targets",),
+    ast.AugAssign: ("target",),
+    ast.AnnAssign: ("target",),
+    ast.For: ("target",),
+    ast.AsyncFor: ("target",),
+    ast.With: ("items",),
+    ast.AsyncWith: ("items",),
+    ast.Delete: ("targets",),
+    ast.Match: ("cases",),
+}
+if hasattr(ast, "TypeAlias"):  # (Python 3.12: type X = ...)
+    _BINDING_PARTS[ast.TypeAlias] = ("name",)
+
+
+def _bound(node: ast.stmt, walrus: bool = True) -> set[str]:
     """The names ``node`` binds, without its bodies' statements (a function's parameters are
-    its own: not here)."""
+    its own: not here). Without ``walrus`` (no ``:=`` in its text), only the parts that bind are
+    read."""
     names: set[str] = set()
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         names.add(node.name)
@@ -470,7 +507,20 @@ def _bound(node: ast.stmt) -> set[str]:
         return names
     if isinstance(node, (ast.Global, ast.Nonlocal)):
         return names
-    for part in _header_nodes(node):
+    if walrus:
+        parts: Iterable[ast.AST] = _header_nodes(node)
+    else:
+        fields = _BINDING_PARTS.get(type(node), ())
+        parts = [
+            item
+            for field in fields
+            for value in (getattr(node, field),)
+            for item in (value if isinstance(value, list) else [value])
+            if isinstance(item, ast.AST)
+        ]
+        if isinstance(node, ast.Match):
+            parts = [case.pattern for case in node.cases]
+    for part in parts:
         for child in ast.walk(part):
             if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
                 names.add(child.id)
