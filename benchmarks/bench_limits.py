@@ -45,7 +45,7 @@ from pathlib import Path
 
 import lark
 from doc_sections import cpu_model as _cpu_model
-from doc_sections import write_section
+from doc_sections import silenced, write_section
 
 import targetlang
 from targetlang import _parsing as parsing
@@ -208,7 +208,7 @@ def child(out: Path, rounds: int) -> int:
         print(f"child imports targetlang from {targetlang.__file__}, not from {_ROOT}", file=sys.stderr)
         return 2
     texts = {name: make(TVM_SIZE) for name, make in SHAPES.items()}
-    with _silenced():  # TVM's C++ warnings go straight to fd 2
+    with silenced():  # TVM's C++ warnings go straight to fd 2
         # TVM ships no type stubs, hence import_module
         make_target = importlib.import_module("tvm").target.Target
 
@@ -232,25 +232,6 @@ def child(out: Path, rounds: int) -> int:
         version = str(importlib.import_module("tvm").__version__)
     out.write_text(json.dumps({"tvm": version, "best": best}), encoding="utf-8")
     return 0
-
-
-@contextlib.contextmanager
-def _silenced() -> Iterator[None]:
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = [os.dup(1), os.dup(2)]
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        yield
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        for fd in (*saved, null):
-            os.close(fd)
 
 
 def against_tvm(oracle: Path, rounds: int) -> tuple[str, dict[str, dict[str, float]]] | str:

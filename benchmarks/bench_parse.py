@@ -43,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,7 +51,7 @@ from typing import Any
 from doc_sections import DOC as _DOC
 from doc_sections import cpu_model as _cpu_model
 from doc_sections import package_version as _version
-from doc_sections import write_section
+from doc_sections import silenced, write_section
 
 import targetlang
 
@@ -279,27 +279,6 @@ def with_total(
 
 
 # --- the child: targetlang and one TVM in one process -----------------------------------------
-
-
-@contextlib.contextmanager
-def silenced() -> Iterator[None]:
-    """Send fds 1 and 2 to /dev/null: TVM's C++ warnings go straight to fd 2, and its Python
-    ROCm probe prints to stdout."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = [os.dup(1), os.dup(2)]
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        yield
-    finally:
-        sys.stdout.flush()  # what Python buffered meanwhile goes to /dev/null too
-        sys.stderr.flush()
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        for fd in (*saved, null):
-            os.close(fd)
 
 
 def child(args: argparse.Namespace) -> int:

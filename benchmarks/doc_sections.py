@@ -12,8 +12,10 @@ import contextlib
 import os
 import platform
 import subprocess
+import sys
 import tarfile
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
@@ -113,3 +115,24 @@ def write_migration_rules(doc: Path = MIGRATION_DOC) -> None:
 
 if __name__ == "__main__":
     write_migration_rules()
+
+
+@contextlib.contextmanager
+def silenced() -> Iterator[None]:
+    """Send fds 1 and 2 to /dev/null: TVM's C++ warnings go straight to fd 2, and its Python
+    ROCm probe prints to stdout."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        yield
+    finally:
+        sys.stdout.flush()  # what Python buffered meanwhile goes to /dev/null too
+        sys.stderr.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, null):
+            os.close(fd)

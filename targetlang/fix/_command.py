@@ -191,7 +191,11 @@ def _collect_seldom() -> None:
     it runs a hundred times less often (mypy does alike); the garbage of one file is a few
     megabytes."""
     gc.freeze()
-    gc.set_threshold(100_000, 20, 20)
+    gc.set_threshold(*_SELDOM)
+
+
+# The cycle collector's thresholds while fix runs: a hundred times the default first one.
+_SELDOM = (100_000, 20, 20)
 
 
 def _collected_seldom(outcomes: Iterable[_Outcome]) -> Iterator[_Outcome]:
@@ -199,7 +203,7 @@ def _collected_seldom(outcomes: Iterable[_Outcome]) -> Iterator[_Outcome]:
     it was after (the process may be a caller's: a test, a tool that runs the command)."""
     threshold = gc.get_threshold()
     gc.freeze()
-    gc.set_threshold(100_000, 20, 20)
+    gc.set_threshold(*_SELDOM)
     try:
         yield from outcomes
     finally:

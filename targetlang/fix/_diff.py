@@ -41,6 +41,15 @@ def lines(text: str) -> list[str]:
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 
+def python_lines(text: str) -> list[str]:
+    """``text``'s lines with their endings, as Python's tokenizer, ``ast`` and LibCST count them:
+    at ``\r\n``, ``\r`` or ``\n``."""
+    return _PYTHON_LINE.findall(text)
+
+
+_PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
 def unified_diff(a: Sequence[str], b: Sequence[str], fromfile: str, tofile: str, n: int = 3) -> Iterator[str]:
     """The lines of the unified diff of ``a`` and ``b`` (lines with their endings), as
     ``difflib.unified_diff(a, b, fromfile, tofile, n=n)`` writes them."""

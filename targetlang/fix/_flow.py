@@ -35,7 +35,6 @@ error; ``string``: read as text (formatting, ``in``, a comparison, a method, an 
 ``call``: passed to a call the table does not know; ``export``: a module-level name other
 modules may import; ``return``: returned from a function; ``other``: any other use."""
 
-_N = TypeVar("_N", bound=cst.CSTNode)
 _A = TypeVar("_A")
 
 # How many names deep a value is followed (x = "..."; y = x; z = y ...): deeper is "other".
@@ -103,12 +102,6 @@ class Flow:
         if self._parents is None:
             _ = self.parents
         return self._order
-
-    def _in_order(self, nodes: Iterable[_N]) -> list[_N]:
-        """``nodes`` in the order they stand in the text: LibCST's scopes keep them in sets,
-        whose order is that of the nodes' addresses in memory."""
-        order = self.order
-        return sorted(nodes, key=lambda node: order.get(id(node), -1))
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.parents.get(id(node))
@@ -387,7 +380,7 @@ class Flow:
                 continue
             seen.add(id(access))
             self._follow(access, found, depth + 1, seen, items)
-        assignments = self._in_order_of_nodes(scope.assignments[target.value])
+        assignments = self._in_order(scope.assignments[target.value])
         for assignment in assignments:  # t += "...": a binding that reads t
             bound = getattr(assignment, "node", None)
             statement = self.parent(bound) if isinstance(bound, cst.CSTNode) else None
@@ -405,7 +398,7 @@ class Flow:
         found: list[object] = []
         for access in scope.accesses[name.value]:
             if access.node is name:
-                referents = self._in_order_of_nodes(access.referents)
+                referents = self._in_order(access.referents)
                 found.extend(getattr(assignment, "node", None) for assignment in referents)
         return found or None
 
@@ -422,7 +415,7 @@ class Flow:
                 continue
             if not access.referents:
                 return None
-            for assignment in self._in_order_of_nodes(access.referents):
+            for assignment in self._in_order(access.referents):
                 found = self._bound_values(getattr(assignment, "node", None))
                 if found is None:
                     return None
@@ -445,8 +438,9 @@ class Flow:
             return None if function is None else _parametrized(function, node.name.value)
         return None
 
-    def _in_order_of_nodes(self, items: Iterable[_A]) -> list[_A]:
-        """Assignments or accesses in the order of their nodes in the text."""
+    def _in_order(self, items: Iterable[_A]) -> list[_A]:
+        """Assignments or accesses in the order their nodes stand in the text: LibCST's scopes
+        keep them in sets, whose order is that of the nodes' addresses in memory."""
         order = self.order
         return sorted(items, key=lambda item: order.get(id(getattr(item, "node", None)), -1))
 
@@ -455,7 +449,8 @@ class Flow:
         for assignment in scope.assignments[name]:
             node = getattr(assignment, "node", None)
             if node is target or (isinstance(node, (cst.Param, cst.FunctionDef)) and node.name is target):
-                yield from self._in_order([access.node for access in assignment.references])
+                for access in self._in_order(assignment.references):
+                    yield access.node
 
 
 def unsafe_use(uses: list[Use], value: cst.CSTNode) -> Use | None:

@@ -24,14 +24,16 @@ never one less.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from ._diff import python_lines
+
 __all__ = ["Sparse", "sparse"]
 
-_PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _WORD = re.compile(r"[^\W\d]\w*")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -49,7 +51,7 @@ class Sparse:
     def restore(self, fixed: str) -> str | None:
         """``fixed`` (``text`` after a fix) with every elided run put back, or ``None`` when a
         run's marker and blank lines are not found as they were written."""
-        lines = _PYTHON_LINE.findall(fixed)
+        lines = python_lines(fixed)
         wanted = dict(self.regions)
         out: list[str] = []
         index = 0
@@ -61,7 +63,7 @@ class Sparse:
                 out.append(line)
                 index += 1
                 continue
-            count = len(_PYTHON_LINE.findall(original))
+            count = len(python_lines(original))
             blanks = lines[index + 1 : index + count]
             if len(blanks) != count - 1 or any(b.strip("\r\n") for b in blanks):
                 return None
@@ -88,7 +90,7 @@ class _Statement:
 
 class _Module:
     def __init__(self, text: str, tree: ast.Module) -> None:
-        self.lines = _PYTHON_LINE.findall(text)
+        self.lines = python_lines(text)
         self.statements: list[_Statement] = []
         self.children: dict[int, list[list[int]]] = {}  # per statement, its bodies (-1: the module)
         self.owner = [-1] * (len(self.lines) + 2)  # per line (from 1), the innermost statement
@@ -433,7 +435,7 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
         for line in range(start + 1, end + 1):
             lines[line - 1] = _ending(lines[line - 1])
     text = "".join(lines)
-    if len(_PYTHON_LINE.findall(text)) != len(module.lines):
+    if len(python_lines(text)) != len(module.lines):
         return None  # a lone \r before a blank line read as one \r\n: the lines would move
     return Sparse(text, tuple(regions))
 
@@ -460,8 +462,6 @@ def _line_starts(lines: list[str]) -> list[int]:
 
 
 def _line_of(starts: list[int], offset: int) -> int:
-    import bisect
-
     return max(1, min(len(starts) - 1, bisect.bisect_right(starts, offset)))
 
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from ._diff import python_lines
 from ._hash_comments import INI_SUFFIXES, hash_comments
 
 if TYPE_CHECKING:
@@ -56,8 +57,6 @@ _HASH_SUFFIXES = frozenset({".sh", ".bash", ".toml", ".yaml", ".yml", ".txt", ".
 _SHELL_SUFFIXES = frozenset({".sh", ".bash"})
 # where --add-ignore writes no comment: prose, JSON, and a notebook's cells (lines of a cell)
 _NO_PLACE = frozenset({".rst", ".json", ".ipynb"})
-# Python's lines, as tokenize and LibCST count them
-_PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _MD_COMMENT = re.compile(r"<!--\s*(targetlang:\s*ignore(?:\[[^\]]*\])?)\s*-->", re.IGNORECASE)
 _RST_COMMENT = re.compile(r"^\s*\.\.\s+(targetlang:\s*ignore(?:\[[^\]]*\])?)\s*$", re.IGNORECASE)
 
@@ -313,7 +312,7 @@ def add_ignores(text: str, suffix: str, findings: Iterable[tuple[int, str]]) -> 
     elif suffix in _NO_PLACE:
         return text, wanted
     else:
-        pieces = _PYTHON_LINE.findall(text)
+        pieces = python_lines(text)
         try:
             statements = python_statements(text)
             for token in tokenize.generate_tokens(io.StringIO(text).readline):

@@ -28,6 +28,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, BinaryIO
 
 from .._pool import Pool as _Pool
@@ -366,6 +367,25 @@ class _Range:
         self.handle.close()
 
 
+def _each_block(
+    path: str,
+    identity: tuple[int, int],
+    start: int,
+    end: int | None,
+    first: int,
+    each: Callable[[list[bytes], int, bool], object],
+) -> int:
+    """Give each block of the chunk ``start:end`` of the file (its first line ``first``) to
+    ``each(lines, number of the first, whether the last is open)``; the bytes read."""
+    size = 0
+    with _Range(path, identity, start, end) as chunk:
+        for lines, taken, open_end in chunk:
+            each(lines, first, open_end)
+            first += len(lines)
+            size += taken
+    return size
+
+
 # ---------------------------------------------------------------------------------- the jobs
 
 # What a process builds once for the jobs it is given: the command itself (which starts afresh,
@@ -443,12 +463,11 @@ def check_chunk(
     summary = CheckSummary(name, loading=FileLoading(loader, task=True))
     digest = Digest(_UNBOUNDED)
     out: list[str] = []
-    size, number = 0, first
-    with _Range(path, identity, start, end) as chunk:
-        for numbered, taken, open_end in chunk:
-            out += lines.check(numbered, number, open_end, summary, digest)
-            number += len(numbered)
-            size += taken
+
+    def check(block: list[bytes], number: int, open_end: bool) -> None:
+        out.extend(lines.check(block, number, open_end, summary, digest))
+
+    size = _each_block(path, identity, start, end, first, check)
     return CheckPart(start, end, first, size, summary, digest, out)
 
 
@@ -519,12 +538,11 @@ def migrate_chunk(
     out: list[bytes] | None = [] if job.out else None
     diff: list[tuple[int, bytes, bytes, bool]] | None = [] if job.diff else None
     said: list[tuple[Any, str]] = []
-    size, number = 0, first
-    with _Range(path, identity, start, end) as chunk:
-        for numbered, taken, open_end in chunk:
-            lines.migrate(numbered, number, open_end, summary, digest, out, diff, said)
-            number += len(numbered)
-            size += taken
+
+    def migrate(block: list[bytes], number: int, open_end: bool) -> None:
+        lines.migrate(block, number, open_end, summary, digest, out, diff, said)
+
+    size = _each_block(path, identity, start, end, first, migrate)
     data, where, length = _share(b"".join(out or ()), shared)
     return MigratePart(start, end, first, size, summary, digest, data, diff or [], said, where, length)
 
@@ -573,12 +591,7 @@ def stats_chunk(
     file's loader ``loader`` as far as it is known (it decides what a blank line is)."""
     stats = job.stats()
     stats.loader = loader
-    size = 0
-    with _Range(path, identity, start, end) as chunk:
-        for numbered, taken, open_end in chunk:
-            count_lines(stats, numbered, first, open_end, name)
-            first += len(numbered)
-            size += taken
+    size = _each_block(path, identity, start, end, first, partial(count_lines, stats, name=name))
     return StatsPart(size, stats)  # (pickled without its reader: Stats.__getstate__)
 
 
@@ -630,10 +643,5 @@ def match_chunk(
 ) -> MatchPart:
     """Load the chunk ``start:end`` of the file (its first line ``first``) in a worker."""
     matcher = job.matcher()
-    size = 0
-    with _Range(path, identity, start, end) as chunk:
-        for numbered, taken, open_end in chunk:
-            match_lines(matcher, numbered, first, open_end, name)
-            first += len(numbered)
-            size += taken
+    size = _each_block(path, identity, start, end, first, partial(match_lines, matcher, name=name))
     return MatchPart(size, matcher)  # (pickled without its reader: Matcher.__getstate__)
