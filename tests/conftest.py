@@ -6,6 +6,7 @@ import gc
 import importlib.util
 import io
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import is_hypothesis_test
+from hypothesis import settings as hypothesis_settings
 
 from targetlang._cli import main
 
@@ -45,6 +48,26 @@ def oracle_script(name: str) -> ModuleType:
     sys.modules.setdefault(name, module)
     spec.loader.exec_module(module)
     return module
+
+
+# Each property (a hypothesis test) states the examples it is worth: CI runs them all, in a step of
+# its own (`TARGETLANG_EXAMPLES=all python -m pytest -m property`, .ci/run), and the README's test
+# command a quarter of them, at least 25, which keeps the whole suite within two minutes.
+_EXAMPLES = os.environ.get("TARGETLANG_EXAMPLES", "")
+if _EXAMPLES not in ("", "all"):
+    raise pytest.UsageError(f"TARGETLANG_EXAMPLES={_EXAMPLES!r}: the one value it takes is 'all'")
+ALL_EXAMPLES = _EXAMPLES == "all"
+_FEWEST = 25
+
+
+def examples(full: int) -> int:
+    """The examples a property worth ``full`` runs: all of them under ``TARGETLANG_EXAMPLES=all``."""
+    return full if ALL_EXAMPLES else min(full, max(_FEWEST, full // 4))
+
+
+# (the properties that state no number: hypothesis's 100)
+hypothesis_settings.register_profile("suite", max_examples=examples(100))
+hypothesis_settings.load_profile("suite")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -234,6 +257,8 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     # marked as each test is collected: `-m` deselects before the reordering below
     if _slow_entry(item.nodeid) is not None:
         item.add_marker(pytest.mark.slow)
+    if is_hypothesis_test(getattr(item, "obj", None)):
+        item.add_marker(pytest.mark.property)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own reordering (by fixtures), which would undo this

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 import targetlang
 
+from .conftest import examples
 from .strategies import USER_REGISTRY, composite_configs, composite_targets
 
-_SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def read(spec: Any) -> targetlang.Target:

@@ -17,7 +17,7 @@ from targetlang import TargetError, builtin_registry
 from targetlang._eras import ERAS, era_for_version, era_registry
 from targetlang._parsing import parse_in_era
 
-from .conftest import data_path, read_jsonl
+from .conftest import data_path, examples, read_jsonl
 
 # ----------------------------------------------------------------------------- eras and versions
 
@@ -587,7 +587,7 @@ def test_era_targets_pickle(text: str, era: str) -> None:
 
 # ----------------------------------------------------------------------------- properties
 
-_SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 _NAMES = sorted(
     {name for era in ERAS for kind in era_registry(era).kinds.values() for name in kind.attrs}
@@ -686,7 +686,7 @@ def test_the_generators_reach_accepted_targets() -> None:
     # Guard against generators that only ever produce rejected texts.
     accepted = {"0.6": 0, "0.7": 0, "0.8": 0}
 
-    @settings(max_examples=200, deadline=None, database=None)
+    @settings(max_examples=examples(200), deadline=None, database=None)
     @given(st.data())
     def run(data: st.DataObject) -> None:
         for era in accepted:

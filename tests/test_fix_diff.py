@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from targetlang.fix import _diff
 from targetlang.fix._diff import unified_diff
 
+from .conftest import examples
+
 LINES = st.lists(st.sampled_from(["a\n", "b\n", "```\n", "\n", "x = 1\n", "t = T('llvm')\n"]), max_size=80)
 
 
@@ -31,7 +33,7 @@ def _patched(a: list[str], b: list[str], opcodes: Sequence[tuple[str, int, int, 
     return out
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(LINES, LINES)
 def test_the_walk_side_by_side_is_a_right_patch(a: list[str], b: list[str]) -> None:
     original = _diff._WHOLE
@@ -42,7 +44,7 @@ def test_the_walk_side_by_side_is_a_right_patch(a: list[str], b: list[str]) -> N
         _diff._WHOLE = original
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(LINES, LINES)
 def test_a_file_of_ordinary_size_gets_difflibs_diff(a: list[str], b: list[str]) -> None:
     assert list(unified_diff(a, b, "a/f", "b/f")) == list(difflib.unified_diff(a, b, "a/f", "b/f"))

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from targetlang.fix import fix_source
 
+from .conftest import examples
+
 DATA = Path(__file__).parent / "data" / "fix"
 TREES = sorted(
     [*DATA.glob("2030db36e4/*.before"), *DATA.glob("283fd19683/*.before"), *DATA.glob("flow/*.py.txt")],
@@ -66,7 +68,7 @@ _NESTED = [
 ]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(_NESTED), min_size=1, max_size=4), st.booleans(), st.booleans())
 def test_generated_code_reaches_the_fixed_point_in_one_run(statements: list[str], unsafe: bool, inside: bool) -> None:
     body = "\n".join(statements) + "\n"

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from targetlang.fix import Finding, fix_source, parse_api
 
+from .conftest import examples
+
 FLOW = Path(__file__).parent / "data" / "fix" / "flow"
 REAL = sorted(FLOW.glob("*.py.txt"))
 
@@ -373,7 +375,7 @@ def _run(source: str) -> tuple[list[Any], list[Any]]:
     return space["seen"], space["built"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.lists(st.sampled_from(_TARGET_USES + _STRING_USES), min_size=1, max_size=5),
     st.booleans(),

@@ -19,10 +19,11 @@ import targetlang
 from targetlang.fix import FixResult, fix_source
 from targetlang.fix._convert import known_kind, options_of
 
+from .conftest import examples
 from .strategies import grammar_texts, target_configs
 
-_SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_FAST = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # ----------------------------------------------------------------------------- legacy target strings
 

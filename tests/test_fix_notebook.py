@@ -22,7 +22,7 @@ from targetlang.errors import SourceSyntaxError
 from targetlang.fix import fix_source
 from targetlang.fix._notebook import fix_notebook
 
-from .conftest import Run
+from .conftest import Run, examples
 
 DATA = Path(__file__).resolve().parent / "data" / "fix" / "notebooks"
 REAL = DATA / "5_Automatic_Program_Optimization.ipynb"
@@ -446,7 +446,7 @@ def _text_of(source: str | list[str]) -> str:
     return source if isinstance(source, str) else "".join(source)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_CELLS, st.sampled_from([None, 1, 2, "\t"]), st.booleans(), st.booleans())
 def test_any_notebook_keeps_its_bytes_and_its_sources_shape(
     cells: list[dict[str, Any]],

@@ -25,6 +25,7 @@ from targetlang._syntax import JsonSyntax, grammar_syntax
 from targetlang._target import Target
 from targetlang.errors import TargetError
 
+from .conftest import examples
 from .strategies import grammar_texts, target_configs
 from .texts import data_texts
 
@@ -145,7 +146,7 @@ _LAYOUTS = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(target_configs(), st.sampled_from(_LAYOUTS))
 def test_generated_configs_read_as_the_grammar_reads_them(config: dict[str, Any], layout: dict[str, Any]) -> None:
     try:
@@ -155,7 +156,7 @@ def test_generated_configs_read_as_the_grammar_reads_them(config: dict[str, Any]
     reads_as_the_grammar(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(grammar_texts().filter(lambda text: text.startswith("{")))
 def test_grammar_generated_json_reads_as_the_grammar_reads_it(text: str) -> None:
     reads_as_the_grammar(text)

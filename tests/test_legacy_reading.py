@@ -27,6 +27,7 @@ from targetlang._schema import KindSchema
 from targetlang._syntax import SPLIT_BELOW, grammar_syntax, legacy_parts, legacy_spans
 from targetlang._target import Target
 
+from .conftest import examples
 from .strategies import REGISTRY, grammar_texts
 from .texts import data_texts
 
@@ -258,7 +259,7 @@ _OPTIONS = st.builds(
 )
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(
     st.sampled_from(["llvm", "cuda", "opencl", "c", "rocm", "vulkan", "composite", "hexagon", "ext_dev"]),
     st.lists(_OPTIONS, max_size=5),
@@ -269,7 +270,7 @@ def test_the_quick_reading_is_the_general_one_on_generated_options(kind: str, op
         assert _reading(text, True) == _reading(text, False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(grammar_texts())
 def test_the_quick_reading_is_the_general_one_on_grammar_texts(text: str) -> None:
     if _legacy(text):

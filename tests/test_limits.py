@@ -12,6 +12,8 @@ import targetlang
 from targetlang import _printing
 from targetlang._parsing import MAX_DEPTH
 
+from .conftest import examples
+
 
 def nested_json(depth: int) -> str:
     return '{"kind":"llvm","host":' * depth + '{"kind":"llvm"}' + "}" * depth
@@ -51,7 +53,7 @@ def test_huge_value_parses() -> None:
     assert str(targetlang.parse(text)) == text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=200))
 def test_random_bytes_give_a_target_or_a_target_error(data: bytes) -> None:
     text = data.decode("latin-1")
@@ -62,7 +64,7 @@ def test_random_bytes_give_a_target_or_a_target_error(data: bytes) -> None:
     assert str(target) == text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet="-=' \\,{}\"abc[]:", max_size=60))
 def test_punctuation_soup_gives_a_target_or_a_target_error(tail: str) -> None:
     for text in ("llvm " + tail, "{" + tail):

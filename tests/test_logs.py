@@ -27,7 +27,7 @@ from targetlang.logs import targets as targets_module
 from targetlang.logs.check import Checker, CheckSummary
 from targetlang.logs.spans import scan, walk
 
-from .conftest import Run, data_path, read_jsonl
+from .conftest import Run, data_path, examples, read_jsonl
 from .strategies import grammar_texts, target_configs, targets
 from .test_cli import console_lines, help_examples, replay, transcript
 
@@ -495,7 +495,7 @@ def generated_records(draw: st.DrawFn) -> tuple[str, Format, dict[str, tuple[int
     return line, fmt, spans
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(generated_records(), st.sampled_from(["", " ", "  \t"]))
 def test_generated_records_give_every_target_span_exactly(
     generated: tuple[str, Format, dict[str, tuple[int, int]]], padding: str
@@ -510,7 +510,7 @@ def test_generated_records_give_every_target_span_exactly(
         assert walk(record.text, target_paths(record)[field.name]) == (field.start, field.end)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(generated_records(), min_size=1, max_size=6), st.lists(st.sampled_from(["# c", "", "  "]), max_size=3))
 def test_generated_logs_read_back_whole(
     generated: list[tuple[str, Format, dict[str, tuple[int, int]]]], comments: list[str]

@@ -30,7 +30,7 @@ from targetlang.logs.records import line_record
 from targetlang.logs.report import Digest
 from targetlang.logs.stats import Stats
 
-from .conftest import Run, read_jsonl
+from .conftest import Run, examples, read_jsonl
 from .test_logs import ALL_LOGS, LOGS
 
 # ------------------------------------------------------------------ inputs
@@ -491,7 +491,7 @@ def test_stats_travel_without_their_reader() -> None:
 # ------------------------------------------------------------------ the pieces
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.sampled_from([b"a", b"bc", b"\r", b"\n", b"\n", b"xyz" * 30]), max_size=60),
     st.integers(1, 40),
@@ -527,7 +527,7 @@ def test_blocks_are_whole_lines(pieces: list[bytes], size: int, limited: bool) -
     assert all(numbered for numbered, _, _ in found)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.sampled_from([b"ab", b"\n", b"c" * 50, b"\r\n"]), max_size=80), st.integers(8, 64))
 def test_chunks_start_at_line_starts_with_their_line_numbers(
     tmp_path_factory: pytest.TempPathFactory, pieces: list[bytes], chunk: int
@@ -548,7 +548,7 @@ def test_chunks_start_at_line_starts_with_their_line_numbers(
         assert after[2] == first + data[start:end].count(b"\n")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")),
     st.sampled_from([b"", b"\r", b"\xc3", b"\xe2\x82", b'{"input": ["llvm", "t", [], {}], "version": 0.2}']),
@@ -567,7 +567,7 @@ _KEYS = st.sampled_from(["a", "b", "c", "d", "e"])
 _EVENTS = st.lists(st.tuples(_KEYS, st.sampled_from(["x", "y", None]), st.integers(1, 3)), max_size=40)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_EVENTS, st.lists(st.integers(0, 40), max_size=4), st.integers(1, 6))
 def test_digests_merged_are_the_digest_of_every_record(
     events: list[tuple[str, str | None, int]], cuts: list[int], limit: int

@@ -25,7 +25,7 @@ from targetlang.logs.migration import LogMigrator
 from targetlang.logs.output import AtomicFile, clean_up_unfinished
 from targetlang.migration import migrate
 
-from .conftest import Run
+from .conftest import Run, examples
 from .test_logs import ALL_LOGS, ARM, AS_V08, LLVM, LOGS, MS_RECORDS, MS_WORKLOADS, VTA, generated_records
 
 
@@ -738,7 +738,7 @@ def test_v08_log_with_link_params_under_each_policy(run: Run, tmp_path: Path) ->
 # ------------------------------------------------------------------ generated logs
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(generated_records(), min_size=1, max_size=4), st.sampled_from(["json", "canonical"]))
 def test_generated_logs_change_only_their_targets_and_settle(
     generated: list[tuple[str, Format, dict[str, tuple[int, int]]]], to: str

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 import targetlang
 from targetlang._syntax import parse_syntax
 
+from .conftest import examples
 from .strategies import grammar_texts, targets
 
-_SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS

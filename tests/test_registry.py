@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import targetlang
 from targetlang import KindSchema, Registry, RegistryError, TypeSpec, builtin_registry, parse
 
-from .conftest import Run
+from .conftest import Run, examples
 from .strategies import values_of
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -401,7 +401,7 @@ def registries(draw: st.DrawFn) -> Registry:
     return registry
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(registries(), st.sampled_from(["json", "toml"]))
 def test_dump_then_load_gives_an_equal_registry(registry: Registry, fmt: str) -> None:
     again = reload(registry, fmt)

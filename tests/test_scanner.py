@@ -19,6 +19,7 @@ from targetlang import _syntax as syntax
 from targetlang._syntax import LegacySyntax, grammar_syntax, legacy_words, parse_syntax
 from targetlang.errors import TargetError
 
+from .conftest import examples
 from .strategies import grammar_texts
 from .texts import data_texts
 
@@ -88,7 +89,7 @@ def _same(text: str) -> bool:
     return True
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(grammar_texts("legacy"))
 def test_grammar_generated_legacy_strings_read_as_the_grammar_reads_them(text: str) -> None:
     reads_as_the_grammar(text)
@@ -98,7 +99,7 @@ _SPECIAL = st.sampled_from([*" '\\-={,\n\t\x00a", "\\'", "''", "\\ ", "\\\\", "Ã
 _PREFIX = st.sampled_from(["", "llvm", "llvm ", " llvm ", "llvm -mcpu=", "-", "{", " {", "'", "\\", "' '"])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(_PREFIX, st.lists(_SPECIAL, max_size=25).map("".join))
 @example("", "")
 @example(" ", "")

@@ -27,6 +27,7 @@ from targetlang._lexical import interpret, interpret_offsets
 from targetlang._syntax import grammar_syntax, grammar_text, parse_syntax
 from targetlang.errors import TargetError
 
+from .conftest import examples
 from .strategies import grammar_texts
 from .texts import DATA, data_texts
 
@@ -78,7 +79,7 @@ def test_every_text_of_the_test_data_reads_the_same() -> None:
     assert differ == []
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(grammar_texts())
 def test_grammar_generated_texts_read_the_same(text: str) -> None:
     same_language(text)
@@ -90,7 +91,7 @@ _PREFIX = st.sampled_from(
 )
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(_PREFIX, st.lists(_TRICKY, max_size=30).map("".join))
 def test_random_mixes_of_special_characters_read_the_same(prefix: str, body: str) -> None:
     same_language(prefix + body)
@@ -176,7 +177,7 @@ def test_a_long_input_parses_in_bounded_memory(name: str, text: str) -> None:
 _VALUE_CHARS = st.lists(st.sampled_from([*"'\\ ,a=", "\\'", "''", "é"]), max_size=20).map("".join)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(_VALUE_CHARS)
 def test_interpret_keeps_the_characters_its_offsets_name(value: str) -> None:
     # interpret() works on runs; interpret_offsets() character by character, as TVM's loop.

@@ -43,7 +43,7 @@ from targetlang._tvmc import (
     tokenize,
 )
 
-from .conftest import read_jsonl
+from .conftest import examples, read_jsonl
 
 # python/tvm/driver/tvmc/target.py@v0.19.0, tokenize_target.
 TVMC_PATTERN = re.compile(
@@ -143,14 +143,14 @@ def test_quotes_tvmc_dropped_are_kept() -> None:
 _TVMC_ALPHABET = st.sampled_from([*"ab1_-+.,= '\"\t", "é", "--", "/", ":"])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(st.lists(_TVMC_ALPHABET, min_size=1, max_size=16).map("".join))
 def test_tokens_agree_with_tvmc_on_every_text_it_read_whole(text: str) -> None:
     if tvmc_dropped(text) == "":
         assert tokenize(text) == tvmc_tokens(text)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.text(st.characters(blacklist_categories=["Cs"]), max_size=30))
 def test_tokens_keep_every_character_but_whitespace(text: str) -> None:
     try:
@@ -559,7 +559,7 @@ def test_flag_value_read_as_tvm_read_it(flag: str, value: str) -> None:
     assert parse_tvmc("llvm", options=options_from_flags([flag])).target["mcpu"] == value
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from([*"ab-=,'\" /:", "llvm", "cuda", "cmsis-nn", "--"]), max_size=12).map("".join))
 def test_any_text_reads_or_raises_a_target_error(text: str) -> None:
     try:
@@ -589,7 +589,7 @@ def _render_option(key: str, value: Any) -> str | None:
     return None if quote in value else f"-{key}={quote}{value}{quote}"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(
         st.tuples(_NAMES, st.lists(st.tuples(_KEYS, _VALUES), max_size=4)),
@@ -614,7 +614,7 @@ def test_generated_lists_read_back(targets: list[tuple[str, list[tuple[str, Any]
     assert [e.text for e in entries] == parts
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.sampled_from(["mcpu", "mtriple", "mattr", "num-cores"]), max_size=3),
     st.sampled_from(["", "cmsis-nn, ", "compute-library -x=1, "]),
