@@ -168,8 +168,8 @@ def _tree(root: Path) -> _Tree:
             return seconds
 
         seconds = _calibrate(once)
-        if runs[0].fixed != runs[1].fixed or runs[0].status != runs[1].status:
-            raise RuntimeError("two runs of fix --write on the same tree differ")
+        if any(run.fixed != runs[0].fixed or run.status != runs[0].status for run in runs):
+            raise RuntimeError("runs of fix --write on the same tree differ")
         if runs[0].fixed == runs[0].originals:
             raise RuntimeError("fix --write changes nothing in the tree")
         _TREES[TREE_COPIES] = _Tree(runs[0].originals, runs[0].fixed, runs[0].status, seconds)
