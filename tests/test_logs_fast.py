@@ -153,13 +153,14 @@ def scheduler_inputs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Logs of auto_scheduler's records, and (for ``stats``) AutoTVM's generated logs."""
     root = tmp_path_factory.mktemp("scheduler")
     paths = []
+    # (each edge of a record is drawn once in a hundred records or more often: 30 of each, or more)
     for seed in range(3):
         path = root / f"scheduler-{seed}.log"
-        path.write_bytes(scheduler_log(seed, 2500))
+        path.write_bytes(scheduler_log(seed, 1200))
         paths.append(path)
     for seed, start in enumerate(["autotvm", "auto_scheduler", "space"]):
         path = root / f"generated-{seed}-{start}.log"
-        path.write_bytes(generated_log(seed + 10, 1500, start))
+        path.write_bytes(generated_log(seed + 10, 800, start))
         paths.append(path)
     return paths
 

@@ -254,11 +254,13 @@ VARIANTS: list[list[str]] = [
     ["check", "--tvm-version", "0.8"],
     ["stats"],
     ["stats", "--json"],
+    # (writing the 875 FILEs with -o takes three times as long as migrating their lines: two
+    # variants write them, the others' lines are compared in their --diff)
     ["migrate", "-o", "{out}"],
-    ["migrate", "--json", "-o", "{out}"],
+    ["migrate", "--json", "--diff"],
     ["migrate", "--diff", "--quiet"],
     ["migrate", "--check"],
-    ["migrate", "--to", "canonical", "-o", "{out}"],
+    ["migrate", "--to", "canonical", "--diff", "--quiet"],
     ["migrate", "--policy", "keep", "--diff", "-o", "{out}"],
     ["migrate", "--policy", "drop", "--compress-tags", "--json", "--diff"],
 ]
