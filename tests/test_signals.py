@@ -192,9 +192,9 @@ _FLOW = Path(__file__).resolve().parent / "data" / "fix" / "flow"
 
 
 def _tree(directory: Path) -> dict[Path, bytes]:
-    """Four copies of the excerpts of tests/data/fix/flow as Python files (96)."""
+    """Two copies of the excerpts of tests/data/fix/flow as Python files (48)."""
     texts = {}
-    for copy in range(4):
+    for copy in range(2):
         for excerpt in sorted(_FLOW.glob("*.py.txt")):
             path = directory / f"d{copy}" / excerpt.name.removesuffix(".txt")
             path.parent.mkdir(parents=True, exist_ok=True)
