@@ -12,12 +12,17 @@ internals change, LibCST's own analysis answers.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.helpers import get_full_name_for_node
+
+if TYPE_CHECKING:
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
 
 from ._walk import walk
 
@@ -98,23 +103,32 @@ def _exports(node: cst.CSTNode) -> bool:
     return False
 
 
-class _RemoveTold(RemoveImportsVisitor):
+@functools.cache
+def _remove_told() -> Callable[[CodemodContext, _Found], RemoveImportsVisitor]:
     """LibCST's ``RemoveImportsVisitor`` with the unused aliases given, not analysed (run by
-    ``module.visit``, which resolves no metadata)."""
+    ``module.visit``, which resolves no metadata). LibCST's codemod package is imported here, as
+    a fix first changes imports: it takes 0.2 s, more than the rest of ``fix``'s start-up."""
+    from libcst.codemod.visitors import RemoveImportsVisitor
 
-    def __init__(self, context: CodemodContext, unused: _Found) -> None:
-        super().__init__(context, sorted({request for _, request in unused.values()}, key=str))
-        self._told = {alias: statement for alias, (statement, _) in unused.items()}
+    class RemoveTold(RemoveImportsVisitor):
+        def __init__(self, context: CodemodContext, unused: _Found) -> None:
+            super().__init__(context, sorted({request for _, request in unused.values()}, key=str))
+            self._told = {alias: statement for alias, (statement, _) in unused.items()}
 
-    def visit_Module(self, node: cst.Module) -> None:
-        self._unused_imports = dict(self._told)
+        def visit_Module(self, node: cst.Module) -> None:
+            self._unused_imports = dict(self._told)
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return not isinstance(node, cst.BaseExpression) and super().on_visit(node)
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            return not isinstance(node, cst.BaseExpression) and super().on_visit(node)
+
+    return RemoveTold
 
 
 def _told_works() -> bool:
-    """Whether LibCST's visitor still keeps its analysis where :class:`_RemoveTold` puts it."""
+    """Whether LibCST's visitor still keeps its analysis where :func:`_remove_told`'s puts it."""
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
     return isinstance(getattr(RemoveImportsVisitor(CodemodContext()), "_unused_imports", None), dict)
 
 
@@ -122,6 +136,9 @@ def imports(module: cst.Module, add_target: bool, unused: set[_Request], add_jso
     """``module`` with ``from tvm.target import Target`` added (``add_target``), ``import json``
     added (``add_json``), and the imports ``unused`` names, ``(module, name, alias)``, removed
     where nothing else uses them."""
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
     context = CodemodContext()
     if add_target:
         AddImportsVisitor.add_needed_import(context, "tvm.target", "Target")
@@ -138,4 +155,4 @@ def imports(module: cst.Module, add_target: bool, unused: set[_Request], add_jso
     found = uses.unused_aliases()
     if not found:
         return module
-    return module.visit(_RemoveTold(context, found))
+    return module.visit(_remove_told()(context, found))
