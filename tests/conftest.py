@@ -8,10 +8,10 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import is_hypothesis_test
@@ -20,6 +20,7 @@ from hypothesis import settings as hypothesis_settings
 from targetlang._cli import main
 
 DATA = Path(__file__).resolve().parent / "data"
+T = TypeVar("T")
 
 
 def data_path(*parts: str) -> Path:
@@ -50,9 +51,10 @@ def oracle_script(name: str) -> ModuleType:
     return module
 
 
-# Each property (a hypothesis test) states the examples it is worth: CI runs them all, in a step of
-# its own (`TARGETLANG_EXAMPLES=all python -m pytest -m property`, .ci/run), and the README's test
-# command a quarter of them, at least 25, which keeps the whole suite within two minutes.
+# Each property (a hypothesis test) states the examples it is worth, and a check over a population
+# (real files, every text of the data) takes them all: CI runs them all, in a step of its own
+# (`TARGETLANG_EXAMPLES=all python -m pytest -m property`, .ci/run), and the README's test command
+# a quarter of them (of a property's examples, at least 25), which keeps the suite short.
 _EXAMPLES = os.environ.get("TARGETLANG_EXAMPLES", "")
 if _EXAMPLES not in ("", "all"):
     raise pytest.UsageError(f"TARGETLANG_EXAMPLES={_EXAMPLES!r}: the one value it takes is 'all'")
@@ -63,6 +65,12 @@ _FEWEST = 25
 def examples(full: int) -> int:
     """The examples a property worth ``full`` runs: all of them under ``TARGETLANG_EXAMPLES=all``."""
     return full if ALL_EXAMPLES else min(full, max(_FEWEST, full // 4))
+
+
+def sample(population: Sequence[T]) -> list[T]:
+    """The part of ``population`` (real files, every text of the data) a check over all of it
+    runs on: every fourth item, all of them under ``TARGETLANG_EXAMPLES=all``."""
+    return list(population) if ALL_EXAMPLES else list(population[::4])
 
 
 # (the properties that state no number: hypothesis's 100)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from targetlang.fix import fix_source
 
-from .conftest import examples
+from .conftest import examples, sample
 
 DATA = Path(__file__).parent / "data" / "fix"
 TREES = sorted(
@@ -34,9 +34,10 @@ def test_the_trees_are_there() -> None:
 
 
 # With --unsafe-fixes, TVM's own files are run twice by tests/test_fix_tvm_migration.py.
-RUNS = [(path, False) for path in TREES] + [(path, True) for path in TREES if path.parent.name == "flow"]
+RUNS = sample([(path, False) for path in TREES] + [(path, True) for path in TREES if path.parent.name == "flow"])
 
 
+@pytest.mark.property
 @pytest.mark.parametrize(
     ("path", "unsafe"), RUNS, ids=[f"{_name(p)}{' --unsafe-fixes' if unsafe else ''}" for p, unsafe in RUNS]
 )

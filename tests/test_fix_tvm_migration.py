@@ -21,6 +21,7 @@ import pytest
 from targetlang.fix import FixResult, fix_source
 from targetlang.fix._convert import known_kind, options_of
 
+from .conftest import sample
 from .fixproof.targets_in_source import targets_in_source
 
 DATA = Path(__file__).resolve().parent / "data" / "fix"
@@ -57,6 +58,13 @@ def test_fixed_file_compiles_and_keeps_no_legacy_target(name: str) -> None:
         words = options_of(value)
         if words is not None and known_kind(words[0], None):
             assert site.source in by_hand, f"{name}:{site.line}: legacy target left unreported: {value!r}"
+
+
+@pytest.mark.property
+@pytest.mark.parametrize("name", sample([_name(p) for p in BEFORE]))
+def test_a_second_run_changes_nothing(name: str) -> None:
+    # (the fixed point of the safe fixes: tests/test_fix_fixed_point.py)
+    result = fixed(name)
     again = fix_source(result.text, path=name.removesuffix(".before"), unsafe=True)
     assert again.text == result.text
 

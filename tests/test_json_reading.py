@@ -25,7 +25,7 @@ from targetlang._syntax import JsonSyntax, grammar_syntax
 from targetlang._target import Target
 from targetlang.errors import TargetError
 
-from .conftest import examples
+from .conftest import examples, sample
 from .strategies import grammar_texts, target_configs
 from .texts import data_texts
 
@@ -79,11 +79,14 @@ def reads_as_the_grammar(text: str) -> bool:
     return True
 
 
+@pytest.mark.property
 def test_every_json_text_of_the_test_data_reads_as_the_grammar_reads_it() -> None:
     texts = [text for text in data_texts() if text.startswith("{")]
     assert len(texts) > 1_000
-    taken = sum(reads_as_the_grammar(text) for text in texts)
-    assert taken > 500  # the decoder read many of them, and the grammar the rest
+    compared = sample(texts)
+    taken = sum(reads_as_the_grammar(text) for text in compared)
+    # the decoder read many of them (500 of all), and the grammar the rest
+    assert taken > 500 * len(compared) / len(texts)
 
 
 @pytest.mark.parametrize(

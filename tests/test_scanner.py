@@ -19,7 +19,7 @@ from targetlang import _syntax as syntax
 from targetlang._syntax import LegacySyntax, grammar_syntax, legacy_words, parse_syntax
 from targetlang.errors import TargetError
 
-from .conftest import examples
+from .conftest import examples, sample
 from .strategies import grammar_texts
 from .texts import data_texts
 
@@ -72,13 +72,16 @@ def reads_as_the_grammar(text: str) -> None:
         assert parse_syntax(text) == grammar_syntax(text)
 
 
+@pytest.mark.property
 def test_every_text_of_the_test_data_reads_as_the_grammar_reads_it() -> None:
     texts = data_texts()
     assert len(texts) > 10_000
-    differ = [text for text in texts if text.strip(" ") and not _same(text)]
+    compared = sample(texts)
+    differ = [text for text in compared if text.strip(" ") and not _same(text)]
     assert differ == []
-    read = sum(1 for text in texts if legacy_words(text) is not None)
-    assert read > 1_000  # the comparison covered many legacy strings, not only rejections
+    read = sum(1 for text in compared if legacy_words(text) is not None)
+    # the comparison covered many legacy strings (a thousand of all), not only rejections
+    assert read > 1_000 * len(compared) / len(texts)
 
 
 def _same(text: str) -> bool:

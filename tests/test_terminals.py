@@ -27,7 +27,7 @@ from targetlang._lexical import interpret, interpret_offsets
 from targetlang._syntax import grammar_syntax, grammar_text, parse_syntax
 from targetlang.errors import TargetError
 
-from .conftest import examples
+from .conftest import examples, sample
 from .strategies import grammar_texts
 from .texts import DATA, data_texts
 
@@ -69,13 +69,14 @@ def test_the_frozen_grammar_differs_only_in_terminals() -> None:
     assert rules(old) == rules(grammar_text())
 
 
+@pytest.mark.property
 def test_every_text_of_the_test_data_reads_the_same() -> None:
     texts = data_texts()
     assert len(texts) > 10_000
     corpus = [json.loads(line)["text"] for line in (DATA / "corpus" / "strings.jsonl").read_text().splitlines()]
     assert set(corpus) <= set(texts)
     new, old = grammar_text(), OLD_GRAMMAR.read_text(encoding="utf-8")
-    differ = [text for text in texts if outcome(text, new) != outcome(text, old)]
+    differ = [text for text in sample(texts) if outcome(text, new) != outcome(text, old)]
     assert differ == []
 
 
