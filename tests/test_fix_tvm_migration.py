@@ -13,6 +13,9 @@ from __future__ import annotations
 import ast
 import functools
 import json
+import os
+import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +33,42 @@ PAIRS: list[dict[str, Any]] = [json.loads(line) for line in (DATA / "pairs.jsonl
 _CODE_ROLES_EXCLUDED = {"comment", "docstring", "text"}
 
 
-@functools.cache
-def fixed(name: str) -> FixResult:
+def _fix(name: str) -> FixResult:
     path = DATA / name
     return fix_source(path.read_text(encoding="utf-8"), path=name.removesuffix(".before"), unsafe=True)
+
+
+Fixed = Callable[[str], FixResult]
+
+
+@pytest.fixture(scope="session")
+def fixed(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Fixed:
+    """``fixed(name)``: the file fixed with ``--unsafe-fixes``, made once in a run. The tests of a
+    file may run in both workers: the first that needs it fixes it, under a lock, and leaves it
+    in the run's temporary folder for the other (a tenth of the suite's time, made twice)."""
+    made: dict[str, FixResult] = {}
+    if worker_id == "master" or os.name != "posix":  # one process (or no flock): nothing shared
+        return functools.cache(_fix)
+    shared = tmp_path_factory.getbasetemp().parent / "tvm-files-fixed"  # (the run's, not a worker's)
+    shared.mkdir(exist_ok=True)
+
+    def get(name: str) -> FixResult:
+        if name not in made:
+            stored = shared / name.replace("/", "__")
+            import fcntl
+
+            with open(f"{stored}.lock", "wb") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if stored.exists():
+                    made[name] = pickle.loads(stored.read_bytes())
+                else:
+                    made[name] = _fix(name)
+                    temporary = stored.with_name(f"{stored.name}.{worker_id}")
+                    temporary.write_bytes(pickle.dumps(made[name]))
+                    temporary.replace(stored)
+        return made[name]
+
+    return get
 
 
 def _name(path: Path) -> str:
@@ -46,7 +81,7 @@ def test_the_data_is_there() -> None:
 
 
 @pytest.mark.parametrize("name", [_name(p) for p in BEFORE])
-def test_fixed_file_compiles_and_keeps_no_legacy_target(name: str) -> None:
+def test_fixed_file_compiles_and_keeps_no_legacy_target(fixed: Fixed, name: str) -> None:
     result = fixed(name)
     compile(result.text, name, "exec")
     # the findings' lines are the source's; a fix of two statements moves the lines after it
@@ -62,7 +97,7 @@ def test_fixed_file_compiles_and_keeps_no_legacy_target(name: str) -> None:
 
 @pytest.mark.property
 @pytest.mark.parametrize("name", sample([_name(p) for p in BEFORE]))
-def test_a_second_run_changes_nothing(name: str) -> None:
+def test_a_second_run_changes_nothing(fixed: Fixed, name: str) -> None:
     # (the fixed point of the safe fixes: tests/test_fix_fixed_point.py)
     result = fixed(name)
     again = fix_source(result.text, path=name.removesuffix(".before"), unsafe=True)
@@ -92,7 +127,7 @@ def test_many_literal_pairs() -> None:
 
 
 @pytest.mark.parametrize("pair", CODE_PAIRS, ids=[f"{p['file']}:{p['before']['line']}" for p in CODE_PAIRS])
-def test_written_target_is_the_migrated_one(pair: dict[str, Any]) -> None:
+def test_written_target_is_the_migrated_one(fixed: Fixed, pair: dict[str, Any]) -> None:
     result = fixed(pair["file"] + ".py.before" if not pair["file"].endswith(".py") else pair["file"] + ".before")
     line, column = pair["before"]["line"], pair["before"]["column"] + 1
     found = [f for f in result.findings if (f.line, f.column) == (line, column)]
@@ -140,7 +175,9 @@ def _code(text: str) -> object:
 
 
 @pytest.mark.parametrize("pair", SYMBOLIC, ids=[f"{p['file']}:{p['before']['line']}" for p in SYMBOLIC])
-def test_targets_of_run_time_values_are_written_as_the_maintainers_wrote_them(pair: dict[str, Any]) -> None:
+def test_targets_of_run_time_values_are_written_as_the_maintainers_wrote_them(
+    fixed: Fixed, pair: dict[str, Any]
+) -> None:
     result = fixed(pair["file"] + ".py.before" if not pair["file"].endswith(".py") else pair["file"] + ".before")
     line, column = pair["before"]["line"], pair["before"]["column"] + 1
     [finding] = [f for f in result.findings if (f.line, f.column) == (line, column)]
