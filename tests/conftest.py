@@ -7,6 +7,7 @@ import importlib.util
 import io
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -76,6 +77,13 @@ def sample(population: Sequence[T]) -> list[T]:
 # (the properties that state no number: hypothesis's 100)
 hypothesis_settings.register_profile("suite", max_examples=examples(100))
 hypothesis_settings.load_profile("suite")
+
+
+# A run started with Ctrl-C ignored (under nohup, as a background job of a script) would start
+# every command the tests run with it ignored too, and the tests of Ctrl-C would see it do nothing:
+# Python's own handler, set here, is reset to the default in each child.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
