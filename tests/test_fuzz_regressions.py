@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from targetlang.logs import LogMigrator, parse_line, splice
+from targetlang.logs.spans import REPEATED, walk
 
 
 def test_carriage_return_inside_a_meta_schedule_target_object() -> None:
@@ -154,3 +159,35 @@ def test_a_run_time_part_that_is_no_operand_is_written_in_parentheses() -> None:
     either = 'def f(a, b):\n    return Target("llvm -mcpu=%s" % (a if b else "x"))\n'
     chosen = fix_source(either, path="a.py", unsafe=True)
     assert chosen.text == 'def f(a, b):\n    return Target({"kind": "llvm", "mcpu": (a if b else "x")})\n'
+
+
+# fuzz_log_line: a hand-made line that gives a key twice. json.loads keeps the last value; the
+# field's span was the first one's (a number there: splicing the field's own text raised
+# ValueError; a string: `logs migrate` rewrote the value no reader sees, and the line read back
+# with its target unchanged).
+_LEGACY = "llvm -device=arm_cpu -target=aarch64-linux-gnu"
+_TWICE = [
+    ('{"v": 0.1, "i": [5.5], "i": ["%s", "t"]}', ("i", 0)),
+    ('{"v": 0.1, "i": ["cuda"], "i": ["%s", "t"]}', ("i", 0)),
+    ('{"r": [[0.1], 0, 0.5, 16], "v": 0.1, "i": [5.5], "v": 0.1, "i": ["%s"]}', ("i", 0)),
+    (
+        '{"input": ["cuda", "t", [], {}], "input": ["%s", "t", [], {}], "config": {"index": 0, '
+        '"code_hash": null, "entity": []}, "result": [[0.1], 0, 1, 1], "version": 0.2}',
+        ("input", 0),
+    ),
+]
+
+
+@pytest.mark.parametrize(("shape", "path"), _TWICE)
+def test_the_span_of_a_key_given_twice_is_the_last_ones(shape: str, path: tuple[str, int]) -> None:
+    line = shape.replace("%s", _LEGACY)
+    record = parse_line(line)
+    (field,) = record.fields
+    last = line.rindex(_LEGACY) - 1
+    assert (field.start, field.end) == (last, last + len(_LEGACY) + 2)
+    assert splice(record, field, line[field.start : field.end]) == line
+    assert walk(line, path) == REPEATED
+    migrated = LogMigrator().migrate(record).text
+    assert migrated != line
+    assert json.loads(migrated)[path[0]][0] == json.loads(LogMigrator().migrate(parse_line(migrated)).text)[path[0]][0]
+    assert "-target=" not in json.dumps(json.loads(migrated)[path[0]][0])

@@ -184,14 +184,13 @@ def _fields(body: str, value: Any, layout: Layout, skip: int) -> tuple[Field, ..
     fields = []
     for group, (name, path) in enumerate(layout.targets, 1):
         token = match.group(group) if match is not None else None
-        if match is None or token is None:
-            fields.append(_json_field(body, value, name, path, layout, skip))
-            continue
         spec = value
         for step in path:
             spec = spec[step]
-        if ("\\" in token or token[1:-1] != spec) and json.loads(token) != spec:
-            raise LookupError(f"the token at {list(path)} does not hold the decoded value")
+        if match is None or token is None or (("\\" in token or token[1:-1] != spec) and json.loads(token) != spec):
+            # (a token that does not hold the decoded value: a key given again later in the line)
+            fields.append(_json_field(body, value, name, path, layout, skip))
+            continue
         start, end = match.span(group)
         fields.append(Field(name, start + skip, end + skip, spec, "string"))
     return tuple(fields)

@@ -8,8 +8,10 @@ value's own serialization, the position is proven, not guessed. When a writer di
 ``json.dumps`` does not reproduce (a C++ float printer, hand editing), a unique occurrence of the
 value's serialization is accepted; failing that, a small string-aware scanner walks the line.
 
-The proofs assume that no object gives a key twice, which no tuner's dumper does (for such a hand-made
-line, ``json.loads`` keeps the last value and a rebuilt prefix may point at the first).
+No tuner's dumper gives a key twice in an object, but a hand-made line may: ``json.loads`` keeps
+the last value, and a rebuilt prefix, or a reading of the text that stops at the first key, would
+point at the first. :func:`walk` reads on to the end of each object on the way to the value, and
+a key given again there sends the line to the scanner, which takes the last.
 """
 
 from __future__ import annotations
@@ -89,11 +91,16 @@ def _skip(line: str, i: int) -> int:
     return i
 
 
+REPEATED = (-1, -1)
+"""What :func:`walk` gives when an object on the way to the value gives its key twice."""
+
+
 def walk(line: str, path: Path, start: int = 0) -> tuple[int, int] | None:
     """``(start, end)`` of the value at ``path`` in the JSON text ``line``, found by reading the
-    text itself: keys are read and the values before the one wanted are skipped by the C scanner of
-    ``json``. ``None`` when the text does not have that shape (then :func:`locate`'s other ways
-    apply). Like the other proofs, it assumes that no object gives a key twice.
+    text itself: keys are read and the values besides the one wanted are skipped by the C scanner
+    of ``json``. ``None`` when the text does not have that shape (then :func:`locate`'s other ways
+    apply); :data:`REPEATED` when an object on the way gives the key twice (the value is the last
+    one's, which :func:`scan` finds).
     """
     scan_once = _SCAN_ONCE
     try:
@@ -117,6 +124,8 @@ def walk(line: str, path: Path, start: int = 0) -> tuple[int, int] | None:
                     if line[i] != ",":
                         return None
                     i = _skip(line, i + 1)
+                if _given_again(line, i, step):
+                    return REPEATED
             else:
                 if line[i] != "[":
                     return None
@@ -131,6 +140,18 @@ def walk(line: str, path: Path, start: int = 0) -> tuple[int, int] | None:
         return None
 
 
+def _given_again(line: str, i: int, key: str) -> bool:
+    """Whether the object whose member ``key``'s value starts at ``i`` gives ``key`` again."""
+    scan_once = _SCAN_ONCE
+    i = _skip(line, scan_once(line, i)[1])
+    while line[i] == ",":
+        other, i = scan_once(line, _skip(line, i + 1))
+        if other == key:
+            return True
+        i = _skip(line, scan_once(line, _skip(line, _skip(line, i) + 1))[1])
+    return False
+
+
 def locate(line: str, root: Any, path: Path, styles: tuple[Style, ...], from_end: bool = False) -> tuple[int, int]:
     """``(start, end)`` of the text of the value at ``path`` in ``line``, the JSON text ``root`` was
     decoded from (leading and trailing whitespace allowed). ``styles`` are tried in order;
@@ -140,24 +161,26 @@ def locate(line: str, root: Any, path: Path, styles: tuple[Style, ...], from_end
     value = root
     for step in path:
         value = value[step]
-    if not from_end:
-        found = walk(line, path)
-        if found is not None:
-            return found
     lead = len(line) - len(line.lstrip(_BLANK))
     body_end = len(line.rstrip(_BLANK))
-    for style in styles:
-        text = _dumps(value, style)
-        if from_end:
+    if from_end:  # the text after the last member, rebuilt: it is the last one's, if given twice
+        for style in styles:
+            text = _dumps(value, style)
             suffix = _suffix(root, path, style)
             start = body_end - len(suffix) - len(text)
             if line.endswith(suffix, 0, body_end) and line.startswith(text, start) and start >= lead:
                 return (start, start + len(text))
-        else:
-            prefix = _prefix(root, path, style)
-            start = lead + len(prefix)
-            if line.startswith(prefix, lead) and line.startswith(text, start):
-                return (start, start + len(text))
+    found = walk(line, path)
+    if found is REPEATED:
+        return _scanned(line, path)
+    if found is not None:
+        return found
+    for style in styles:
+        text = _dumps(value, style)
+        prefix = _prefix(root, path, style)
+        start = lead + len(prefix)
+        if line.startswith(prefix, lead) and line.startswith(text, start):
+            return (start, start + len(text))
     for style in styles:
         text = _dumps(value, style)
         start = line.find(text)
@@ -165,6 +188,10 @@ def locate(line: str, root: Any, path: Path, styles: tuple[Style, ...], from_end
         # object's brace never follows a letter. Anything less clear-cut goes to the scanner.
         if start >= 0 and line.find(text, start + 1) < 0 and _token_boundary(line, start):
             return (start, start + len(text))
+    return _scanned(line, path)
+
+
+def _scanned(line: str, path: Path) -> tuple[int, int]:
     span = scan(line, path)
     if span is None:
         raise LookupError(f"no value at {list(path)} in this line")
