@@ -155,6 +155,9 @@ _LONE_CR = re.compile(r"\r(?!\n)")
 # (the same block at tab sizes 8 and 1), LibCST's tokenizer may not ("no matching outer block
 # for dedent"): a refusal of such a text is not held against fix.
 _MIXED_INDENT = re.compile(r"^[ \t]*(?: \t|\t )", re.MULTILINE)
+# KNOWN, LibCST's too: a starred value right after return or yield (`return* [t]`), which Python
+# reads, LibCST refuses ("Must have at least one space after 'return'").
+_KEYWORD_STAR = re.compile(r"\b(?:return|yield)\*")
 
 
 class FixOptions(TypedDict):
@@ -191,7 +194,7 @@ def fix(data: bytes) -> None:
     except targetlang.TargetError as err:
         # Python's parser accepted it: only its size or its depth may be refused
         limit = isinstance(err, (NestingTooDeepError, SourceTooLargeError))
-        libcst_gap = _LONE_CONTINUATION.search(text) or _MIXED_INDENT.search(text)
+        libcst_gap = _LONE_CONTINUATION.search(text) or _MIXED_INDENT.search(text) or _KEYWORD_STAR.search(text)
         expect(not valid or limit or libcst_gap is not None, "valid Python refused", err)
         return
     expect(isinstance(result, FixResult) and result.source == text, "not a FixResult of the text", result)
