@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from ._walk import walk
+
 if TYPE_CHECKING:
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import RemoveImportsVisitor
-
-from ._walk import walk
 
 __all__ = ["IDENTIFIER", "NameUses", "imports"]
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from json import scanner
 from typing import Any
 
@@ -107,25 +108,15 @@ def walk(line: str, path: Path, start: int = 0) -> tuple[int, int] | None:
         i = _skip(line, start)
         for step in path:
             if isinstance(step, str):
-                if line[i] != "{":
-                    return None
-                i = _skip(line, i + 1)
-                while True:
-                    if line[i] != '"':
-                        return None
-                    key, i = scan_once(line, i)
-                    i = _skip(line, i)
-                    if line[i] != ":":
-                        return None
-                    i = _skip(line, i + 1)
+                found = None
+                for key, at in _members(line, i):
                     if key == step:
-                        break
-                    i = _skip(line, scan_once(line, i)[1])
-                    if line[i] != ",":
-                        return None
-                    i = _skip(line, i + 1)
-                if _given_again(line, i, step):
-                    return REPEATED
+                        if found is not None:
+                            return REPEATED
+                        found = at
+                if found is None:
+                    return None
+                i = found
             else:
                 if line[i] != "[":
                     return None
@@ -136,20 +127,36 @@ def walk(line: str, path: Path, start: int = 0) -> tuple[int, int] | None:
                         return None
                     i = _skip(line, i + 1)
         return (i, scan_once(line, i)[1])
-    except (StopIteration, IndexError):
+    except (StopIteration, IndexError, _NotThisShape):
         return None
 
 
-def _given_again(line: str, i: int, key: str) -> bool:
-    """Whether the object whose member ``key``'s value starts at ``i`` gives ``key`` again."""
+class _NotThisShape(Exception):
+    pass
+
+
+def _members(line: str, i: int) -> Iterator[tuple[str, int]]:
+    """``(key, start of its value)`` of each member of the object at ``i``, to its end (every
+    member is read: a key may be given again after the one looked for)."""
     scan_once = _SCAN_ONCE
-    i = _skip(line, scan_once(line, i)[1])
-    while line[i] == ",":
-        other, i = scan_once(line, _skip(line, i + 1))
-        if other == key:
-            return True
-        i = _skip(line, scan_once(line, _skip(line, _skip(line, i) + 1))[1])
-    return False
+    if line[i] != "{":
+        raise _NotThisShape
+    i = _skip(line, i + 1)
+    while True:
+        if line[i] != '"':
+            raise _NotThisShape
+        key, i = scan_once(line, i)
+        i = _skip(line, i)
+        if line[i] != ":":
+            raise _NotThisShape
+        i = _skip(line, i + 1)
+        yield key, i
+        i = _skip(line, scan_once(line, i)[1])
+        if line[i] == "}":
+            return
+        if line[i] != ",":
+            raise _NotThisShape
+        i = _skip(line, i + 1)
 
 
 def locate(line: str, root: Any, path: Path, styles: tuple[Style, ...], from_end: bool = False) -> tuple[int, int]:
