@@ -14,7 +14,7 @@ import pytest
 
 from targetlang.logs.fast import CheckLines, MigrateLines, StatsLines
 
-from .conftest import Run
+from .conftest import Run, examples
 from .test_logs import ALL_LOGS, LOGS
 from .test_logs_jobs import TARGETS, VARIANTS, _small_chunks, generated_log, odd_line, outcome
 
@@ -153,14 +153,16 @@ def scheduler_inputs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Logs of auto_scheduler's records, and (for ``stats``) AutoTVM's generated logs."""
     root = tmp_path_factory.mktemp("scheduler")
     paths = []
-    # (each edge of a record is drawn once in a hundred records or more often: 30 of each, or more)
+    # (each edge of a record is drawn once in a hundred records or more often: 36 of each, or
+    # more, under TARGETLANG_EXAMPLES=all; 9 in a quarter of the records; the tests that take
+    # them are marked ``property``)
     for seed in range(3):
         path = root / f"scheduler-{seed}.log"
-        path.write_bytes(scheduler_log(seed, 1200))
+        path.write_bytes(scheduler_log(seed, examples(1200)))
         paths.append(path)
     for seed, start in enumerate(["autotvm", "auto_scheduler", "space"]):
         path = root / f"generated-{seed}-{start}.log"
-        path.write_bytes(generated_log(seed + 10, 800, start))
+        path.write_bytes(generated_log(seed + 10, examples(800), start))
         paths.append(path)
     return paths
 
@@ -170,6 +172,7 @@ def _general(monkeypatch: pytest.MonkeyPatch, general: bool) -> None:
         monkeypatch.setattr(lines, "shortcut", not general)
 
 
+@pytest.mark.property
 @pytest.mark.parametrize("variant", VARIANTS, ids=" ".join)
 def test_the_shortcuts_give_what_the_general_path_gives(
     run: Run, scheduler_inputs: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: list[str]
@@ -297,6 +300,7 @@ MATCH_VARIANTS = [
 ]
 
 
+@pytest.mark.property
 @pytest.mark.parametrize("variant", MATCH_VARIANTS, ids=" ".join)
 def test_match_on_every_core_gives_what_one_process_gives(
     run: Run, scheduler_inputs: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: list[str]

@@ -30,7 +30,7 @@ from targetlang.logs.records import line_record
 from targetlang.logs.report import Digest
 from targetlang.logs.stats import Stats
 
-from .conftest import Run, examples, read_jsonl
+from .conftest import Run, examples, read_jsonl, sample
 from .test_logs import ALL_LOGS, LOGS
 
 # ------------------------------------------------------------------ inputs
@@ -226,21 +226,22 @@ def oracle_logs() -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """Every real log of tests/data (the corpus, and each log of the loader oracle), and
-    generated logs of each start."""
+    """The real logs of tests/data (the corpus, and the logs of the loader oracle: a sample of
+    them, all under ``TARGETLANG_EXAMPLES=all``), and generated logs of each start. The tests
+    that take them are marked ``property``."""
     root = tmp_path_factory.mktemp("inputs")
     paths = []
     for name in ALL_LOGS:
         copy = root / name.replace("/", "_")
         shutil.copyfile(LOGS / name, copy)
         paths.append(copy)
-    for n, (loader, text) in enumerate(oracle_logs()):
+    for n, (loader, text) in enumerate(sample(oracle_logs())):
         path = root / f"oracle-{n:04d}-{loader}.log"
         path.write_bytes(text.encode("utf-8", "surrogatepass"))
         paths.append(path)
     for seed, start in enumerate(["autotvm", "auto_scheduler", "space", "autotvm"]):
         path = root / f"generated-{seed}-{start}.log"
-        path.write_bytes(generated_log(seed, 1500, start))
+        path.write_bytes(generated_log(seed, examples(1500), start))
         paths.append(path)
     return paths
 
@@ -255,7 +256,7 @@ VARIANTS: list[list[str]] = [
     ["stats"],
     ["stats", "--json"],
     # (writing a FILE with -o takes longer than migrating a small one: two variants write the
-    # 193 FILEs a pool takes, the lines of all 875 are compared in the others' --diff)
+    # FILEs a pool takes, the lines of every FILE are compared in the others' --diff)
     ["migrate", "-o", "{out}"],
     ["migrate", "--json", "--diff"],
     ["migrate", "--diff", "--quiet"],
@@ -295,7 +296,7 @@ def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _pooled(files: list[Path]) -> list[Path]:
     """The files that small chunks give to a pool (the others are read as one process reads them,
-    which the tests above compare): 193 of the 875."""
+    which the tests above compare): 193 of the 875 under ``TARGETLANG_EXAMPLES=all``."""
     return [path for path in _names(files) if path.stat().st_size >= _SMALL_POOL_FROM]
 
 
@@ -304,6 +305,7 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     _small_chunks(monkeypatch)
 
 
+@pytest.mark.property
 @pytest.mark.parametrize("variant", VARIANTS, ids=" ".join)
 def test_the_shortcut_and_two_processes_give_what_the_general_path_gives(
     run: Run, inputs: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: list[str]
@@ -355,6 +357,7 @@ def test_the_shortcut_takes_the_lines_of_the_common_shapes(monkeypatch: pytest.M
             assert len(general) < lines * most, (name, argv, len(general), lines)
 
 
+@pytest.mark.property
 def test_migrated_lines_come_back_in_shared_memory_or_not(
     run: Run, inputs: list[Path], tmp_path: Path, small_chunks: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -367,6 +370,7 @@ def test_migrated_lines_come_back_in_shared_memory_or_not(
         assert two == one
 
 
+@pytest.mark.property
 @pytest.mark.parametrize("variant", [["check"], ["migrate", "-o", "{out}"], ["migrate", "--diff"]], ids=" ".join)
 def test_a_digest_that_fills_up_midway_is_made_record_by_record(
     run: Run,

@@ -23,6 +23,7 @@ Run as a script, it prints the sites of the files given as JSON lines.
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import io
 import json
@@ -588,13 +589,23 @@ def _is_plain_literal(node: ast.expr) -> bool:
 
 def targets_in_source(source: str) -> list[Site]:
     """The targets in target positions of Python ``source``, in source order (see the module)."""
+    tree, visited = _visited(source)
+    return _targets_in_tree(visited, _Scan(tree))
+
+
+@functools.lru_cache(maxsize=512)
+def _visited(source: str) -> tuple[ast.Module, _Finder]:
+    """``source``'s tree, and a finder that has walked it (not yet its loose literals): the
+    targets of a file and its uses of the legacy API are read from one parse and one walk."""
     tree = ast.parse(source)
-    return _targets_in_tree(source, tree, _Scan(tree))
-
-
-def _targets_in_tree(source: str, tree: ast.Module, scan: _Scan) -> list[Site]:
     finder = _Finder(source)
     finder.visit(tree)
+    return tree, finder
+
+
+def _targets_in_tree(visited: _Finder, scan: _Scan) -> list[Site]:
+    finder = copy.copy(visited)  # (the cached one is left as it is)
+    finder.found = dict(visited.found)
     finder.loose(scan)
     # a site nested in another (Target(Target("cuda"), ...)) is kept: both are positions
     return sorted(finder.found.values(), key=lambda s: (s.line, s.col, -s.end_line, -s.end_col))
@@ -722,9 +733,9 @@ def _sites_of_file(path: str, text: str) -> tuple[Site, ...]:
     if not name.endswith(".py"):
         role = "shell" if name.endswith(".sh") else "text"
         return tuple(targets_in_text(text, role))
-    tree = ast.parse(text)
+    tree, visited = _visited(text)
     scan = _Scan(tree)
-    sites = _targets_in_tree(text, tree, scan)
+    sites = _targets_in_tree(visited, scan)
     for role, chunk, line, col in _comments_and_docstrings(text, scan):
         sites.extend(targets_in_text(chunk, role, line=line, col=col))
     return tuple(sorted(sites, key=lambda s: (s.line, s.col, -s.end_line, -s.end_col)))
@@ -735,9 +746,7 @@ def legacy_api_uses(source: str) -> list[Site]:
     ``canon_*`` static methods, and reads of removed properties (``target.arch``,
     ``target.max_num_threads``, ...; by attribute name, so a read of another object's attribute of
     the same name is listed too). Role ``helper`` or ``property``."""
-    tree = ast.parse(source)
-    finder = _Finder(source)
-    finder.visit(tree)
+    tree, finder = _visited(source)
     uses = [site for site in finder.found.values() if site.role == "helper"]
     for node in ast.walk(tree):
         if (
