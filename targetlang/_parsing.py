@@ -209,23 +209,25 @@ def parse_in_era(text: str, era: str, *, registry: Registry | None = None) -> Ta
 def _check_int64(config: Mapping[str, Any]) -> None:
     """TVM's FFI converted a config mapping before reading any of it, and an integer anywhere in
     it beyond 64 bits was an ``OverflowError`` then, whatever else was wrong."""
-    # In document order, a container at a time: an iterator over its items and its path, so that
-    # a path is made only for a container and for a value that does not fit (a path string and a
-    # tuple for each item of a 5,000,000-item array took half of explain's memory).
+    # In document order, a container at a time: an iterator over its items and the key it stands
+    # at, so that nothing is made for an item (a path string and a tuple for each item of a
+    # 5,000,000-item array took half of explain's memory), and the path is spelled out only for
+    # a value that does not fit (spelled at each level, it was quadratic in the depth).
     seen = {id(config)}  # a mapping that holds itself is the reader's to report, once
-    stack: list[tuple[Iterator[tuple[Any, Any]], str]] = [(iter(config.items()), "config")]
+    stack: list[tuple[Iterator[tuple[Any, Any]], Any]] = [(iter(config.items()), None)]
     while stack:
-        items, path = stack[-1]
+        items, _ = stack[-1]
         for key, value in items:
             if isinstance(value, bool | str):
                 continue
             if isinstance(value, int):
                 if not INT64_MIN <= value <= INT64_MAX:
+                    path = "config" + "".join(f"[{at!r}]" for _, at in stack[1:])
                     raise IntegerOverflowError(f"{path}[{key!r}] is {value}, which does not fit 64 bits", "")
             elif isinstance(value, Mapping | list | tuple) and id(value) not in seen:
                 seen.add(id(value))
                 inner = value.items() if isinstance(value, Mapping) else enumerate(value)
-                stack.append((iter(inner), f"{path}[{key!r}]"))
+                stack.append((iter(inner), key))
                 break
         else:
             stack.pop()
