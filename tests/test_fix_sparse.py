@@ -13,6 +13,8 @@ import pytest
 import targetlang.fix._python
 from targetlang.fix import fix_source
 from targetlang.fix._prefilter import hits
+from targetlang.fix._python import fix_python
+from targetlang.fix._python_syntax import Reading
 from targetlang.fix._sparse import sparse
 
 DATA = Path(__file__).parent / "data" / "fix"
@@ -214,3 +216,60 @@ def test_the_prefilter_knows_the_kinds_the_legacy_registry_reads() -> None:
     for version in SCHEMA_RELEASES:
         assert release_kind_names(version) == {kind.name for kind in release_kinds(version)}, version
     assert {"llvm", "cuda", "ethos-u", "trn"} <= kind_names(None)
+
+
+# ------------------------------------------------------------------ the prefilter hides nothing
+
+
+def _whole(source: str) -> list[tuple[int, str, str]]:
+    """The findings of ``source`` read whole by LibCST, past the prefilter: (line, rule, safety)."""
+    reading = Reading(ast.parse(source), ((0, len(source)),))
+    _, findings = fix_python(source, reading=reading)
+    return [(f.line, f.rule, f.safety) for f in findings]
+
+
+# A helper called through each way an import names tvm.target (the survey resolves them all)
+HELPER_CALLS = [
+    "import tvm\nt = tvm.target.cuda()\n",
+    "tvm.target.rasp()\n",
+    "from tvm.target import cuda\nt = cuda()\n",
+    "from tvm.target import cuda as gpu\nt = gpu()\n",
+    "from tvm import target as T\nt = T.cuda()\n",
+    "from tvm import (\n    relay,\n    target as T,\n)\nt = T.arm_cpu('rasp4b')\n",
+    "import tvm.target as tt\nt = tt.rasp()\n",
+    "import tvm.target.target as tt\nt = tt.mali()\n",
+    "import tvm as t\nx = t.target.cuda()\n",
+    "from tvm.target import target as tt\nx = tt.cuda()\n",
+    "from tvm import target\nx = target.create('llvm -mcpu=skylake')\n",
+]
+HELPER_NAME = re.compile(r"\b(?:cuda|rocm|create|hexagon|mali|rasp|arm_cpu)\s*\(")
+# A call of a helper's name that no import makes one: nothing for LibCST to read
+NO_HELPER_CALLS = [
+    "import tvm\ndev = tvm.cuda(0)\n",
+    "from tvm import rpc\nremote = rpc.connect(host, port)\ndev = remote.hexagon(0)\n",
+    "def _find_or_create(x):\n    return create(x)\n",
+    "from tvm import relay\nmod = relay.create(x)\n",
+]
+
+
+@pytest.mark.parametrize("source", HELPER_CALLS)
+def test_a_helper_called_under_any_imported_name_passes_the_prefilter(source: str) -> None:
+    whole = _whole(source)
+    assert any(rule in ("target-helper", "canon-target") for _, rule, _ in whole), whole
+    assert hits(source)
+    assert [(f.line, f.rule, f.safety) for f in fix_source(source, path="x.py").findings] == whole
+
+
+@pytest.mark.parametrize("source", NO_HELPER_CALLS)
+def test_a_call_of_a_helpers_name_no_import_makes_one_is_not_read(source: str) -> None:
+    assert _whole(source) == []
+    assert hits(source) == []
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (DATA / "prefilter").iterdir()))
+def test_a_real_file_the_prefilter_passes_over_has_nothing_to_fix(name: str) -> None:
+    # (tests/data/fix/SOURCES.md: files of TVM that call a helper's name, tvm.rocm(0) and the like)
+    source = (DATA / "prefilter" / name).read_text(encoding="utf-8")
+    assert HELPER_NAME.search(source)
+    assert hits(source) == []
+    assert _whole(source) == []

@@ -25,8 +25,10 @@ def worth_parsing(text: str, registry: Registry | None = None, *, written: bool 
     and reading them with LibCST is most of the time a run takes. ``written``: ``text`` is the
     code a fix wrote, which holds modern targets by design: only a legacy one counts there."""
     looks, legacy, properties = _prefilter(registry)
-    return any(pattern.search(text) for pattern in (legacy if written else looks)) or bool(
-        properties.search(text) and _TARGET_WORD.search(text)
+    return (
+        any(pattern.search(text) for pattern in (legacy if written else looks))
+        or bool(properties.search(text) and _TARGET_WORD.search(text))
+        or bool(_helper_call().search(text) and _TARGET_MODULE.search(text))
     )
 
 
@@ -38,6 +40,8 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
     found = [match.span() for pattern in looks for match in pattern.finditer(text)]
     if _TARGET_WORD.search(text):
         found += [match.span() for match in properties.finditer(text)]
+    if _TARGET_MODULE.search(text):
+        found += [match.span() for match in _helper_call().finditer(text)]
     if found:
         # in a file that has any, what the survey looks at is broader than what gates the file:
         # any text with an option (of a kind no registry knows), every call where a target is
@@ -48,6 +52,11 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
+# A helper is called under a name the survey resolves into tvm.target (Survey.helper): through
+# tvm.target itself, an import from it, or the module imported from tvm under any name. A call of
+# that name in a file with none of these (tvm.cuda(0), a device; rpc.hexagon(0); any create())
+# is no helper's: most of the files of TVM's tree that LibCST read for nothing.
+_TARGET_MODULE = re.compile(r"tvm\.target|from\s+tvm\s+import\b[^;]{0,300}?\btarget\b")
 # what _candidates reads as an option: a dash after a space, then a name, a dash, a quote (the
 # next part of a concatenation) or a brace (a field of an f-string)
 _ANY_OPTION = re.compile(r"""\s-(?:[^\W\d]|-\w|["'{])""")
@@ -89,7 +98,6 @@ def _prefilter(
     looks = (
         rf"""["'](?:\s*{head}[^"'\n]*?\s-|\s*(?:{kinds})\s+["'{{%]|\s+-\w|[^"'\n]*\\[xuUN0-7]|\.join\(\s*[\[(])""",
         *(rf"""{where}[^"'\n]*?-""" for where in stands),
-        rf"""(?:{helpers})\s*\(""",
         r"canon_",
         # a helper imported or named without a call (removed: the import fails)
         rf"""target\.(?:{helpers}|vta|micro)\b""",
@@ -111,6 +119,13 @@ def _prefilter(
         tuple(map(re.compile, legacy)),
         re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b"),
     )
+
+
+@functools.cache
+def _helper_call() -> re.Pattern[str]:
+    """A call of a helper's name (or ``create``): counted in a file that names
+    :data:`_TARGET_MODULE` only."""
+    return re.compile(rf"""(?:{"|".join(sorted(helper_names() | {"create"}))})\s*\(""")
 
 
 def kind_names(registry: Registry | None) -> frozenset[str]:
