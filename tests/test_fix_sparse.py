@@ -16,6 +16,7 @@ from targetlang.fix._prefilter import hits
 from targetlang.fix._python import fix_python
 from targetlang.fix._python_syntax import Reading
 from targetlang.fix._sparse import sparse
+from targetlang.helpers import HELPERS
 
 DATA = Path(__file__).parent / "data" / "fix"
 
@@ -241,8 +242,10 @@ HELPER_CALLS = [
     "import tvm as t\nx = t.target.cuda()\n",
     "from tvm.target import target as tt\nx = tt.cuda()\n",
     "from tvm import target\nx = target.create('llvm -mcpu=skylake')\n",
+    "import functools\nfrom tvm import target as T\nmake = functools.partial(T.arm_cpu, 'rasp4b')\n",
 ]
-HELPER_NAME = re.compile(r"\b(?:cuda|rocm|create|hexagon|mali|rasp|arm_cpu)\s*\(")
+# a helper's name before a parenthesis, anywhere: what sent a file to LibCST before
+HELPER_NAME = re.compile(rf"(?:{'|'.join(sorted(HELPERS))}|create)\s*\(")
 # A call of a helper's name that no import makes one: nothing for LibCST to read
 NO_HELPER_CALLS = [
     "import tvm\ndev = tvm.cuda(0)\n",

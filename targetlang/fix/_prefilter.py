@@ -28,7 +28,7 @@ def worth_parsing(text: str, registry: Registry | None = None, *, written: bool 
     return (
         any(pattern.search(text) for pattern in (legacy if written else looks))
         or bool(properties.search(text) and _TARGET_WORD.search(text))
-        or bool(_helper_call().search(text) and _TARGET_MODULE.search(text))
+        or any(_helper_call(alias).search(text) for alias in _module_aliases(text))
     )
 
 
@@ -40,8 +40,8 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
     found = [match.span() for pattern in looks for match in pattern.finditer(text)]
     if _TARGET_WORD.search(text):
         found += [match.span() for match in properties.finditer(text)]
-    if _TARGET_MODULE.search(text):
-        found += [match.span() for match in _helper_call().finditer(text)]
+    for alias in _module_aliases(text):
+        found += [match.span() for match in _helper_call(alias).finditer(text)]
     if found:
         # in a file that has any, what the survey looks at is broader than what gates the file:
         # any text with an option (of a kind no registry knows), every call where a target is
@@ -52,11 +52,20 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
-# A helper is called under a name the survey resolves into tvm.target (Survey.helper): through
-# tvm.target itself, an import from it, or the module imported from tvm under any name. A call of
-# that name in a file with none of these (tvm.cuda(0), a device; rpc.hexagon(0); any create())
-# is no helper's: most of the files of TVM's tree that LibCST read for nothing.
-_TARGET_MODULE = re.compile(r"tvm\.target|from\s+tvm\s+import\b[^;]{0,300}?\btarget\b")
+# A helper is called under a name the survey resolves into tvm.target (Survey.helper): as
+# tvm.target.cuda() or target.cuda() (found as "target.cuda" below), by the name an import from
+# tvm.target binds (found at that import), or through another name the module is imported under,
+# which these find. Any other call of a helper's name (tvm.cuda(0), a device; rpc.hexagon(0); any
+# create()) is no helper's: in most of the files of TVM's tree that LibCST read for nothing, that
+# was all there was.
+_MODULE_ALIAS = re.compile(
+    r"import\s+tvm\.target(?:\.target)?\s+as\s+(\w+)|from\s+tvm(?:\.target)?\s+import\b[^;]{0,300}?\btarget\s+as\s+(\w+)"
+)
+
+
+def _module_aliases(text: str) -> set[str]:
+    """The names ``text`` imports the module ``tvm.target`` under, other than ``target``."""
+    return {name for match in _MODULE_ALIAS.finditer(text) for name in match.groups() if name}
 # what _candidates reads as an option: a dash after a space, then a name, a dash, a quote (the
 # next part of a concatenation) or a brace (a field of an f-string)
 _ANY_OPTION = re.compile(r"""\s-(?:[^\W\d]|-\w|["'{])""")
@@ -121,11 +130,12 @@ def _prefilter(
     )
 
 
-@functools.cache
-def _helper_call() -> re.Pattern[str]:
-    """A call of a helper's name (or ``create``): counted in a file that names
-    :data:`_TARGET_MODULE` only."""
-    return re.compile(rf"""(?:{"|".join(sorted(helper_names() | {"create"}))})\s*\(""")
+@functools.lru_cache(maxsize=64)
+def _helper_call(module: str) -> re.Pattern[str]:
+    """A helper (or ``create``) named through ``module``, a name of ``tvm.target``: called, or
+    taken as a value (``functools.partial(T.arm_cpu, ...)``)."""
+    helpers = "|".join(sorted(helper_names() | {"create", "vta", "micro"}))
+    return re.compile(rf"""\b{re.escape(module)}\s*\.\s*(?:{helpers})\b""")
 
 
 def kind_names(registry: Registry | None) -> frozenset[str]:
