@@ -243,6 +243,11 @@ HELPER_CALLS = [
     "from tvm.target import target as tt\nx = tt.cuda()\n",
     "from tvm import target\nx = target.create('llvm -mcpu=skylake')\n",
     "import functools\nfrom tvm import target as T\nmake = functools.partial(T.arm_cpu, 'rasp4b')\n",
+    # an import of a helper (it fails from TVM 0.24 on), each way its names are written
+    "from tvm.target import Target, cuda as gpu\n",
+    "from tvm.target import (\n    Target,  # the class (kept)\n    arm_cpu,\n)\n",
+    "from tvm.target import Target, \\\n    mali\n",
+    "from tvm.target.target import rasp\n",
 ]
 # a helper's name before a parenthesis, anywhere: what sent a file to LibCST before
 HELPER_NAME = re.compile(rf"(?:{'|'.join(sorted(HELPERS))}|create)\s*\(")
@@ -252,6 +257,8 @@ NO_HELPER_CALLS = [
     "from tvm import rpc\nremote = rpc.connect(host, port)\ndev = remote.hexagon(0)\n",
     "def _find_or_create(x):\n    return create(x)\n",
     "from tvm import relay\nmod = relay.create(x)\n",
+    # an import of Target alone: a kind named in the code after it is no helper's
+    'from tvm.target import Target\n\n\ndef _target():\n    return Target("cuda", host="llvm")\n',
 ]
 
 

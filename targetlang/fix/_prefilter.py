@@ -110,7 +110,9 @@ def _prefilter(
         r"canon_",
         # a helper imported or named without a call (removed: the import fails)
         rf"""target\.(?:{helpers}|vta|micro)\b""",
-        rf"""from\s+tvm\.target(?:\.target)?\s+import\b[^;]{{0,300}}?\b(?:{helpers}|vta|micro)\b""",
+        # (the names of the import alone: in parentheses, comments skipped whole, or to the end of
+        # its logical line; reading on, it met "cuda" in Target("cuda") lines below)
+        rf"""from\s+tvm\.target(?:\.target)?\s+import\s*(?:\((?:[^)#]|#[^\n]*){{0,300}}?|(?:[^\n;\\#]|\\[\s\S]){{0,300}}?)\b(?:{helpers}|vta|micro)\b""",
         # str() of a target tested
         r"""str\([^()\n]{1,80}\)\s*(?:[=!]=|\.(?:starts|ends)with\b)""",
         r"""in\s+str\(""",
