@@ -52,20 +52,19 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
+# The names an import statement imports, up to the one a pattern looks for: in parentheses
+# (comments skipped whole), or to the end of its logical line. (Read on past the statement, a
+# pattern met "cuda" in the Target("cuda") of a function below an import of Target.)
+_IMPORTED = r"""\s*(?:\((?:[^)#]|#[^\n]*){0,300}?|(?:[^\n;\\#]|\\[\s\S]){0,300}?)"""
 # A helper is called under a name the survey resolves into tvm.target (Survey.helper): as
-# tvm.target.cuda() or target.cuda() (found as "target.cuda" below), by the name an import from
+# tvm.target.cuda() or target.cuda() (found as "target.cuda"), by the name an import from
 # tvm.target binds (found at that import), or through another name the module is imported under,
-# which these find. Any other call of a helper's name (tvm.cuda(0), a device; rpc.hexagon(0); any
+# which this finds. Any other call of a helper's name (tvm.cuda(0), a device; rpc.hexagon(0); any
 # create()) is no helper's: in most of the files of TVM's tree that LibCST read for nothing, that
 # was all there was.
 _MODULE_ALIAS = re.compile(
-    r"import\s+tvm\.target(?:\.target)?\s+as\s+(\w+)|from\s+tvm(?:\.target)?\s+import\b[^;]{0,300}?\btarget\s+as\s+(\w+)"
+    rf"\btvm\.target(?:\.target)?\s+as\s+(\w+)|from\s+tvm(?:\.target)?\s+import{_IMPORTED}\btarget\s+as\s+(\w+)"
 )
-
-
-def _module_aliases(text: str) -> set[str]:
-    """The names ``text`` imports the module ``tvm.target`` under, other than ``target``."""
-    return {name for match in _MODULE_ALIAS.finditer(text) for name in match.groups() if name}
 # what _candidates reads as an option: a dash after a space, then a name, a dash, a quote (the
 # next part of a concatenation) or a brace (a field of an f-string)
 _ANY_OPTION = re.compile(r"""\s-(?:[^\W\d]|-\w|["'{])""")
@@ -110,9 +109,7 @@ def _prefilter(
         r"canon_",
         # a helper imported or named without a call (removed: the import fails)
         rf"""target\.(?:{helpers}|vta|micro)\b""",
-        # (the names of the import alone: in parentheses, comments skipped whole, or to the end of
-        # its logical line; reading on, it met "cuda" in Target("cuda") lines below)
-        rf"""from\s+tvm\.target(?:\.target)?\s+import\s*(?:\((?:[^)#]|#[^\n]*){{0,300}}?|(?:[^\n;\\#]|\\[\s\S]){{0,300}}?)\b(?:{helpers}|vta|micro)\b""",
+        rf"""from\s+tvm\.target(?:\.target)?\s+import{_IMPORTED}\b(?:{helpers}|vta|micro)\b""",
         # str() of a target tested
         r"""str\([^()\n]{1,80}\)\s*(?:[=!]=|\.(?:starts|ends)with\b)""",
         r"""in\s+str\(""",
@@ -130,6 +127,11 @@ def _prefilter(
         tuple(map(re.compile, legacy)),
         re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b"),
     )
+
+
+def _module_aliases(text: str) -> set[str]:
+    """The names ``text`` imports the module ``tvm.target`` under, other than ``target``."""
+    return {name for match in _MODULE_ALIAS.finditer(text) for name in match.groups() if name}
 
 
 @functools.lru_cache(maxsize=64)
