@@ -239,6 +239,7 @@ HELPER_CALLS = [
     "from tvm import (\n    relay,\n    target as T,\n)\nt = T.arm_cpu('rasp4b')\n",
     "import tvm.target as tt\nt = tt.rasp()\n",
     "import tvm.target.target as tt\nt = tt.mali()\n",
+    "import numpy as np, tvm.target as T\nt = T.cuda()\n",
     "import tvm as t\nx = t.target.cuda()\n",
     "from tvm.target import target as tt\nx = tt.cuda()\n",
     "from tvm import target\nx = target.create('llvm -mcpu=skylake')\n",
