@@ -94,7 +94,7 @@ def _prefilter(
     position: eight times as slow); none asks for a word boundary first, for the same reason (a
     pattern may find a little more, never less)."""
     kinds = "|".join(sorted(map(re.escape, kind_names(registry)), key=len, reverse=True))
-    helpers = "|".join(sorted(helper_names() | {"create"}))
+    removed = _removed_alternation()
     head = rf"""(?:{kinds}|%[-#0 +\d.]*[a-z]|\{{[^{{}}\n]*\}})"""
     # where a target must stand, a text with a dash (in the code a fix wrote: a dash first or
     # after a space, an option; "num-cores" in a dict it wrote is none)
@@ -108,8 +108,8 @@ def _prefilter(
         *(rf"""{where}[^"'\n]*?-""" for where in stands),
         r"canon_",
         # a helper imported or named without a call (removed: the import fails)
-        rf"""target\.(?:{helpers}|vta|micro)\b""",
-        rf"""from\s+tvm\.target(?:\.target)?\s+import{_IMPORTED}\b(?:{helpers}|vta|micro)\b""",
+        rf"""target\.(?:{removed})\b""",
+        rf"""from\s+tvm\.target(?:\.target)?\s+import{_IMPORTED}\b(?:{removed})\b""",
         # str() of a target tested
         r"""str\([^()\n]{1,80}\)\s*(?:[=!]=|\.(?:starts|ends)with\b)""",
         r"""in\s+str\(""",
@@ -138,8 +138,14 @@ def _module_aliases(text: str) -> set[str]:
 def _helper_call(module: str) -> re.Pattern[str]:
     """A helper (or ``create``) named through ``module``, a name of ``tvm.target``: called, or
     taken as a value (``functools.partial(T.arm_cpu, ...)``)."""
-    helpers = "|".join(sorted(helper_names() | {"create", "vta", "micro"}))
-    return re.compile(rf"""\b{re.escape(module)}\s*\.\s*(?:{helpers})\b""")
+    return re.compile(rf"""\b{re.escape(module)}\s*\.\s*(?:{_removed_alternation()})\b""")
+
+
+@functools.cache
+def _removed_alternation() -> str:
+    """The names TVM 0.24 removed from ``tvm.target`` (the helpers, ``create``, the ``vta`` and
+    ``micro`` modules), as one alternation of a pattern."""
+    return "|".join(sorted(helper_names() | {"create", "vta", "micro"}))
 
 
 def kind_names(registry: Registry | None) -> frozenset[str]:
