@@ -440,7 +440,7 @@ def _stats(args: argparse.Namespace) -> int:
         stats.files += 1  # (a file that cannot be opened is reported, and is none of them)
         stats.loader = None  # each file's own, from its first record
         with progress.track(source.size, source.name) as advance:
-            drive(source, pool, local, remote, take, advance)
+            drive(source, pool, local, remote, take, advance, numbered=False)
 
     args.paths = _log_files(args)
     status = _each_source(args, one) or _unreadable(args)

@@ -21,17 +21,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from targetlang import _logs_cli
+from targetlang._cache import LruCache
 from targetlang._cli import main
 from targetlang.logs import TargetReader, read_lines
 from targetlang.logs import jobs as jobs_module
-from targetlang.logs.fast import CheckLines, MigrateLines
+from targetlang.logs.fast import CheckLines, MigrateLines, StatsLines
 from targetlang.logs.jobs import Source, blocks
 from targetlang.logs.records import line_record
 from targetlang.logs.report import Digest
-from targetlang.logs.stats import Stats
+from targetlang.logs.stats import LONG, PLANS, Stats, StatsPlan
 
 from .conftest import Run, examples, read_jsonl, sample
-from .test_logs import ALL_LOGS, LOGS
+from .test_logs import ALL_LOGS, ARM, AS_RESNET, LLVM, LOGS, VTA
 
 # ------------------------------------------------------------------ inputs
 
@@ -488,6 +489,53 @@ def test_a_replaced_file_is_not_read_for_the_one_opened(tmp_path: Path) -> None:
             )
 
 
+@pytest.mark.parametrize("log", [ARM, LLVM, VTA, AS_RESNET])
+def test_a_chunk_counts_with_the_plans_of_its_worker_s_earlier_chunks(
+    log: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker's later chunk adopts the plans its earlier chunks made: it counts no target's
+    first record through Stats.add again, and the command's counts are what one process's are."""
+    raw = (LOGS / log).read_bytes().split(b"\n")
+    lines = [line for line in raw if line and not line.startswith(b"#")] * 3
+    half = len(lines) // 2
+    reader = TargetReader()
+    loader = "auto_scheduler" if log.startswith("auto_scheduler") else "autotvm"
+
+    def counted(numbered: list[bytes], first: int, earlier: LruCache[Any, StatsPlan] | None = None) -> Stats:
+        stats = Stats(reader)
+        stats.loader, stats.earlier = loader, earlier
+        StatsLines.count(stats, numbered, first, False, "tune.log")
+        return stats
+
+    whole = counted(lines, 1)
+    earlier: LruCache[Any, StatsPlan] = LruCache(PLANS)
+    first = counted(lines[:half], 1, earlier)
+    assert len(earlier) > 0
+    added: list[object] = []
+    monkeypatch.setattr(Stats, "add", lambda self, record: added.append(record))
+    second = counted(lines[half:], half + 1, earlier)
+    monkeypatch.undo()
+    assert added == []  # (the log's every shape is in both halves)
+    command = Stats(reader)
+    command.loader = loader
+    for part in (first, second):
+        command.merge(pickle.loads(pickle.dumps(part)))
+    assert command.table() == whole.table()
+    assert command.to_json() == whole.to_json()
+
+
+def test_a_plan_that_holds_a_long_text_is_not_adopted() -> None:
+    spec = "llvm -mcpu=" + "x" * LONG
+    line = json.dumps({"input": [spec, "dense", [], {}], "config": {}, "result": [[1.0], 0, 1.0, 1.0], "version": 0.2})
+    earlier: LruCache[Any, StatsPlan] = LruCache(PLANS)
+    stats = Stats(TargetReader())
+    stats.loader, stats.earlier = "autotvm", earlier
+    StatsLines.count(stats, [line.encode()] * 2, 1, False, "tune.log")
+    assert stats.records == 2 and len(earlier) == 1
+    ((plan, _),) = earlier._data.values()
+    assert Stats(TargetReader()).adopt(plan) is None
+
+
 def test_stats_travel_without_their_reader() -> None:
     stats = Stats(TargetReader())
     back = pickle.loads(pickle.dumps(stats))
@@ -546,12 +594,18 @@ def test_chunks_start_at_line_starts_with_their_line_numbers(
     try:
         with Source.open(str(path)) as source:
             found = list(source.ranges(0, 1))
+            # unnumbered: the end of each chunk read first (here its last 4 bytes), else all of it
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(jobs_module, "_TAIL", 4)
+                unnumbered = list(source.ranges(0, 1, numbered=False))
     finally:
         jobs_module.CHUNK = old
     assert found[0][0] == 0 and found[-1][1] is None
     for (start, end, first), after in itertools.pairwise(found):
         assert end == after[0] and data[end - 1 : end] == b"\n"
         assert after[2] == first + data[start:end].count(b"\n")
+    assert [(start, end) for start, end, _ in unnumbered] == [(start, end) for start, end, _ in found]
+    assert {first for _, _, first in unnumbered} == {1}
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -840,6 +840,7 @@ class StatsLines:
         last has no line break), numbered from ``first``, into ``stats``."""
         plans = stats.plans
         held = plans._data.get
+        earlier = None if stats.earlier is None else stats.earlier._data.get
         tally: dict[StatsPlan, int] = {}
         final = first + len(lines) - 1 if open_end else -1
         number = first - 1
@@ -880,6 +881,12 @@ class StatsLines:
                             key = (_AS_FORMAT, None, spec, host)
                     if key is not None:
                         hit = held(key)
+                        if hit is None and earlier is not None:
+                            template = earlier(key)
+                            adopted = None if template is None else stats.adopt(template[0])
+                            if adopted is not None:
+                                plans.put(key, adopted, _plan_cost(key, adopted))
+                                hit = (adopted, 0)
                         if hit is not None:
                             plan = hit[0]
                             tally[plan] = tally.get(plan, 0) + 1
@@ -890,6 +897,8 @@ class StatsLines:
                 made = stats.plan(record)
                 if made is not None:
                     plans.put(key, made, _plan_cost(key, made))
+                    if stats.earlier is not None:
+                        stats.earlier.put(key, made, _plan_cost(key, made))
             elif not fast:
                 fast = cls.shortcut and stats.loader is not None
         for plan, count in tally.items():

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, BinaryIO
 
+from .._cache import LruCache
 from .._pool import Pool as _Pool
 from .._versions import MODERN
 from ..migration import Policy
@@ -42,7 +43,7 @@ from .migration import Form, LogMigrator, MigrateSummary
 from .output import NO_WAIT
 from .records import line_record
 from .report import Digest
-from .stats import Stats
+from .stats import PLANS, Stats, StatsPlan
 from .targets import TargetReader
 
 __all__ = [
@@ -70,6 +71,7 @@ BLOCK = 1 << 20  # bytes read at a time
 CHUNK = 1 << 22  # bytes a worker takes at a time (and returns a part of)
 POOL_FROM = 1 << 23  # bytes of a file, or of what is left of it, that are worth a pool
 SHARED_SIZE = 3 * CHUNK  # bytes of a chunk's migrated lines that go back through shared memory
+_TAIL = 1 << 16  # bytes at the end of a chunk looked in first for its last line break (ranges)
 
 _UNBOUNDED = sys.maxsize  # a worker's digest keeps every report: the command's own digest bounds them
 
@@ -213,21 +215,30 @@ class Source:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def ranges(self, start: int, first: int) -> Iterator[tuple[int, int | None, int]]:
+    def ranges(self, start: int, first: int, numbered: bool = True) -> Iterator[tuple[int, int | None, int]]:
         """``(start, end, first line)`` of the chunks of the file from byte ``start`` (a line
         start, of line ``first``): each ends after a line break, the last at the end of the file
-        (``None``)."""
+        (``None``). Not ``numbered``, each chunk's first line is ``first`` (the caller needs no
+        line numbers): only the end of each chunk is read, where its last line break is looked
+        for, not the whole chunk, whose line breaks would be counted."""
         assert self.handle is not None and self.size is not None
         buffer = bytearray(CHUNK)
+        view = memoryview(buffer)
         while self.size - start >= CHUNK + CHUNK // 2:
-            self.handle.seek(start)
-            got = self.handle.readinto(buffer)
-            cut = buffer.rfind(b"\n", 0, got)
+            skip = 0 if numbered else max(0, CHUNK - _TAIL)
+            self.handle.seek(start + skip)
+            got = skip + self.handle.readinto(view[skip:])
+            cut = buffer.rfind(b"\n", skip, got)
+            if cut < 0 and skip:  # none there: the whole chunk
+                self.handle.seek(start)
+                got = self.handle.readinto(buffer)
+                cut = buffer.rfind(b"\n", 0, got)
             if cut < 0:  # one line longer than a chunk: the rest goes as one chunk
                 break
             end = start + cut + 1
             yield start, end, first
-            first += buffer.count(b"\n", 0, cut + 1)
+            if numbered:
+                first += buffer.count(b"\n", 0, cut + 1)
             start = end
         yield start, None, first
 
@@ -314,12 +325,15 @@ def drive(
     take: Callable[[Any], None],
     advance: Callable[[int], None],
     ready: Callable[[], bool] = lambda: True,
+    numbered: bool = True,
 ) -> None:
     """Read ``source`` through: its blocks go to ``local(lines, first line number, the last line
     has no line break)``; once ``ready()`` (the file's state no longer depends on the lines
     before) and what is left of a regular file is worth it, the rest goes to ``pool`` in chunks,
     ``remote(start, end, first line)`` giving the function and arguments that make a chunk's
-    part, and ``take`` gets the parts in order. ``advance`` is told the bytes done."""
+    part, and ``take`` gets the parts in order. ``advance`` is told the bytes done. Not
+    ``numbered`` (the parts say nothing of a line by its number), a chunk's first line number
+    is not counted: every chunk is given the pool's first (see :meth:`Source.ranges`)."""
     first, offset = 1, 0
     for lines, size, open_end in blocks(source.read):
         local(lines, first, open_end)
@@ -338,7 +352,7 @@ def drive(
     else:
         return
     assert pool is not None and remote is not None
-    calls = (remote(start, end, line) for start, end, line in source.ranges(offset, first))
+    calls = (remote(start, end, line) for start, end, line in source.ranges(offset, first, numbered))
     for part in pool.map(calls):
         take(part)
         advance(part.size)
@@ -562,6 +576,14 @@ class StatsJob:
             _MADE[key] = LogMigrator(reader=reader, remember=True)
         return Stats(reader, _MADE[key])
 
+    def earlier(self) -> LruCache[Any, StatsPlan]:
+        """The plans this process's chunks made so far (of records before every later chunk's:
+        a worker takes its chunks in the order of the file), for a later chunk to adopt."""
+        key = ("plans", self.registry, self.tvm_version)
+        if key not in _MADE:
+            _MADE[key] = LruCache(PLANS)
+        return _MADE[key]  # type: ignore[no-any-return]
+
 
 @dataclass
 class StatsPart:
@@ -587,10 +609,12 @@ def stats_chunk(
     loader: str | None = None,
     shared: int | None = None,
 ) -> StatsPart:
-    """Count the chunk ``start:end`` of the file (its first line ``first``) in a worker, the
-    file's loader ``loader`` as far as it is known (it decides what a blank line is)."""
+    """Count the chunk ``start:end`` of the file in a worker, the file's loader ``loader`` as
+    far as it is known (it decides what a blank line is). ``first`` need not be the number of
+    its first line: the counts hold no line's number (the command does not count them)."""
     stats = job.stats()
     stats.loader = loader
+    stats.earlier = job.earlier()
     size = _each_block(path, identity, start, end, first, partial(count_lines, stats, name=name))
     return StatsPart(size, stats)  # (pickled without its reader: Stats.__getstate__)
 

@@ -22,7 +22,7 @@ import sqlite3
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, TypeVar, Union
 
 from .._cache import LruCache
@@ -36,7 +36,7 @@ from .targets import Reading, TargetReader, autotvm_rewrite
 if TYPE_CHECKING:
     from .migration import LogMigrator
 
-__all__ = ["LONG", "Stats", "StatsPlan", "TargetStats"]
+__all__ = ["LONG", "PLANS", "Stats", "StatsPlan", "TargetStats"]
 
 _JSON_AUTOTVM = (Format.AUTOTVM_V02, Format.AUTOTVM_V01)
 
@@ -151,7 +151,7 @@ def _by_count(counter: Counter[_T]) -> list[tuple[_T, int]]:
 
 
 # Plans kept at once (see Stats.plan), besides the bound on their text.
-_PLANS = 4096
+PLANS = 4096
 
 # Distinct names a count keeps in memory; past them, it keeps them in a database.
 _NAMES = 1 << 16
@@ -352,6 +352,22 @@ class StatsPlan:
     format: str
     fields: tuple[tuple[TargetStats, Text, str], ...]
     target: tuple[str, Text, str, Text, tuple[Text, ...]] | None
+    rows: tuple[tuple[Any, ...], ...] = ()  # the row of each field's entry (see Stats.adopt)
+
+
+def _held_nowhere(plan: StatsPlan) -> bool:
+    """Whether no text ``plan`` counts is held by a file (:class:`_Long`, a ``Stats``'s own)."""
+    texts: list[object] = []
+    for entry, version, _ in plan.fields:
+        texts += (entry.text, entry.model, entry.keys_json, version)
+    if plan.target is not None:
+        _, version, _, model, keys = plan.target
+        texts += (version, model, *keys)
+    return all(len(row) == _SHORT_ROW for row in plan.rows) and not any(isinstance(text, _Long) for text in texts)
+
+
+# The length of the row of a spec of at most LONG characters (Stats._row).
+_SHORT_ROW = 6
 
 
 class Stats:
@@ -375,7 +391,9 @@ class Stats:
         self._texts = _Texts()
         # What counting a record of each shape counted (see :meth:`plan`), kept by ``fast.StatsLines``
         # (bounded by count and by the text of their targets, as the other caches are).
-        self.plans: LruCache[Any, StatsPlan] = LruCache(_PLANS)
+        self.plans: LruCache[Any, StatsPlan] = LruCache(PLANS)
+        # In a worker of -j N: the plans its earlier chunks made, which this one may adopt.
+        self.earlier: LruCache[Any, StatsPlan] | None = None
 
     def add(self, record: Record) -> None:
         """Count ``record`` in."""
@@ -425,6 +443,7 @@ class Stats:
         if record.format is Format.COMMENT or self.loader is None:
             return None
         fields: list[tuple[TargetStats, Text, str]] = []
+        rows: list[tuple[Any, ...]] = []
         target: tuple[str, Text, str, Text, tuple[Text, ...]] | None = None
         version: Text = record.tvm_version or "-"
         if len(version) > LONG:
@@ -433,17 +452,39 @@ class Stats:
             if not field_.spec and field_.name == "host":
                 continue
             reading = self.reader.read(field_.spec, writer_version(record))
-            entry = self.targets.get(self._row(field_.name, reading))
+            row = self._row(field_.name, reading)
+            entry = self.targets.get(row)
             if entry is None:
                 return None
             fields.append((entry, version, reading.era))
+            rows.append(row)
             if field_.name == "target":
                 seen = reading if reading.target is not None else self._seen_as(reading, record)
                 hold = self._texts.hold
                 model = hold(seen.model) if seen.model else "?"
                 keys = tuple(map(hold, seen.keys)) if seen.keys else ("?",)
                 target = (reading.era, version, seen.kind or "?", model, keys)
-        return StatsPlan(record.format.value, tuple(fields), target)
+        return StatsPlan(record.format.value, tuple(fields), target, tuple(rows))
+
+    def adopt(self, plan: StatsPlan) -> StatsPlan | None:
+        """``plan``, made by another ``Stats`` of this process from a record that comes before
+        every record of this one (a worker's earlier chunk of the file), as this one's own plan,
+        or ``None`` where it holds a long text (held by the other's file). A row this one has
+        not met is made from that plan's entry, its counts empty: what its first record said of
+        it is the earlier record's, and is not what the command keeps, whose counts met the row
+        first (:meth:`merge` keeps the first it met). So a chunk need not count each target's
+        first record through :meth:`add` again."""
+        if not _held_nowhere(plan):
+            return None
+        fields: list[tuple[TargetStats, Text, str]] = []
+        for (entry, version, era), row in zip(plan.fields, plan.rows, strict=True):
+            mine = self.targets.get(row)
+            if mine is None:
+                mine = self.targets[row] = replace(
+                    entry, order=len(self.targets), records=0, formats=Counter(), tvm_versions=Counter(), eras=Counter()
+                )
+            fields.append((mine, version, era))
+        return StatsPlan(plan.format, tuple(fields), plan.target, plan.rows)
 
     def add_like(self, plan: StatsPlan, number: int) -> None:
         """Count ``number`` more records like the one ``plan`` was made of (by :meth:`plan`)."""
@@ -506,13 +547,13 @@ class Stats:
         # their long texts as the texts (_Long.__reduce__), not the file that holds them here.
         state = dict(self.__dict__)
         state["reader"] = state["migrator"] = state["_texts"] = None
-        state["plans"] = None  # (they hold this process's entries)
+        state["plans"] = state["earlier"] = None  # (they hold this process's entries)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._texts = _Texts()
-        self.plans = LruCache(_PLANS)
+        self.plans = LruCache(PLANS)
 
     def merge(self, other: Stats) -> None:
         """Count in ``other``'s counts, of records that come after all of this one's: as if they
