@@ -19,7 +19,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
-__all__ = ["starts"]
+__all__ = ["Span", "spans", "starts"]
 
 _NOTHING = contextlib.nullcontext()
 
@@ -55,8 +55,18 @@ class _KeepingSome(PositionProvidingCodegenState):
 def starts(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[cst.CSTNode, tuple[int, int]]:
     """For each of ``nodes`` (nodes of ``module``): its line (from 1) and column (from 0), as
     LibCST's ``PositionProvider`` gives its start."""
+    return {node: start for node, (start, _) in spans(module, nodes)[0].items()}
+
+
+Span = tuple[tuple[int, int], tuple[int, int]]
+
+
+def spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> tuple[dict[cst.CSTNode, Span], str]:
+    """For each of ``nodes`` (nodes of ``module``): the line (from 1) and column (from 0) of its
+    start and of its end, as LibCST's ``PositionProvider`` gives them (an expression's without
+    its parentheses); and the module's code, which they are places in (printed to find them)."""
     if not nodes:
-        return {}
+        return {}, ""
     kept = PositionProvider()  # (only its record of positions, _computed, is used)
     try:
         state = _KeepingSome(
@@ -65,8 +75,14 @@ def starts(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[cst.CSTNo
         state.wanted = nodes
         module._codegen(state)
         computed = cast("dict[cst.CSTNode, CodeRange]", kept._computed)
-        found = {node: (computed[node].start.line, computed[node].start.column) for node in nodes}
+        ranges = {node: computed[node] for node in nodes}
+        code = "".join(state.tokens)
     except (AttributeError, KeyError, TypeError):  # LibCST's printing changed under us
         positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-        found = {node: (positions[node].start.line, positions[node].start.column) for node in nodes}
-    return found
+        ranges = {node: positions[node] for node in nodes}
+        code = module.code
+    found = {
+        node: ((place.start.line, place.start.column), (place.end.line, place.end.column))
+        for node, place in ranges.items()
+    }
+    return found, code

@@ -249,5 +249,5 @@ def _fixed_python(
         code += "\r"
     # what the fixes wrote: the only text a next pass may find anything new in (the rest of each
     # line it stands in was read by this one)
-    written = "\n".join(fixed.code_for_node(n) for n in rewriter.inserted if isinstance(n, cst.CSTNode))
+    written = "\n".join(rewriter.written_code(fixed))
     return code, findings, written

@@ -4,7 +4,8 @@ fix, and every finding is recorded where it was found."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from ._flow import Flow, Use
 from ._layout import DEFAULT_LINE_LENGTH
 from ._literal import render
 from ._plugins import rewrite_hooks
-from ._positions import starts
+from ._positions import spans, starts
 from ._rules import Safety
 from ._suppress import NO_SUPPRESSION, Suppression
 from ._survey import Survey
@@ -50,6 +51,17 @@ def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:
     if isinstance(node, cst.BaseExpression) and node.lpar:
         return node.with_changes(lpar=(), rpar=())
     return node
+
+
+def _line_offsets(text: str) -> list[int]:
+    """The offset in ``text`` where each of its lines starts, as LibCST's positions count lines
+    (a line ends after ``\n``, ``\r\n`` or a lone ``\r``: its ``NEWLINE_RE``)."""
+    offsets = [0]
+    offsets += (match.end() for match in _LINE_END.finditer(text))
+    return offsets
+
+
+_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def _word(char: str) -> bool:
@@ -89,6 +101,8 @@ class Rewriter(cst.CSTTransformer):
         self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
         self._fstring_ends: list[str] = []  # and their closing quotes whole (''' or ')
         self._statements: list[cst.CSTNode] = []  # the statements around the current node
+        self._read_later: set[int] = set()  # the findings whose text placed() reads in the code
+        self._known_code: dict[int, str] = {}  # by id, the code of a node parsed() made (kept in inserted)
 
     # -- bookkeeping
 
@@ -201,6 +215,9 @@ class Rewriter(cst.CSTTransformer):
         )
         if not self.options.selected(rule):
             return False
+        # an expression's text is read where it stands once they are all placed (placed(), which
+        # prints the module once, where printing each found node would cost as much again)
+        read_later = isinstance(original, cst.BaseExpression)
         self.findings.append(
             Finding(
                 self.options.path,
@@ -208,7 +225,7 @@ class Rewriter(cst.CSTTransformer):
                 0,
                 rule,
                 message,
-                self.code(_unparenthesized(original)),
+                "" if read_later else self.code(_unparenthesized(original)),
                 after,
                 safety,
                 apply,
@@ -217,6 +234,8 @@ class Rewriter(cst.CSTTransformer):
         )
         self.reported.append(original)
         self.uses.append((uses, blocker))
+        if read_later:
+            self._read_later.add(len(self.findings) - 1)
         return apply
 
     def _suppressed(self, node: cst.CSTNode, rule: str) -> bool:
@@ -229,11 +248,19 @@ class Rewriter(cst.CSTTransformer):
         all of them: see :mod:`._positions`), with the uses of its value where they are."""
         wanted = set(self.reported)
         wanted.update(use.node for uses, _ in self.uses for use in uses)
-        found = starts(self.module, wanted)
+        found, code = spans(self.module, wanted)
         shift = self.options.first_line - 1  # a code block of a document: its lines are the document's
-        where = {node: (line + shift, column) for node, (line, column) in found.items()}
+        where = {node: (line + shift, column) for node, ((line, column), _) in found.items()}
+        offsets = _line_offsets(code) if self._read_later else []
         placed = []
-        for finding, node, (uses, blocker) in zip(self.findings, self.reported, self.uses, strict=True):
+        for index, (finding, node, (uses, blocker)) in enumerate(
+            zip(self.findings, self.reported, self.uses, strict=True)
+        ):
+            if index in self._read_later:
+                (first, start), (last, end) = found[node]
+                finding = dataclasses.replace(
+                    finding, before=code[offsets[first - 1] + start : offsets[last - 1] + end]
+                )
             sites = tuple(UseSite(where[u.node][0], where[u.node][1] + 1, u.kind, u.what) for u in uses)
             reason = None
             message = finding.message
@@ -258,6 +285,23 @@ class Rewriter(cst.CSTTransformer):
         if old.lpar and not new.lpar:
             return new.with_changes(lpar=old.lpar, rpar=old.rpar)
         return new
+
+    def parsed(self, written: str, old: cst.BaseExpression) -> cst.BaseExpression:
+        """The node of the code ``written`` in place of ``old`` (in its parentheses), which
+        :meth:`written_code` knows the code of without printing it."""
+        node = self.parens(cst.parse_expression(written), old)
+        if not node.lpar:
+            self._known_code[id(node)] = written
+        return node
+
+    def written_code(self, module: cst.Module) -> Iterator[str]:
+        """The code of each node the fixes put in the tree, ``module`` the fixed one."""
+        for node in self.inserted:
+            known = self._known_code.get(id(node))
+            if known is not None:
+                yield known
+            elif isinstance(node, cst.CSTNode):  # (not a FlattenSentinel: statements a fix split)
+                yield module.code_for_node(node)
 
     def written(self, conversion: Conversion, quote: str, exprs: Sequence[str] = ()) -> str | None:
         if conversion.tag is not None:

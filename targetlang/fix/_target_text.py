@@ -84,7 +84,7 @@ def target_text(
         return updated
     assert written is not None
     rewriter.need_json |= as_text and bool(exprs)
-    return rewriter.parens(cst.parse_expression(written), updated)
+    return rewriter.parsed(written, updated)
 
 
 def merged(
@@ -110,7 +110,7 @@ def merged(
     if not rewriter.report(original, rule, message, written, "unsafe" if written else "report-only", (), uses, blocker):
         return updated
     assert written is not None
-    return rewriter.parens(cst.parse_expression(written), updated)
+    return rewriter.parsed(written, updated)
 
 
 def _values(rewriter: Rewriter, original: cst.CSTNode, code: str) -> list[object] | None:
