@@ -11,11 +11,16 @@ import re
 from pathlib import Path
 from typing import Any
 
+import libcst as cst
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from libcst.metadata import Scope
 
 from targetlang.fix import Finding, fix_source, parse_api
+from targetlang.fix import _python as python_module
+from targetlang.fix._apis import DEFAULT_TABLE
+from targetlang.fix._flow import Flow, _scopes
 
 from .conftest import examples
 
@@ -421,4 +426,101 @@ def test_a_reassigned_name_is_followed_from_each_binding() -> None:
 def test_a_value_read_as_text_is_written_as_json_text() -> None:
     source = "import tvm\nTARGET = 'llvm -mcpu=a'\ndev = tvm.device(TARGET)\nlib = tvm.compile(mod, TARGET)\n"
     fixed = fix_source(source, path="m.py", unsafe=True).text
-    assert fixed == source.replace("'llvm -mcpu=a'", "'{\"kind\": \"llvm\", \"mcpu\": \"a\"}'")
+    assert fixed == source.replace("'llvm -mcpu=a'", '\'{"kind": "llvm", "mcpu": "a"}\'')
+
+
+# ------------------------------------------------------------------ the scopes of one statement
+
+# Where a name is bound and read, against the scopes of the statement that holds it (a def or a
+# class alone) and those of the whole module: each row a shape where they could differ.
+SCOPE_CASES: list[tuple[str, str]] = [
+    ("a function's local", "def f(mod):\n    t = 'llvm -mcpu=a'\n    tvm.build(mod, target=t)\n    print(t)\n"),
+    ("bound at module level, read in a function", "t = 'llvm -mcpu=a'\ndef f(mod):\n    tvm.build(mod, target=t)\n"),
+    (
+        "declared global in a function, read in another",
+        "def f(mod):\n    global t\n    t = 'cuda -arch=sm_80'\n    tvm.build(mod, target=t)\n"
+        "def g():\n    return t + ' -libs=cudnn'\n",
+    ),
+    (
+        "changed by a nested function through nonlocal",
+        "def f(mod):\n    t = 'llvm -mcpu=a'\n    def g():\n        nonlocal t\n        t += ' -mattr=+neon'\n"
+        "    g()\n    tvm.build(mod, target=t)\n",
+    ),
+    (
+        "read by a nested function",
+        "def f(mod):\n    t = 'llvm -mcpu=a'\n    def g():\n        return t\n    print(g())\n",
+    ),
+    (
+        "a class attribute",
+        "class C:\n    t = 'llvm -mcpu=a'\n    def f(self, mod):\n        tvm.build(mod, target=self.t)\n",
+    ),
+    ("a top-level function's default", "def f(mod, t='llvm -mcpu=a'):\n    tvm.build(mod, target=t)\n"),
+    (
+        "a local that shadows a module-level name",
+        "t = 'llvm -mcpu=b'\ndef f(mod):\n    t = 'llvm -mcpu=a'\n    tvm.build(mod, target=t)\nprint(t)\n",
+    ),
+    (
+        "read in a comprehension",
+        "def f(mods):\n    t = 'llvm -mcpu=a'\n    return [tvm.build(m, target=t) for m in mods]\n",
+    ),
+    (
+        "a parametrized test",
+        "@pytest.mark.parametrize('t', ['llvm -mcpu=a', 'cuda -arch=sm_80'])\n"
+        "def test(t):\n    tvm.build(m, target=t)\n    assert str(tvm.target.Target(t)).startswith('llvm')\n",
+    ),
+    (
+        "returned from a nested function and called",
+        "def f(mod):\n    def pick():\n        return 'llvm -mcpu=a'\n    tvm.build(mod, target=pick())\n",
+    ),
+    (
+        "returned from a top-level function",
+        "def pick():\n    return 'llvm -mcpu=a'\ndef f(mod):\n    tvm.build(mod, target=pick())\n",
+    ),
+    (
+        "a removed property of a local target",
+        "def f():\n    target = tvm.target.Target('llvm')\n    return target.mcpu + target.device_name\n",
+    ),
+    (
+        "a removed property of a module-level target, read in a function",
+        "target = tvm.target.Target('llvm')\ndef f():\n    return target.device_name\n",
+    ),
+]
+
+
+class _ModuleScopes(Flow):
+    """The flow with LibCST's scopes of the whole module for every question (the reference)."""
+
+    def _scope(self, node: cst.CSTNode, access: bool = False) -> Scope | None:
+        return _scopes(self.module).get(node)
+
+
+def _found(source: str, unsafe: bool) -> tuple[Finding, ...]:
+    return fix_source(source, path="case.py", unsafe=unsafe).findings
+
+
+SCOPE_SOURCES = [source for _, source in SCOPE_CASES] + [path.read_text(encoding="utf-8") for path in REAL]
+
+
+@pytest.mark.parametrize("source", SCOPE_SOURCES, ids=[name for name, _ in SCOPE_CASES] + [p.name for p in REAL])
+def test_the_scopes_of_one_statement_say_what_the_module_s_say(source: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name's uses, bindings and values, read in the scopes of the def or class that holds it,
+    are those LibCST's scopes of the whole module give: the same findings, safety, uses."""
+    found = {unsafe: _found(source, unsafe) for unsafe in (False, True)}
+    monkeypatch.setattr(python_module, "Flow", _ModuleScopes)
+    assert {unsafe: _found(source, unsafe) for unsafe in (False, True)} == found
+
+
+def test_a_local_is_read_in_the_scopes_of_its_function_alone() -> None:
+    module = cst.parse_module("x = 1\ndef f(mod):\n    t = 'llvm -mcpu=a'\n    tvm.build(mod, target=t)\n")
+    flow = Flow(module, DEFAULT_TABLE, lambda node: None)
+    function = module.body[1]
+    assert isinstance(function, cst.FunctionDef)
+    assign = function.body.body[0]
+    assert isinstance(assign, cst.SimpleStatementLine) and isinstance(assign.body[0], cst.Assign)
+    target = assign.body[0].targets[0].target
+    assert type(flow._scope(target)).__name__ == "FunctionScope"
+    assert flow._scopes is None and list(flow._statement_scopes) == [id(function)]
+    x = module.body[0]
+    assert isinstance(x, cst.SimpleStatementLine) and isinstance(x.body[0], cst.Assign)
+    assert type(flow._scope(x.body[0].targets[0].target)).__name__ == "GlobalScope"
+    assert flow._scopes is not None

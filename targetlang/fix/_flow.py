@@ -83,7 +83,8 @@ class Flow:
         self.qualified = qualified
         self._parents: dict[int, cst.CSTNode] | None = None
         self._order: dict[int, int] = {}
-        self._scopes: object = None
+        self._scopes: dict[cst.CSTNode, Scope | None] | None = None  # the module's
+        self._statement_scopes: dict[int, dict[cst.CSTNode, Scope | None]] = {}  # a def's or class's alone
 
     # -- the module's structure, worked out once
 
@@ -106,11 +107,34 @@ class Flow:
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.parents.get(id(node))
 
-    def _scope(self, node: cst.CSTNode) -> Scope | None:
+    def _scope(self, node: cst.CSTNode, access: bool = False) -> Scope | None:
+        """The scope ``node`` stands in. A name bound in a function (or a class) is read and
+        bound only inside the statement of the module that holds it, a ``def`` or ``class``:
+        LibCST's scopes of that statement alone answer for it, at a fraction of the cost of the
+        module's (most files ask of one test function). Of a name at module level (a def's
+        decorators and defaults are read there), and of one read in the statement (``access``)
+        but bound outside it (a module-level name, a ``global`` one), the module's scopes
+        answer. (A name a ``global`` statement binds has no binding in the function's scope,
+        in LibCST's scopes of the module as in those of the statement.)"""
+        top = self._statement_of(node)
+        if isinstance(top, (cst.FunctionDef, cst.ClassDef)):
+            scopes = self._statement_scopes.get(id(top))
+            if scopes is None:
+                scopes = self._statement_scopes[id(top)] = _scopes(cst.Module(body=[top]))
+            scope = scopes.get(node)
+            if scope is not None and not isinstance(scope, GlobalScope):
+                if not access or _bound_inside(scope, node):
+                    return scope
         if self._scopes is None:
-            self._scopes = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(ScopeProvider)
-        scopes: dict[cst.CSTNode, Scope | None] = self._scopes  # type: ignore[assignment]
-        return scopes.get(node)
+            self._scopes = _scopes(self.module)
+        return self._scopes.get(node)
+
+    def _statement_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The statement of the module's body that holds ``node``."""
+        parent = self.parent(node)
+        while parent is not None and parent is not self.module:
+            node, parent = parent, self.parent(parent)
+        return node if parent is self.module else None
 
     # -- calls
 
@@ -392,7 +416,7 @@ class Flow:
     def bindings(self, name: cst.Name) -> list[object] | None:
         """The nodes of every binding that may give the access ``name`` its value (an assigned
         name, a parameter, a ``def`` or an import), or ``None`` when the scopes cannot say."""
-        scope = self._scope(name)
+        scope = self._scope(name, access=True)
         if scope is None:
             return None
         found: list[object] = []
@@ -406,7 +430,7 @@ class Flow:
         """Every value the name ``name`` (an access) may hold, when each binding that reaches it
         gives literals: an assignment of a literal, a parameter given by a
         ``pytest.mark.parametrize`` list of literals; ``None`` when one does not."""
-        scope = self._scope(name)
+        scope = self._scope(name, access=True)
         if scope is None:
             return None
         values: list[object] = []
@@ -451,6 +475,24 @@ class Flow:
             if node is target or (isinstance(node, (cst.Param, cst.FunctionDef)) and node.name is target):
                 for access in self._in_order(assignment.references):
                     yield access.node
+
+
+def _scopes(module: cst.Module) -> dict[cst.CSTNode, Scope | None]:
+    """LibCST's scope of each node of ``module``."""
+    return dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider))
+
+
+def _bound_inside(scope: Scope, name: cst.CSTNode) -> bool:
+    """Whether the name the access ``name`` reads is bound in a scope other than the module's,
+    by LibCST's ``scope`` of it: then every binding that reaches it is inside the statement
+    whose scopes these are."""
+    value = getattr(name, "value", None)
+    if not isinstance(value, str):
+        return False
+    referents = [
+        assignment for access in scope.accesses[value] if access.node is name for assignment in access.referents
+    ]
+    return bool(referents) and not any(isinstance(assignment.scope, GlobalScope) for assignment in referents)
 
 
 def unsafe_use(uses: list[Use], value: cst.CSTNode) -> Use | None:
