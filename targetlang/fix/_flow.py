@@ -9,8 +9,8 @@ functions included). Each place is a :class:`Use`: a target position of an API i
 know, a module-level name other modules may import, a return, a test that expects an error).
 The fix is safe only when there is at least one use and every use is a target position.
 
-The parents and the scopes are worked out on the first question, once per module: most files
-ask none.
+The parents are the survey's (noted in its walk of the module); the scopes are worked out on
+the first question, once per module or per ``def`` or ``class``: most files ask none.
 """
 
 from __future__ import annotations
@@ -77,12 +77,14 @@ class Flow:
         module: cst.Module,
         table: ApiTable,
         qualified: Callable[[cst.BaseExpression], tuple[str, bool] | None],
+        structure: tuple[dict[int, cst.CSTNode], dict[int, int]] | None = None,
     ) -> None:
         self.module = module
         self.table = table
         self.qualified = qualified
-        self._parents: dict[int, cst.CSTNode] | None = None
-        self._order: dict[int, int] = {}
+        # each node's parent and place, when a walk of the module noted them (the survey's)
+        self._parents: dict[int, cst.CSTNode] | None = structure[0] if structure is not None else None
+        self._order: dict[int, int] = structure[1] if structure is not None else {}
         self._scopes: dict[cst.CSTNode, Scope | None] | None = None  # the module's
         self._statement_scopes: dict[int, dict[cst.CSTNode, Scope | None]] = {}  # a def's or class's alone
 

@@ -214,7 +214,7 @@ def _fixed_python(
     if not survey.work():
         return text, [], ""
     # The survey's node ids name the nodes the rewriter meets: the same tree, not a copy.
-    flow = Flow(module, table, survey.name_of)
+    flow = Flow(module, table, survey.name_of, (survey.parents, survey.order))
     # each pass reads its own text's comments: a fix before may have moved the lines
     options = dataclasses.replace(options, suppressed=python_suppression(text))
     rewriter = Rewriter(module, survey, options, flow)

@@ -87,8 +87,18 @@ class Survey(cst.CSTVisitor):
         # named, _keep): it skips the others, most of a file. Every node the survey names is the
         # one it visits or inside it.
         self.kept: set[int] = set()
+        # Each node's parent and place in the text (by id), for the flow: noted on the way, where
+        # a walk of their own would read the module again.
+        self.parents: dict[int, cst.CSTNode] = {}
+        self.order: dict[int, int] = {}
+        self._path: list[cst.CSTNode] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        path = self._path
+        self.order[id(node)] = len(self.order)
+        if path:
+            self.parents[id(node)] = path[-1]
+        path.append(node)
         statement, visit, _, hooks = _dispatch(type(node))
         if statement:
             self.open.append(node)
@@ -102,6 +112,7 @@ class Survey(cst.CSTVisitor):
             leave(self, original_node)
         if statement:
             self.open.pop()
+        self._path.pop()
 
     def keep(self) -> None:
         """The statements the visit is inside hold a node named for the rewriter."""
