@@ -103,18 +103,25 @@ class Rewriter(cst.CSTTransformer):
         self._statements: list[cst.CSTNode] = []  # the statements around the current node
         self._read_later: set[int] = set()  # the findings whose text placed() reads in the code
         self._known_code: dict[int, str] = {}  # by id, the code of a node parsed() made (kept in inserted)
+        # where the visit goes down: the survey's paths, and everything inside a marked node
+        self._marked = survey.marked()
+        self._paths = survey.paths()
+        self._inside = 0  # how many marked nodes the visit is inside
 
     # -- bookkeeping
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.BaseStatement):
             self._statements.append(node)
-            if id(node) not in self.survey.kept:
-                return False  # nothing in it to change (its leave hooks still see it, unchanged)
         if isinstance(node, cst.FormattedString):
             self.fstring_quotes.append(node.end[0])
             self._fstring_ends.append(node.end)
-        return True
+        key = id(node)
+        if key in self._marked:
+            self._inside += 1
+            return True
+        # nothing below to change, off the survey's paths (its leave hooks still see it, unchanged)
+        return self._inside > 0 or key in self._paths
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
         if isinstance(original_node, cst.BaseStatement):
@@ -122,6 +129,8 @@ class Rewriter(cst.CSTTransformer):
         if isinstance(original_node, cst.FormattedString):
             self.fstring_quotes.pop()
             self._fstring_ends.pop()
+        if id(original_node) in self._marked:
+            self._inside -= 1
         for hook in rewrite_hooks().get(type(original_node), ()):
             kept = self._side_effects() if self._fstring_ends else None
             result = hook(self, original_node, updated_node)

@@ -56,14 +56,12 @@ STRICT, _LOOSE = Context(True), Context(False)
 
 
 @functools.cache
-def _dispatch(node: type[cst.CSTNode]) -> tuple[bool, Any, Any, tuple[SurveyHook, ...]]:
-    """For a node class: whether it is a statement, the survey's own ``visit_``/``leave_``
-    functions for it (what ``CSTVisitor.on_visit`` looks up by name at every node), and the
-    rules' survey hooks for it."""
+def _dispatch(node: type[cst.CSTNode]) -> tuple[Any, Any, tuple[SurveyHook, ...]]:
+    """For a node class: the survey's own ``visit_``/``leave_`` functions for it (what
+    ``CSTVisitor.on_visit`` looks up by name at every node), and the rules' survey hooks for it."""
     name = node.__name__
-    statement = issubclass(node, cst.BaseStatement)
     visit, leave = getattr(Survey, f"visit_{name}", None), getattr(Survey, f"leave_{name}", None)
-    return statement, visit, leave, survey_hooks().get(node, ())
+    return visit, leave, survey_hooks().get(node, ())
 
 
 class Survey(cst.CSTVisitor):
@@ -82,13 +80,9 @@ class Survey(cst.CSTVisitor):
         self.defined: set[str] = set()  # the names the module defines at its top level
         self.scopes: list[_Scope] = [_Scope()]
         self.helper_names = helper_names()
-        self.open: list[cst.CSTNode] = []  # the statements the visit is inside
-        # The statements that hold a node the rewriter may change (each is kept where it is
-        # named, _keep): it skips the others, most of a file. Every node the survey names is the
-        # one it visits or inside it.
-        self.kept: set[int] = set()
-        # Each node's parent and place in the text (by id), for the flow: noted on the way, where
-        # a walk of their own would read the module again.
+        # Each node's parent and place in the text (by id), for the flow and for the ways down
+        # to what the rewriter reads (paths): noted on the way, where a walk of their own would
+        # read the module again.
         self.parents: dict[int, cst.CSTNode] = {}
         self.order: dict[int, int] = {}
         self._path: list[cst.CSTNode] = []
@@ -99,29 +93,40 @@ class Survey(cst.CSTVisitor):
         if path:
             self.parents[id(node)] = path[-1]
         path.append(node)
-        statement, visit, _, hooks = _dispatch(type(node))
-        if statement:
-            self.open.append(node)
+        visit, _, hooks = _dispatch(type(node))
         for hook in hooks:
             hook(self, node)
         return visit is None or visit(self, node) is not False
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
-        statement, _, leave, _ = _dispatch(type(original_node))
+        _, leave, _ = _dispatch(type(original_node))
         if leave is not None:
             leave(self, original_node)
-        if statement:
-            self.open.pop()
         self._path.pop()
 
-    def keep(self) -> None:
-        """The statements the visit is inside hold a node named for the rewriter."""
-        self.kept.update(map(id, self.open))
+    def marked(self) -> frozenset[int]:
+        """The nodes (by id) a rule noted or a target may stand at: the only ones a rewrite hook
+        acts on, itself or below it (a noted dict's values)."""
+        return frozenset(self.contexts).union(*self.notes.values())
+
+    def paths(self) -> frozenset[int]:
+        """The nodes (by id) on the way from the module down to a :meth:`marked` one, that one
+        included: the rewriter goes down these alone (and all the way into a marked one), most
+        of a file left as it is, unvisited."""
+        found: set[int] = set()
+        parents = self.parents
+        for key in self.marked():
+            while key not in found:
+                found.add(key)
+                parent = parents.get(key)
+                if parent is None:
+                    break
+                key = id(parent)
+        return frozenset(found)
 
     def note(self, rule: str, node: cst.CSTNode, value: Any) -> None:
         """What ``rule`` found at ``node`` (the rewriter hands it back with :meth:`noted`)."""
         self.notes.setdefault(rule, {})[id(node)] = value
-        self.keep()
 
     def noted(self, rule: str, node: cst.CSTNode) -> Any:
         """What ``rule`` noted at ``node``, or ``None``."""
@@ -284,7 +289,6 @@ class Survey(cst.CSTVisitor):
         current = self.contexts.get(id(node))
         if current is None or (context.strict and not current.strict):
             self.contexts[id(node)] = context
-            self.keep()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         holds = self.makes_target(node.value)
