@@ -115,9 +115,13 @@ def _may_hold(text: str) -> bool:
 def python_suppression(text: str) -> Suppression:
     """The suppression comments of the Python source ``text`` (read with :mod:`tokenize`: a
     ``#`` inside a string is no comment), with the span of each statement."""
-    if not _may_hold(text):
-        return NO_SUPPRESSION
     known = _known()
+    # A comment is a part of the text that starts with "#": what the patterns find in it, they
+    # find in the whole text too (a match holds no "#" but its first), with as many rules or
+    # more. Nothing of ours in the whole text: no comment to read (a noqa comment whose codes
+    # are F401 and such is another linter's), and no tokenizing.
+    if not _may_hold(text) or rules_of(text, known) is None:
+        return NO_SUPPRESSION
     lines: dict[int, frozenset[str]] = {}
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
