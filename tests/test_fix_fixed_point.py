@@ -4,13 +4,16 @@ another (a helper whose argument is a removed property, a property of a helper's
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import libcst as cst
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from targetlang.fix import fix_source
+from targetlang.fix._rewriter import Rewriter
 
 from .conftest import examples, sample
 
@@ -81,3 +84,37 @@ def test_generated_code_reaches_the_fixed_point_in_one_run(statements: list[str]
     second = fix_source(first.text, path="m.py", unsafe=unsafe)
     assert [f.describe() for f in second.findings if f.applied] == []
     assert second.text == first.text
+
+
+# What the fixes wrote decides whether the text is read again: the code each node a fix put in
+# the tree is given as, by the rewriter's record of the targets it parsed, is the node's own.
+_WRITTEN = [
+    "x = 1 if big else'llvm -mcpu=a'\ntvm.build(mod, target=x)\n",
+    "t = f'llvm -mcpu={cpu}'\nprint(t)\ntvm.build(mod, target=t)\n",
+    "name = f\"{tvm.build(mod, target='llvm -mcpu=a')}\"\ntvm.build(mod, target='cuda -arch=sm_80')\n",
+    "tvm.build(mod, target=tvm.target.cuda(arch='sm_80'))\ntvm.build(mod, target='llvm -mcpu=a')\n",
+    "for t in ['llvm -mcpu=a', 'cuda -arch=sm_80']:\n    tvm.build(mod, target=t)\n",
+]
+
+
+_WRITING = [*((source, True) for source in _WRITTEN), *((p.read_text(encoding="utf-8"), False) for p in TREES[::7])]
+
+
+@pytest.mark.parametrize(("source", "writes"), _WRITING)
+def test_the_code_a_fix_wrote_is_the_code_of_its_node(
+    source: str, writes: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    given: list[tuple[str, str]] = []
+    written_code = Rewriter.written_code
+
+    def checked(self: Rewriter, module: cst.Module) -> Iterator[str]:
+        codes = list(written_code(self, module))
+        nodes = [node for node in self.inserted if isinstance(node, cst.CSTNode)]
+        given.extend(zip(codes, (module.code_for_node(node) for node in nodes), strict=True))
+        return iter(codes)
+
+    monkeypatch.setattr(Rewriter, "written_code", checked)
+    for unsafe in (False, True):
+        fix_source(source, path="case.py", unsafe=unsafe)
+    assert given or not writes
+    assert all(code == own for code, own in given)

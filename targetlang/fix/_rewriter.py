@@ -102,7 +102,7 @@ class Rewriter(cst.CSTTransformer):
         self._fstring_ends: list[str] = []  # and their closing quotes whole (''' or ')
         self._statements: list[cst.CSTNode] = []  # the statements around the current node
         self._read_later: set[int] = set()  # the findings whose text placed() reads in the code
-        self._known_code: dict[int, str] = {}  # by id, the code of a node parsed() made (kept in inserted)
+        self._known_code: dict[int, tuple[cst.CSTNode, str]] = {}  # by id, a node parsed() made and its code
         # where the visit goes down: the survey's paths, and everything inside a marked node
         self._marked = survey.marked()
         self._paths = survey.paths()
@@ -300,15 +300,17 @@ class Rewriter(cst.CSTTransformer):
         :meth:`written_code` knows the code of without printing it."""
         node = self.parens(cst.parse_expression(written), old)
         if not node.lpar:
-            self._known_code[id(node)] = written
+            # (the node kept with its code: one a fix then drops, withdrawn or put in parentheses,
+            # must not leave its id to a node made after it)
+            self._known_code[id(node)] = (node, written)
         return node
 
     def written_code(self, module: cst.Module) -> Iterator[str]:
         """The code of each node the fixes put in the tree, ``module`` the fixed one."""
         for node in self.inserted:
             known = self._known_code.get(id(node))
-            if known is not None:
-                yield known
+            if known is not None and known[0] is node:
+                yield known[1]
             elif isinstance(node, cst.CSTNode):  # (not a FlattenSentinel: statements a fix split)
                 yield module.code_for_node(node)
 
