@@ -35,6 +35,7 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         ("# targetlang: ignore[target-string, text-target]", {"target-string", "text-target"}),
         ("# TargetLang:Ignore[target-helper]", {"target-helper"}),
         ("# noqa", {"*"}),
+        ("# noqa:", {"*"}),
         ("# NOQA", {"*"}),
         ("# noqa: E501", None),
         ("# noqa: E501, F401", None),
@@ -99,6 +100,13 @@ SUPPRESSED_PYTHON = [
         'import tvm\nt = tvm.target.Target("cuda -arch=sm_80")  # noqa\n',
         [],
         id="bare-noqa",
+    ),
+    pytest.param(
+        # (its codes on its own line: the next line's first word is no code of it)
+        'import tvm\nt = tvm.target.Target("cuda -arch=sm_80")  # noqa:\nprint(t)\n',
+        'import tvm\nt = tvm.target.Target("cuda -arch=sm_80")  # noqa:\nprint(t)\n',
+        [],
+        id="bare-noqa-with-a-colon",
     ),
     pytest.param(
         'import tvm\nt = tvm.target.Target("cuda -arch=sm_80")  # noqa: E501\n',

@@ -50,9 +50,11 @@ __all__ = [
 ALL: frozenset[str] = frozenset({"*"})
 """What a bare ``# targetlang: ignore`` or ``# noqa`` suppresses: every rule."""
 
-# the marker anywhere in a comment (after another tool's, as ruff finds its noqa)
+# the marker anywhere in a comment (after another tool's, as ruff finds its noqa); a noqa's codes
+# on its line alone (a comment is one line; read in a whole text, a bare noqa with a colon must
+# not take the next line's first word for its code: see python_suppression)
 _IGNORE = re.compile(r"targetlang:\s*ignore(?:\[(?P<rules>[^\]]*)\])?", re.IGNORECASE)
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w\-]+(?:[,\s]+[\w\-]+)*))?", re.IGNORECASE)
+_NOQA = re.compile(r"#\s*noqa(?::[^\S\r\n]*(?P<codes>[\w\-]+(?:(?:,|[^\S\r\n])+[\w\-]+)*))?", re.IGNORECASE)
 _HASH_SUFFIXES = frozenset({".sh", ".bash", ".toml", ".yaml", ".yml", ".txt", ".cfg", ".ini"})
 _SHELL_SUFFIXES = frozenset({".sh", ".bash"})
 # where --add-ignore writes no comment: prose, JSON, and a notebook's cells (lines of a cell)
