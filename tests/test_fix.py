@@ -615,6 +615,34 @@ def test_the_starts_of_reported_nodes_are_the_position_providers(path: Path) -> 
     assert starts(module, some) == {node: expected[node] for node in some}
 
 
+@pytest.mark.parametrize("path", _POSITION_FILES[23:80:9], ids=lambda p: p.name)
+def test_the_spans_of_reported_nodes_are_the_position_providers(path: Path) -> None:
+    module = cst.parse_module(path.read_text(encoding="utf-8"))
+    seen = _Reportable()
+    module.visit(seen)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    found, code = _positions.spans(module, seen.nodes)
+    assert code == module.code
+    assert found == {
+        node: (
+            (positions[node].start.line, positions[node].start.column),
+            (positions[node].end.line, positions[node].end.column),
+        )
+        for node in seen.nodes
+    }
+
+
+def test_a_finding_s_text_is_the_text_as_it_stands() -> None:
+    # (LibCST prints a node alone without the indent of the block it stands in)
+    source = (
+        "import tvm\n\n\ndef build(mod):\n    return tvm.build(\n        mod,\n"
+        '        target=("llvm "\n                "-mcpu=skylake"),\n    )\n'
+    )
+    [finding] = fix_source(source, path="x.py").findings
+    assert finding.before == '"llvm "\n                "-mcpu=skylake"'
+    assert (finding.line, finding.column) == (7, 17)
+
+
 def test_positions_come_from_the_position_provider_if_libcst_printing_changes(monkeypatch: pytest.MonkeyPatch) -> None:
     module = cst.parse_module("x = 1\nt = Target('llvm -mcpu=a')\n")
     seen = _Reportable()

@@ -481,6 +481,16 @@ SCOPE_CASES: list[tuple[str, str]] = [
         "def f():\n    target = tvm.target.Target('llvm')\n    return target.mcpu + target.device_name\n",
     ),
     (
+        # LibCST reads the string of typing.cast as an annotation by the module's import of it
+        "named in the string of a typing.cast",
+        "from typing import cast\ndef build(mod):\n    target = 'llvm -mcpu=a'\n"
+        "    lib = tvm.build(mod, target=target)\n    return cast('target', lib)\n",
+    ),
+    (
+        "passed to a dotted name a module-level import binds",
+        "import a.b\ndef build(mod):\n    t = 'llvm -mcpu=a'\n    a.b(t)\n    tvm.build(mod, target=t)\n",
+    ),
+    (
         "a removed property of a module-level target, read in a function",
         "target = tvm.target.Target('llvm')\ndef f():\n    return target.device_name\n",
     ),

@@ -87,6 +87,7 @@ class Flow:
         self._order: dict[int, int] = structure[1] if structure is not None else {}
         self._scopes: dict[cst.CSTNode, Scope | None] | None = None  # the module's
         self._statement_scopes: dict[int, dict[cst.CSTNode, Scope | None]] = {}  # a def's or class's alone
+        self._module_imports: list[cst.SimpleStatementLine | cst.BaseCompoundStatement] | None = None
 
     # -- the module's structure, worked out once
 
@@ -122,7 +123,8 @@ class Flow:
         if isinstance(top, (cst.FunctionDef, cst.ClassDef)):
             scopes = self._statement_scopes.get(id(top))
             if scopes is None:
-                scopes = self._statement_scopes[id(top)] = _scopes(cst.Module(body=[top]))
+                alone = cst.Module(body=[*self._imports(), top])
+                scopes = self._statement_scopes[id(top)] = _scopes(alone)
             scope = scopes.get(node)
             if scope is not None and not isinstance(scope, GlobalScope):
                 if not access or _bound_inside(scope, node):
@@ -130,6 +132,14 @@ class Flow:
         if self._scopes is None:
             self._scopes = _scopes(self.module)
         return self._scopes.get(node)
+
+    def _imports(self) -> list[cst.SimpleStatementLine | cst.BaseCompoundStatement]:
+        """The statements of the module's body that import something, outside a ``def`` or
+        ``class`` (LibCST's scopes read some names by what the module imports: the string of a
+        ``typing.cast``, a dotted name of an ``import a.b``), given with a statement alone."""
+        if self._module_imports is None:
+            self._module_imports = [statement for statement in self.module.body if _imports_in(statement)]
+        return self._module_imports
 
     def _statement_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The statement of the module's body that holds ``node``."""
@@ -482,6 +492,28 @@ class Flow:
 def _scopes(module: cst.Module) -> dict[cst.CSTNode, Scope | None]:
     """LibCST's scope of each node of ``module``."""
     return dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider))
+
+
+def _imports_in(statement: cst.BaseStatement) -> bool:
+    """Whether ``statement``, of a module's body, imports something outside a ``def`` or ``class``."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+        return False
+    found = _ImportFinder()
+    walk(statement, found)
+    return found.found
+
+
+class _ImportFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.found = True
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.found = True
 
 
 def _bound_inside(scope: Scope, name: cst.CSTNode) -> bool:
