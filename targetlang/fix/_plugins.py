@@ -16,6 +16,8 @@ registers functions for the node classes it looks at::
 A survey hook runs on every node of its class, before the node's children, and notes what it
 finds (``survey.note(rule, node, value)``); a rewrite hook runs when the rewriter leaves a node of
 its class, bottom up, and returns the node to put there (``updated`` when it changes nothing).
+The rewriter goes down only to the nodes the survey marked (noted, or a place a target may
+stand) and into them (``Survey.paths``): a rewrite hook acts on such a node or inside one.
 The rule modules are imported the first time the hooks are asked for.
 """
 
