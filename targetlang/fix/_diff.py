@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
-__all__ = ["lines", "opcodes", "unified_diff"]
+__all__ = ["line_starts", "lines", "opcodes", "python_lines", "unified_diff"]
 
 _Tag = Literal["replace", "delete", "insert", "equal"]
 _Opcode = tuple[_Tag, int, int, int, int]
@@ -48,6 +48,15 @@ def python_lines(text: str) -> list[str]:
 
 
 _PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def line_starts(pieces: Sequence[str]) -> list[int]:
+    """Where each of ``pieces`` (lines with their endings) starts in their concatenation, and
+    where the last ends."""
+    starts = [0]
+    for piece in pieces:
+        starts.append(starts[-1] + len(piece))
+    return starts
 
 
 def unified_diff(a: Sequence[str], b: Sequence[str], fromfile: str, tofile: str, n: int = 3) -> Iterator[str]:

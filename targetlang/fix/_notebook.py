@@ -28,7 +28,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from ..errors import SourceSyntaxError, TargetError
-from ._diff import lines, opcodes
+from ._diff import line_starts, lines, opcodes
 from ._findings import Finding
 from ._ipython import mask, unmask
 
@@ -329,7 +329,7 @@ def _kept(old: str, new: str) -> Iterator[tuple[int, int, int]]:
     """The blocks of characters ``new`` keeps from ``old``, ascending (old offset, new offset,
     length): the lines the two share, then the characters the changed runs of lines share."""
     old_lines, new_lines = lines(old), lines(new)
-    old_at, new_at = _offsets(old_lines), _offsets(new_lines)
+    old_at, new_at = line_starts(old_lines), line_starts(new_lines)
     for tag, i1, i2, j1, j2 in opcodes(old_lines, new_lines):
         a1, a2, b1, b2 = old_at[i1], old_at[i2], new_at[j1], new_at[j2]
         if tag == "equal":
@@ -349,14 +349,6 @@ def _kept(old: str, new: str) -> Iterator[tuple[int, int, int]]:
             yield from ((a1 + a, b1 + b, size) for a, b, size in matcher.get_matching_blocks() if size)
         if tail:
             yield a2, b2, tail
-
-
-def _offsets(pieces: list[str]) -> list[int]:
-    """Where each of ``pieces`` starts in their concatenation, and where the last ends."""
-    offsets = [0]
-    for piece in pieces:
-        offsets.append(offsets[-1] + len(piece))
-    return offsets
 
 
 def _escaped(char: str, ascii_only: bool) -> str:

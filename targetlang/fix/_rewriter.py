@@ -4,7 +4,6 @@ fix, and every finding is recorded where it was found."""
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +13,7 @@ import libcst as cst
 from .._registry import Registry
 from .._versions import MODERN, RELEASES, Release
 from ._convert import Conversion, convert
+from ._diff import line_starts, python_lines
 from ._findings import Finding, UseSite
 from ._flow import Flow, Use
 from ._layout import DEFAULT_LINE_LENGTH
@@ -51,17 +51,6 @@ def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:
     if isinstance(node, cst.BaseExpression) and node.lpar:
         return node.with_changes(lpar=(), rpar=())
     return node
-
-
-def _line_offsets(text: str) -> list[int]:
-    """The offset in ``text`` where each of its lines starts, as LibCST's positions count lines
-    (a line ends after ``\n``, ``\r\n`` or a lone ``\r``: its ``NEWLINE_RE``)."""
-    offsets = [0]
-    offsets += (match.end() for match in _LINE_END.finditer(text))
-    return offsets
-
-
-_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def _word(char: str) -> bool:
@@ -105,7 +94,7 @@ class Rewriter(cst.CSTTransformer):
         self._known_code: dict[int, tuple[cst.CSTNode, str]] = {}  # by id, a node parsed() made and its code
         # where the visit goes down: the survey's paths, and everything inside a marked node
         self._marked = survey.marked()
-        self._paths = survey.paths()
+        self._paths = survey.paths(self._marked)
         self._inside = 0  # how many marked nodes the visit is inside
 
     # -- bookkeeping
@@ -260,7 +249,7 @@ class Rewriter(cst.CSTTransformer):
         found, code = spans(self.module, wanted)
         shift = self.options.first_line - 1  # a code block of a document: its lines are the document's
         where = {node: (line + shift, column) for node, ((line, column), _) in found.items()}
-        offsets = _line_offsets(code) if self._read_later else []
+        offsets = line_starts(python_lines(code)) if self._read_later else []
         placed = []
         for index, (finding, node, (uses, blocker)) in enumerate(
             zip(self.findings, self.reported, self.uses, strict=True)

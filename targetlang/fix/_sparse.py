@@ -30,7 +30,7 @@ import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ._diff import python_lines
+from ._diff import line_starts, python_lines
 
 __all__ = ["Sparse", "sparse"]
 
@@ -285,7 +285,7 @@ def sparse(text: str, tree: ast.Module, hits: Iterable[tuple[int, int]]) -> Spar
     module = _Module(text, tree)
     if not module.statements:
         return None
-    starts = _line_starts(module.lines)
+    starts = line_starts(module.lines)
     seeds: set[int] = set()
     for begin, end in hits:
         for line in range(_line_of(starts, begin), _line_of(starts, max(begin, end - 1)) + 1):
@@ -452,13 +452,6 @@ def _starts_line(module: _Module, statement: _Statement) -> bool:
 
 def _ending(line: str) -> str:
     return line[len(line.rstrip("\r\n")) :]
-
-
-def _line_starts(lines: list[str]) -> list[int]:
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-    return starts
 
 
 def _line_of(starts: list[int], offset: int) -> int:

@@ -9,6 +9,7 @@ does. Where a target may stand is shared by the rules that read target text (``t
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,13 +110,13 @@ class Survey(cst.CSTVisitor):
         acts on, itself or below it (a noted dict's values)."""
         return frozenset(self.contexts).union(*self.notes.values())
 
-    def paths(self) -> frozenset[int]:
-        """The nodes (by id) on the way from the module down to a :meth:`marked` one, that one
-        included: the rewriter goes down these alone (and all the way into a marked one), most
-        of a file left as it is, unvisited."""
+    def paths(self, marked: Iterable[int]) -> frozenset[int]:
+        """The nodes (by id) on the way from the module down to each of ``marked`` (its
+        :meth:`marked`), that one included: the rewriter goes down these alone (and all the way
+        into a marked one), most of a file left as it is, unvisited."""
         found: set[int] = set()
         parents = self.parents
-        for key in self.marked():
+        for key in marked:
             while key not in found:
                 found.add(key)
                 parent = parents.get(key)

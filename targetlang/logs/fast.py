@@ -896,9 +896,10 @@ class StatsLines:
             if key is not None and record.format.value == key[0]:
                 made = stats.plan(record)
                 if made is not None:
-                    plans.put(key, made, _plan_cost(key, made))
+                    cost = _plan_cost(key, made)
+                    plans.put(key, made, cost)
                     if stats.earlier is not None:
-                        stats.earlier.put(key, made, _plan_cost(key, made))
+                        stats.earlier.put(key, made, cost)
             elif not fast:
                 fast = cls.shortcut and stats.loader is not None
         for plan, count in tally.items():

@@ -363,11 +363,8 @@ def _held_nowhere(plan: StatsPlan) -> bool:
     if plan.target is not None:
         _, version, _, model, keys = plan.target
         texts += (version, model, *keys)
-    return all(len(row) == _SHORT_ROW for row in plan.rows) and not any(isinstance(text, _Long) for text in texts)
-
-
-# The length of the row of a spec of at most LONG characters (Stats._row).
-_SHORT_ROW = 6
+    # (a row holds its spec as the entry's text holds it: held when that is)
+    return not any(isinstance(text, _Long) for text in texts)
 
 
 class Stats:
