@@ -339,7 +339,7 @@ def _check(args: argparse.Namespace) -> int:
                 _again(source, part.start, part.end, part.first, local)
 
         with progress.track(source.size, source.name) as advance:
-            drive(source, pool, local, remote, take, advance, ready=lambda: summary.loading.settled)
+            drive(source, pool, local, remote, take, advance, ready=lambda: summary.loading.settled, summary=True)
         out: list[str] = []
         lines.report(lines.checker.finish(summary), out, digest)
         emit(out)
@@ -440,7 +440,7 @@ def _stats(args: argparse.Namespace) -> int:
         stats.files += 1  # (a file that cannot be opened is reported, and is none of them)
         stats.loader = None  # each file's own, from its first record
         with progress.track(source.size, source.name) as advance:
-            drive(source, pool, local, remote, take, advance, numbered=False)
+            drive(source, pool, local, remote, take, advance, numbered=False, summary=True)
 
     args.paths = _log_files(args)
     status = _each_source(args, one) or _unreadable(args)
@@ -473,7 +473,7 @@ def _match(args: argparse.Namespace) -> int:
 
         matcher.files += 1  # (a file that cannot be opened is reported, and is none of them)
         with progress.track(source.size, source.name) as advance:
-            drive(source, pool, local, remote, take, advance)
+            drive(source, pool, local, remote, take, advance, summary=True)
 
     args.paths = _log_files(args)
     status = _each_source(args, one) or _unreadable(args)

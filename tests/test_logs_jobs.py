@@ -467,6 +467,51 @@ def test_small_logs_start_no_pool(run: Run, monkeypatch: pytest.MonkeyPatch, tmp
         outcome(run, variant, [LOGS / name for name in ALL_LOGS[:3]], tmp_path / "out", "-j", "4")
 
 
+class _InProcess:
+    """A pool of ``jobs`` that makes each call in this process (what drive gives it is asked)."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+
+    def map(self, calls: Any) -> Any:
+        return (function(*arguments) for function, arguments in calls)
+
+
+@pytest.mark.parametrize(
+    ("lines", "jobs", "summary", "sizes"),
+    [
+        # lines of 10 bytes; chunks of 64 bytes (60 of whole lines); the command reads the first
+        # block (60 bytes) itself; a chunk is cut while 1.5 chunks are left, the rest is the last
+        (100, 2, False, [60] * 15 + [40]),
+        (100, 2, True, [60] * 15 + [40]),  # 940 bytes left: less than 4 double chunks a worker
+        (150, 2, True, [120] * 11 + [120]),  # 1,440: 4 double chunks a worker, and more
+        (150, 4, True, [60] * 24),  # four workers: 4 double chunks each would be 2,048 bytes
+        (300, 2, True, [120] * 23 + [180]),
+        (300, 2, False, [60] * 49),  # lines, not a summary: migrate's chunks stay as they are
+    ],
+)
+def test_a_summary_s_chunks_are_bigger_where_each_worker_still_has_four(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: int, jobs: int, summary: bool, sizes: list[int]
+) -> None:
+    monkeypatch.setattr(jobs_module, "BLOCK", 64)
+    monkeypatch.setattr(jobs_module, "CHUNK", 64)
+    monkeypatch.setattr(jobs_module, "POOL_FROM", 128)
+    log = tmp_path / "tune.log"
+    log.write_bytes(b"# comment\n" * lines)
+    taken: list[int] = []
+    chunks: list[tuple[int, int | None]] = []
+
+    def remote(start: int, end: int | None, first: int) -> tuple[Any, tuple[Any, ...]]:
+        chunks.append((start, end))
+        return (lambda: type("Part", (), {"size": (end or log.stat().st_size) - start})()), ()
+
+    with Source.open(str(log), regular=True) as source:
+        pool: Any = _InProcess(jobs)
+        jobs_module.drive(source, pool, lambda *a: None, remote, lambda part: None, taken.append, summary=summary)
+    assert [(end or log.stat().st_size) - start for start, end in chunks] == sizes
+    assert sum(taken) == log.stat().st_size  # every byte, read by the command or in a chunk
+
+
 def test_jobs_option(run: Run) -> None:
     for command in ("check", "stats", "migrate", "match"):
         status, _, err = run("logs", command, "-j", "0", "x.log")

@@ -50,6 +50,7 @@ __all__ = [
     "BLOCK",
     "CHUNK",
     "POOL_FROM",
+    "SUMMARY_CHUNKS",
     "CheckJob",
     "CheckPart",
     "MatchJob",
@@ -69,6 +70,11 @@ __all__ = [
 
 BLOCK = 1 << 20  # bytes read at a time
 CHUNK = 1 << 22  # bytes a worker takes at a time (and returns a part of)
+# How many times CHUNK a chunk may be whose part is a summary (check, stats, match): taking in a
+# part costs the command about 2 ms (its unpickling and merging) on the cores the workers use,
+# and a worker as much again; a bigger chunk halves that. A migrated chunk's lines, which go
+# through shared memory of 3 CHUNKs, stay at CHUNK.
+SUMMARY_CHUNKS = 2
 POOL_FROM = 1 << 23  # bytes of a file, or of what is left of it, that are worth a pool
 SHARED_SIZE = 3 * CHUNK  # bytes of a chunk's migrated lines that go back through shared memory
 _TAIL = 1 << 16  # bytes at the end of a chunk looked in first for its last line break (ranges)
@@ -215,17 +221,21 @@ class Source:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def ranges(self, start: int, first: int, numbered: bool = True) -> Iterator[tuple[int, int | None, int]]:
-        """``(start, end, first line)`` of the chunks of the file from byte ``start`` (a line
-        start, of line ``first``): each ends after a line break, the last at the end of the file
-        (``None``). Not ``numbered``, each chunk's first line is ``first`` (the caller needs no
-        line numbers): only the end of each chunk is read, where its last line break is looked
-        for, not the whole chunk, whose line breaks would be counted."""
+    def ranges(
+        self, start: int, first: int, numbered: bool = True, chunk: int | None = None
+    ) -> Iterator[tuple[int, int | None, int]]:
+        """``(start, end, first line)`` of the chunks of about ``chunk`` bytes (default
+        :data:`CHUNK`) of the file from byte ``start`` (a line start, of line ``first``): each
+        ends after a line break, the last at the end of the file (``None``). Not ``numbered``,
+        each chunk's first line is ``first`` (the caller needs no line numbers): only the end of
+        each chunk is read, where its last line break is looked for, not the whole chunk, whose
+        line breaks would be counted."""
         assert self.handle is not None and self.size is not None
-        buffer = bytearray(CHUNK)
+        size = CHUNK if chunk is None else chunk
+        buffer = bytearray(size)
         view = memoryview(buffer)
-        while self.size - start >= CHUNK + CHUNK // 2:
-            skip = 0 if numbered else max(0, CHUNK - _TAIL)
+        while self.size - start >= size + size // 2:
+            skip = 0 if numbered else max(0, size - _TAIL)
             self.handle.seek(start + skip)
             got = skip + self.handle.readinto(view[skip:])
             cut = buffer.rfind(b"\n", skip, got)
@@ -326,6 +336,7 @@ def drive(
     advance: Callable[[int], None],
     ready: Callable[[], bool] = lambda: True,
     numbered: bool = True,
+    summary: bool = False,
 ) -> None:
     """Read ``source`` through: its blocks go to ``local(lines, first line number, the last line
     has no line break)``; once ``ready()`` (the file's state no longer depends on the lines
@@ -333,7 +344,9 @@ def drive(
     ``remote(start, end, first line)`` giving the function and arguments that make a chunk's
     part, and ``take`` gets the parts in order. ``advance`` is told the bytes done. Not
     ``numbered`` (the parts say nothing of a line by its number), a chunk's first line number
-    is not counted: every chunk is given the pool's first (see :meth:`Source.ranges`)."""
+    is not counted: every chunk is given the pool's first (see :meth:`Source.ranges`). A
+    ``summary`` part (counts, not lines) may be of a bigger chunk (:data:`SUMMARY_CHUNKS`), as
+    long as each worker still has four or more chunks to take."""
     first, offset = 1, 0
     for lines, size, open_end in blocks(source.read):
         local(lines, first, open_end)
@@ -352,7 +365,10 @@ def drive(
     else:
         return
     assert pool is not None and remote is not None
-    calls = (remote(start, end, line) for start, end, line in source.ranges(offset, first, numbered))
+    chunk = CHUNK
+    if summary:
+        chunk *= max(1, min(SUMMARY_CHUNKS, (source.size - offset) // (4 * pool.jobs * CHUNK)))
+    calls = (remote(start, end, line) for start, end, line in source.ranges(offset, first, numbered, chunk))
     for part in pool.map(calls):
         take(part)
         advance(part.size)
