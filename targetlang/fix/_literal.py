@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["PLACEHOLDER", "Code", "placeholder", "render"]
+__all__ = ["PLACEHOLDER", "Code", "placeholder", "render", "string_body"]
 
 # Private-use characters: no real target text holds them, and TVM's reader keeps them as text.
 PLACEHOLDER = re.compile("\ue000([0-9]+)\ue001")
@@ -32,7 +32,14 @@ def placeholder(index: int) -> str:
 _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def _string(text: str, quote: str, braces: bool = False) -> str:
+# What a string's body must escape, besides its quote and (in an f-string) its braces.
+_ESCAPED = re.compile(r"[\\\x00-\x1f\x7f\ud800-\udfff]")
+
+
+def string_body(text: str, quote: str, braces: bool = False) -> str:
+    """``text`` as the body of a string literal in ``quote`` (with ``braces``: of an f-string)."""
+    if quote not in text and not _ESCAPED.search(text) and not (braces and ("{" in text or "}" in text)):
+        return text  # (most target text: nothing to escape)
     out = []
     for char in text:
         if char in _ESCAPES:
@@ -51,13 +58,13 @@ def _string(text: str, quote: str, braces: bool = False) -> str:
 def _text(value: str, quote: str, exprs: Sequence[str]) -> str | None:
     parts = PLACEHOLDER.split(value)
     if len(parts) == 1:
-        return quote + _string(value, quote) + quote
+        return quote + string_body(value, quote) + quote
     if parts[0] == "" and parts[2] == "" and len(parts) == 3:
         return exprs[int(parts[1])]
     body = []
     for i, part in enumerate(parts):
         if i % 2 == 0:
-            body.append(_string(part, quote, braces=True))
+            body.append(string_body(part, quote, braces=True))
             continue
         expr = exprs[int(part)]
         if quote in expr or "\\" in expr or "{" in expr or "\n" in expr:

@@ -284,10 +284,13 @@ class Rewriter(cst.CSTTransformer):
             return new.with_changes(lpar=old.lpar, rpar=old.rpar)
         return new
 
-    def parsed(self, written: str, old: cst.BaseExpression) -> cst.BaseExpression:
+    def parsed(
+        self, written: str, old: cst.BaseExpression, made: cst.BaseExpression | None = None
+    ) -> cst.BaseExpression:
         """The node of the code ``written`` in place of ``old`` (in its parentheses), which
-        :meth:`written_code` knows the code of without printing it."""
-        node = self.parens(cst.parse_expression(written), old)
+        :meth:`written_code` knows the code of without printing it; ``made``: that node, made
+        without parsing (:func:`._literal_node.literal_node`)."""
+        node = self.parens(made if made is not None else cst.parse_expression(written), old)
         if not node.lpar:
             # (the node kept with its code: one a fix then drops, withdrawn or put in parentheses,
             # must not leave its id to a node made after it)

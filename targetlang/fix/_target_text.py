@@ -13,6 +13,7 @@ from ._compose import compose, quote_of
 from ._convert import known_kind, options_of, reading_registry
 from ._flow import TEXT_USES, unsafe_use
 from ._literal import PLACEHOLDER, render
+from ._literal_node import literal_node
 from ._rewriter import Rewriter
 from ._rules import Safety
 from ._runtime import shown, typed, written_values
@@ -84,7 +85,15 @@ def target_text(
         return updated
     assert written is not None
     rewriter.need_json |= as_text and bool(exprs)
-    return rewriter.parsed(written, updated)
+    made: cst.BaseExpression | None = None
+    if as_text and not exprs:
+        made = cst.SimpleString(written)  # (repr's: one string literal)
+    elif conversion.tag is not None and not exprs:
+        tag = literal_node(conversion.tag, quote)
+        made = tag if isinstance(tag, cst.SimpleString) and tag.value == written else None
+    elif not exprs:
+        made = literal_node(conversion.config, quote)
+    return rewriter.parsed(written, updated, made)
 
 
 def merged(
