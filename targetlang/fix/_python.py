@@ -105,7 +105,9 @@ def fix_python(
         options = Options(
             path, registry, unsafe, selected, prefer_tags, target_version, first_line, length, source=text
         )
-        view = sparse(text, reading.tree, reading.hits) if _SPARSE_VIEW else None
+        # a hit every other line or more (a file of targets): the view would keep nearly all of it
+        dense = len(reading.hits) * 2 >= text.count("\n") + 1
+        view = sparse(text, reading.tree, reading.hits) if _SPARSE_VIEW and not dense else None
         if view is not None:
             done = _fixed_sparse(text, view, options, table)
             if done is not None:
