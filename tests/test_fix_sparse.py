@@ -7,10 +7,12 @@ import ast
 import re
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import targetlang.fix._python
+import targetlang.fix._sparse
 from targetlang.fix import fix_source
 from targetlang.fix._prefilter import hits
 from targetlang.fix._python import fix_python
@@ -284,3 +286,25 @@ def test_a_real_file_the_prefilter_passes_over_has_nothing_to_fix(name: str) -> 
     assert HELPER_NAME.search(source)
     assert hits(source) == []
     assert _whole(source) == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "viewed"),
+    [
+        (["x = 1"] * 40 + ["tvm.build(m, target='llvm -mcpu=a')"], True),
+        (["tvm.build(m, target='llvm -mcpu=a')"] * 40, False),
+    ],
+    ids=["one target in forty lines", "a target a line"],
+)
+def test_a_file_of_targets_is_read_whole(lines: list[str], viewed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    views: list[str] = []
+    real = targetlang.fix._sparse.sparse
+
+    def counted(text: str, *args: Any) -> Any:
+        views.append(text)
+        return real(text, *args)
+
+    monkeypatch.setattr(targetlang.fix._python, "sparse", counted)
+    result = fix_source("import tvm\n" + "\n".join(lines) + "\n", path="m.py")
+    assert result.changed
+    assert bool(views) == viewed
