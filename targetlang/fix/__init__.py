@@ -79,6 +79,7 @@ def fix_source(
     target_apis: Collection[TargetApi] = (),
     target_version: str = TARGET_VERSIONS[-1],
     line_length: int | None = None,
+    check: bool = False,
 ) -> FixResult:
     """Find the legacy targets in ``text`` and fix what can be fixed.
 
@@ -97,7 +98,9 @@ def fix_source(
     (default: the project's, ``[tool.ruff]`` or ``[tool.black]`` ``line-length`` of the
     ``pyproject.toml`` above ``path``, else 88) is split
     over lines, by black where black leaves the file as it is; ``0`` leaves the lines as the
-    fixes wrote them (what ``--check`` and ``--json`` do, which show no text).
+    fixes wrote them (what ``--check`` and ``--json`` do, which show no text). With ``check``
+    the findings alone are made, as ``--check`` shows them, not the fixed Python: the result's
+    ``text`` is the source and its ``would_change`` says whether the fixes would change it.
     A Jupyter notebook (:data:`NOTEBOOK_SUFFIXES`) has the Python of its code cells fixed and
     every other byte kept; its findings name their ``cell``, and a cell that does not parse is
     left alone with a line of :attr:`FixResult.errors`.
@@ -112,7 +115,8 @@ def fix_source(
     runs_on = distribution_release(target_version)
     name = path if path is not None else "<string>"
     suffix = PurePath(path).suffix.lower() if path is not None else ".py"
-    def python(code: str, first_line: int = 1) -> tuple[str, list[Finding]]:
+
+    def python_of(code: str, first_line: int = 1, check: bool = False) -> tuple[str | None, list[Finding]]:
         # LibCST is imported for the first code that needs it: a shell script or a config never
         # does, nor Python that holds nothing the rules look for (most files of a tree)
         from ._python_syntax import may_need_fixing
@@ -132,7 +136,13 @@ def fix_source(
             target_version=runs_on,
             line_length=line_length,
             reading=read if read is not True else None,
+            check=check,
         )
+
+    def python(code: str, first_line: int = 1) -> tuple[str, list[Finding]]:
+        fixed, found = python_of(code, first_line)
+        assert fixed is not None  # (None only when checking)
+        return fixed, found
 
     if suffix in NOTEBOOK_SUFFIXES:
         # never read as Python (its JSON would be a dict, its targets in metadata rewritten):
@@ -142,7 +152,7 @@ def fix_source(
         _python_fixer()  # (LibCST missing: said before any cell)
         cell_errors: list[str] = []
         fixed, findings = fix_notebook(text, python, path=name, errors=cell_errors)
-        return FixResult(text, fixed, tuple(findings), tuple(cell_errors))
+        return _result(text, fixed, findings, check, tuple(cell_errors))
 
     def fix_block(block: str, line: int) -> tuple[str, list[Finding]]:
         fixed, found = python(block, line)
@@ -154,7 +164,8 @@ def fix_source(
         ]
 
     if suffix not in TEXT_SUFFIXES:
-        fixed, findings = python(text)
+        made, findings = python_of(text, check=check)
+        fixed = text if made is None else made  # (None: check, and the fixes change the Python)
         if _COMMENTED_BLOCK.search(text):
             from ._comment_blocks import fix_comments
 
@@ -162,7 +173,7 @@ def fix_source(
             fixed, in_comments = fix_comments(text, fixed, fix_block)
             if in_comments:
                 findings = sorted([*findings, *in_comments], key=lambda f: (f.line, f.column))
-        return FixResult(text, fixed, tuple(findings))
+        return _result(text, fixed, findings, check, changed=made is None)
     from .rules.text_target import fix_text
 
     fixed, findings = fix_text(
@@ -172,7 +183,17 @@ def fix_source(
 
     # a code block's Python findings were judged by its own comments; the rest by the file's
     findings = unsuppressed_text(text, suffix, findings)
-    return FixResult(text, fixed, tuple(findings))
+    return _result(text, fixed, findings, check)
+
+
+def _result(
+    source: str, fixed: str, findings: list[Finding], check: bool, errors: tuple[str, ...] = (), changed: bool = False
+) -> FixResult:
+    """What ``fix_source`` gives: checking, the source as the text (``changed``: the fixes
+    change it, whatever ``fixed`` says)."""
+    if check:
+        return FixResult(source, source, tuple(findings), errors, would_change=changed or fixed != source)
+    return FixResult(source, fixed, tuple(findings), errors)
 
 
 # A comment line with a block's marker (_comment_blocks._MARKERS): the only comments it reads.
@@ -184,7 +205,7 @@ def _table(extra: tuple[TargetApi, ...]) -> ApiTable:
     return DEFAULT_TABLE.with_rows(extra) if extra else DEFAULT_TABLE
 
 
-def _python_fixer() -> Callable[..., tuple[str, list[Finding]]]:
+def _python_fixer() -> Callable[..., tuple[str | None, list[Finding]]]:
     try:
         # the stops held while LibCST's native parser initialises (as the command line imports
         # its modules): a handler raising inside an extension module's import can crash it

@@ -91,6 +91,7 @@ class _Job:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     root: str = "."
     add_ignore: bool = False
+    check: bool = False  # no text is shown or written: the findings only (fix_source's check)
 
 
 @dataclass
@@ -102,6 +103,7 @@ class _Outcome:
     error: str | None = None
     digest: bytes | None = None  # of the bytes read: the file is written only if they are still there
     cell_errors: list[str] = field(default_factory=list)  # a notebook's cells left alone, the rest fixed
+    changed: bool = False  # the fixes change the text (which, checking, is not made)
 
 
 _REGISTRIES: dict[tuple[str | None, str | None], Registry | None] = {}
@@ -232,6 +234,7 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
             target_apis=job.target_apis,
             target_version=job.target_version,
             line_length=job.line_length,
+            check=job.check,
         )
 
     try:
@@ -252,6 +255,7 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
         outcome.error = f"{outcome.path}: internal error (a bug in targetlang): {type(err).__name__}: {detail}"
         return outcome
     outcome.text = bom + result.text
+    outcome.changed = result.changed
     outcome.findings = list(result.findings)
     outcome.cell_errors = list(result.errors)
     return outcome
@@ -430,7 +434,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"error: {cell_error}", file=sys.stderr)
         failed += bool(outcome.cell_errors)
         found += outcome.findings
-        if outcome.text != outcome.source:
+        if outcome.changed:
             changed += 1
             if args.write:
                 problem = _write(outcome)
@@ -504,6 +508,7 @@ def _settings_job(args: argparse.Namespace, settings: Settings, machine: bool) -
         settings.per_file_ignores,
         str(settings.root),
         args.add_ignore,
+        bool(args.check or args.statistics or machine) and not args.write,
     )
 
 
@@ -539,7 +544,7 @@ def _run_stdin(args: argparse.Namespace, job: _Job) -> int:
         return 2
     for cell_error in outcome.cell_errors:
         print(f"error: {cell_error}", file=sys.stderr)
-    changed = outcome.text != outcome.source
+    changed = outcome.changed
     as_data = args.output_format != "text" or args.statistics  # what is printed instead of the text
     if as_data:
         problems = [(outcome.path, cell_error) for cell_error in outcome.cell_errors]

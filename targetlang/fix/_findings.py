@@ -83,14 +83,17 @@ class Finding:
 class FixResult:
     """``text`` is ``source`` with the applied fixes; ``findings`` lists every finding in order.
     ``errors`` are the parts left alone that could not be read (a notebook's cell that does not
-    parse), each a line ``path:cell N:line: message``."""
+    parse), each a line ``path:cell N:line: message``. ``would_change`` is set when the fixed
+    text was not made (``fix_source(check=True)``): ``text`` is then the source, and this says
+    whether the fixes would change it."""
 
     source: str
     text: str
     findings: tuple[Finding, ...] = field(default=())
     errors: tuple[str, ...] = field(default=())
+    would_change: bool | None = None
 
     @property
     def changed(self) -> bool:
-        """The text differs from the source."""
-        return self.text != self.source
+        """The fixes change the text (the text differs from the source)."""
+        return self.text != self.source if self.would_change is None else self.would_change

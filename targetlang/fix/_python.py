@@ -61,12 +61,14 @@ def fix_python(
     target_version: Release = RELEASES[str(MODERN)],
     line_length: int | None = None,
     reading: Reading | None = None,
-) -> tuple[str, list[Finding]]:
+    check: bool = False,
+) -> tuple[str | None, list[Finding]]:
     """``text`` (Python source) with its legacy targets fixed, and the findings; their line
     numbers count from ``first_line`` (a code block inside a document). A written target that
     makes its line longer than ``line_length`` (default: the project's, :mod:`._layout`) is
     split over lines. ``reading``: what :func:`._python_syntax.may_need_fixing` read of it
-    (without a byte order mark), not read again."""
+    (without a byte order mark), not read again. With ``check`` (the findings only), the fixed
+    text is ``None`` where the fixes change the text: it is not made."""
     if text.startswith("\ufeff"):  # LibCST drops a byte order mark: keep it
         without, found = fix_python(
             text[1:],
@@ -80,8 +82,9 @@ def fix_python(
             target_version=target_version,
             line_length=line_length,
             reading=reading,
+            check=check,
         )
-        return "\ufeff" + without, found
+        return None if without is None else "\ufeff" + without, found
     if len(text) > MAX_PYTHON_CHARS:
         message = f"{path}: {len(text)} characters of Python is more than targetlang fix rewrites ({MAX_PYTHON_CHARS})"
         raise SourceTooLargeError(message, text, MAX_PYTHON_CHARS, len(text))
@@ -103,7 +106,7 @@ def fix_python(
             reading = Reading(tree, tuple(spans))
         length = line_length if line_length is not None else project_line_length(path)
         options = Options(
-            path, registry, unsafe, selected, prefer_tags, target_version, first_line, length, source=text
+            path, registry, unsafe, selected, prefer_tags, target_version, first_line, length, source=text, check=check
         )
         # a hit every other line or more (a file of targets): the view would keep nearly all of it
         dense = len(reading.hits) * 2 >= text.count("\n") + 1
@@ -128,7 +131,9 @@ def fix_python(
 _SPARSE_VIEW = True
 
 
-def _fixed_sparse(text: str, view: Sparse, options: Options, table: ApiTable) -> tuple[str, list[Finding]] | None:
+def _fixed_sparse(
+    text: str, view: Sparse, options: Options, table: ApiTable
+) -> tuple[str | None, list[Finding]] | None:
     """``text`` fixed through its sparse ``view`` (LibCST reads only what :mod:`._sparse` kept),
     or ``None`` when that cannot be done: the whole text is read then, and says why."""
     black: list[bool] = []
@@ -141,6 +146,8 @@ def _fixed_sparse(text: str, view: Sparse, options: Options, table: ApiTable) ->
         return None
     if fixed == view.text:
         return text, findings
+    if fixed is None:  # (checking: changed, not made)
+        return None, findings
     restored = view.restore(fixed)
     if restored is None:
         return None
@@ -153,9 +160,10 @@ def _fixed_sparse(text: str, view: Sparse, options: Options, table: ApiTable) ->
 
 def _fixed_point(
     text: str, options: Options, table: ApiTable, deferred_black: list[bool] | None = None
-) -> tuple[str, list[Finding]]:
-    """``text`` fixed until nothing changes (ruff's fix loop), and the findings. With
-    ``deferred_black`` (a sparse view), black's layout is not applied but asked for there."""
+) -> tuple[str | None, list[Finding]]:
+    """``text`` fixed until nothing changes (ruff's fix loop), and the findings (``None`` for
+    the text when checking, the fixes change it). With ``deferred_black`` (a sparse view),
+    black's layout is not applied but asked for there."""
     registry = options.registry
     fixed, findings, written = _fixed_python(text, options, table, deferred_black)
     # A later pass adds the fixes it applied (placed in the text it read). Only what a pass wrote
@@ -164,7 +172,7 @@ def _fixed_point(
     current = fixed
     for _ in range(_MAX_PASSES - 1):
         applied = any(f.applied for f in findings)
-        if current == text or not applied or not worth_parsing(written, registry, written=True):
+        if current is None or current == text or not applied or not worth_parsing(written, registry, written=True):
             break
         again, later, written = _fixed_python(current, options, table, deferred_black)
         if again == current:
@@ -204,8 +212,10 @@ _MAX_PASSES = 10
 
 def _fixed_python(
     text: str, options: Options, table: ApiTable, deferred_black: list[bool] | None = None
-) -> tuple[str, list[Finding], str]:
-    """One pass: the text with the fixes applied, the findings, and the code the fixes wrote."""
+) -> tuple[str | None, list[Finding], str]:
+    """One pass: the text with the fixes applied, the findings, and the code the fixes wrote.
+    Checking, the text is ``None`` when fixes were applied and no pass comes after this one
+    (what they wrote holds nothing a pass would read again): the code is not printed."""
     path = options.path
     try:
         module = cst.parse_module(text)
@@ -224,6 +234,12 @@ def _fixed_python(
     findings = sorted(rewriter.placed(), key=lambda f: (f.line, f.column))
     if not any(f.applied for f in findings):
         return text, findings, ""  # byte for byte: LibCST's printing is not always (a last lone \r)
+    if options.check:
+        # what the fixes wrote, as the end of this pass gives it (no layout with no text shown:
+        # the imports a fix needs are no code it wrote)
+        written = "\n".join(rewriter.written_code(fixed))
+        if not worth_parsing(written, options.registry, written=True):
+            return None, findings, written
     # a written target that makes its line too long: black's layout for a file black leaves as
     # it is, else each such dict one entry a line (before the imports change: the nodes are ids)
     code = fixed.code

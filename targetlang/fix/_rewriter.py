@@ -43,6 +43,7 @@ class Options:
     line_length: int = DEFAULT_LINE_LENGTH
     suppressed: Suppression = NO_SUPPRESSION
     source: str = ""  # the whole file (a sparse view's): whether black formats it is asked of it
+    check: bool = False  # the findings only: the fixed code is made only for a pass after
 
 
 def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:
