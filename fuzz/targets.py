@@ -200,6 +200,14 @@ def fix(data: bytes) -> None:
     expect(isinstance(result, FixResult) and result.source == text, "not a FixResult of the text", result)
     expect(valid is not False, "Python that does not parse was fixed", text)
     _check_findings(result, options, text)
+    # checking (fix --check) finds what fixing finds, and says what would change without the text
+    try:
+        checked = fix_source(text, **options, check=True)
+    except targetlang.TargetError as err:
+        expect(False, "checking refused what fixing read", text, err)
+        return
+    same = checked.findings == result.findings and checked.errors == result.errors
+    expect(same and checked.changed == result.changed and checked.text == text, "checking is not fixing", text)
     if python and valid:
         after = _python_validity(result.text)
         expect(after is not False, "valid Python became invalid", text, result.text)

@@ -138,12 +138,13 @@ _real_fix_text = targetlang.fix.rules.text_target.fix_text
 def _python_broken(how: Fault) -> Callable[[], Any]:
     """The Python fixer, its answer for each text changed by ``how(text, fixed, findings)``."""
 
-    def fixer() -> Callable[..., tuple[str, list[Any]]]:
+    def fixer() -> Callable[..., tuple[str | None, list[Any]]]:
         real = _real_python_fixer()
 
-        def broken(text: str, **options: Any) -> tuple[str, list[Any]]:
+        def broken(text: str, **options: Any) -> tuple[str | None, list[Any]]:
             fixed, findings = real(text, **options)
-            assert fixed is not None  # (the harnesses fix: they do not check)
+            if fixed is None:  # checking: the text is not made, the findings are broken alike
+                return None, how(text, text, findings)[1]
             return how(text, fixed, findings)
 
         return broken
@@ -193,6 +194,24 @@ def test_the_fix_target_catches_a_broken_fixer(fault: str, monkeypatch: pytest.M
     targets.fix(data)  # the real fixer keeps its promises
     monkeypatch.setattr(targetlang.fix, "_python_fixer", _python_broken(how))
     with pytest.raises(common.Broken, match=reported):
+        targets.fix(data)
+
+
+def test_the_fix_target_catches_checking_that_finds_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = FIX_SEEDS[0]
+    targets.fix(data)
+
+    def fixer() -> Callable[..., tuple[str | None, list[Any]]]:
+        real = _real_python_fixer()
+
+        def forgetful(text: str, **options: Any) -> tuple[str | None, list[Any]]:
+            fixed, findings = real(text, **options)
+            return (fixed, findings[:-1]) if options.get("check") else (fixed, findings)
+
+        return forgetful
+
+    monkeypatch.setattr(targetlang.fix, "_python_fixer", fixer)
+    with pytest.raises(common.Broken, match="checking is not fixing"):
         targets.fix(data)
 
 
