@@ -17,7 +17,7 @@ import libcst as cst
 from ._constants import evaluate
 from ._literal import PLACEHOLDER, placeholder
 
-__all__ = ["compose", "is_format", "quote_of", "stringish"]
+__all__ = ["compose", "is_format", "quote_of", "string_value", "stringish"]
 
 _PERCENT_FIELD = re.compile(r"%%|%[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa]")
 _FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(?:![rsa])?(?::[^{}]*)?\}")
@@ -40,6 +40,16 @@ def stringish(node: cst.BaseExpression) -> bool:
         or (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)))
         or (isinstance(node, cst.Call) and is_format(node))
     )
+
+
+def string_value(node: cst.SimpleString) -> str | bytes:
+    """What the literal ``node`` holds (LibCST's ``evaluated_value``, which runs Python's
+    ``literal_eval``: a fifth of the time of a target a line); a literal with no prefix and no
+    backslash holds its body as it is written."""
+    code = node.value
+    if "\\" in code or code[0] not in "'\"":
+        return node.evaluated_value
+    return code[3:-3] if code[:3] in ("'''", '"""') and len(code) >= 6 else code[1:-1]
 
 
 def quote_of(node: cst.BaseExpression) -> str:

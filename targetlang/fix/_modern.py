@@ -31,6 +31,7 @@ from .._versions import DATA, SCHEMA_RELEASES, data_file, registry_release, rele
 from ..migration._checks import Rejection, option_types, rejections
 from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
+from ._compose import string_value
 from ._flow import Use, unsafe_use
 from ._literal import render
 from ._plugins import Plugin, plugin
@@ -89,7 +90,7 @@ def survey_node(survey: Survey, node: cst.CSTNode) -> None:
         if _looks_like_config(node):
             survey.note(NOTE, node, True)
     elif isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
+        value = string_value(node)
         if isinstance(value, str) and _looks_like_text(value):
             survey.note(NOTE, node, True)
 

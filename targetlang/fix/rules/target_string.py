@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from .._compose import string_value
 from .._plugins import plugin
 from .._rewriter import Rewriter
 from .._target_text import built_target, target_text
@@ -19,7 +20,7 @@ RULE = plugin("target-string")
 def _string(rewriter: Rewriter, original: cst.SimpleString, updated: cst.SimpleString) -> cst.BaseExpression:
     if id(original) not in rewriter.survey.contexts:
         return updated
-    value = original.evaluated_value
+    value = string_value(original)
     if not isinstance(value, str):
         return updated
     return target_text(rewriter, original, updated, value, (), "target-string")
