@@ -759,6 +759,19 @@ def test_every_rule_is_one_module_of_its_own() -> None:
     assert hooked == set(RULES) - {"text-target"}
 
 
+def test_the_rewriter_watches_no_field_of_a_node() -> None:
+    """The rewriter skips LibCST's look for visit_<Node>_<field> methods: it has none, and its
+    rules hook in through rewrite_hooks, by the class of the node."""
+    import re
+
+    from targetlang.fix._rewriter import Rewriter
+
+    ours = [vars(cls) for cls in Rewriter.__mro__ if cls.__module__.startswith("targetlang")]
+    watching = [name for names in ours for name in names if re.fullmatch(r"(?:visit|leave)_[A-Z]\w*_\w+", name)]
+    assert watching == []  # (LibCST's own are empty stubs)
+    assert Rewriter.on_visit_attribute is not cst.CSTTransformer.on_visit_attribute
+
+
 # (id, source, the release the code runs on, fixed?, words of the message)
 TARGET_VERSION_CASES: list[tuple[str, str, str, bool, str]] = [
     ("0.24: every removed property", "def f(t: Target):\n    return t.max_num_threads\n", "0.24", True, "removed"),

@@ -59,6 +59,22 @@ def _word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+# What the visit keeps track of, per class of node (LibCST's bases are ABCs: isinstance is slow).
+_OTHER, _STATEMENT, _FSTRING = 1, 2, 3
+_KINDS: dict[type, int] = {}
+
+
+def _kind(kind: type) -> int:
+    found = _KINDS[kind] = (
+        _STATEMENT
+        if issubclass(kind, cst.BaseStatement)
+        else _FSTRING
+        if issubclass(kind, cst.FormattedString)
+        else _OTHER
+    )
+    return found
+
+
 @dataclass(frozen=True)
 class _Undo:
     """What a fix may change besides its node: to put back where it cannot be written."""
@@ -101,9 +117,11 @@ class Rewriter(cst.CSTTransformer):
     # -- bookkeeping
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.BaseStatement):
+        kind = _KINDS.get(type(node)) or _kind(type(node))
+        if kind == _STATEMENT:
             self._statements.append(node)
-        if isinstance(node, cst.FormattedString):
+        elif kind == _FSTRING:
+            assert isinstance(node, cst.FormattedString)
             self.fstring_quotes.append(node.end[0])
             self._fstring_ends.append(node.end)
         key = id(node)
@@ -113,10 +131,19 @@ class Rewriter(cst.CSTTransformer):
         # nothing below to change, off the survey's paths (its leave hooks still see it, unchanged)
         return self._inside > 0 or key in self._paths
 
+    # No field of a node is watched (no visit_<Node>_<field> method): LibCST's look for one, a
+    # name formatted and looked up for every field of every node visited, is left out.
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        return None
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        return None
+
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
-        if isinstance(original_node, cst.BaseStatement):
+        kind = _KINDS.get(type(original_node)) or _kind(type(original_node))
+        if kind == _STATEMENT:
             self._statements.pop()
-        if isinstance(original_node, cst.FormattedString):
+        elif kind == _FSTRING:
             self.fstring_quotes.pop()
             self._fstring_ends.pop()
         if id(original_node) in self._marked:
