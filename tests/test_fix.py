@@ -717,6 +717,44 @@ def test_the_walk_meets_the_nodes_libcsts_visit_meets_in_its_order(
     assert walked.events == visited.events
 
 
+class _Plain(_Events):
+    """The nodes a visit meets but those of layout and punctuation (and what they hold)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside = 0  # how many trivia nodes the visit is in
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        trivial = isinstance(node, tuple(_walk.TRIVIA))
+        if trivial or self.inside:
+            self.inside += 1
+            return True
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if self.inside:
+            self.inside -= 1
+        else:
+            super().on_leave(original_node)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [_WALK_SOURCE, *(p.read_text(encoding="utf-8") for p in _POSITION_FILES[::25])],
+    ids=["every syntax", *(p.name for p in _POSITION_FILES[::25])],
+)
+def test_the_walk_without_trivia_meets_every_other_node_in_libcsts_order(source: str) -> None:
+    module = cst.parse_module(source)
+    visited, walked = _Plain(), _Events()
+    module.visit(visited)
+    _walk.walk(module, walked, trivia=False)
+    assert len(visited.events) > 200
+    assert walked.events == visited.events
+    whole = _Events()
+    _walk.walk(module, whole)
+    assert len(whole.events) > len(walked.events) * 1.3  # (white space and punctuation: many)
+
+
 def test_a_node_whose_fields_libcst_does_not_announce_is_walked_by_libcsts_visit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -222,7 +222,7 @@ def _fixed_python(
     except (cst.ParserSyntaxError, cst.CSTValidationError) as err:
         raise python_error(text, path, 1, 0, str(err).split("\n", 1)[0]) from None
     survey = Survey(table)
-    walk(module, survey)
+    walk(module, survey, trivia=False)  # (it reads no white space, bracket or operator)
     if not survey.work():
         return text, [], ""
     # The survey's node ids name the nodes the rewriter meets: the same tree, not a copy.

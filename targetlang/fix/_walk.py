@@ -44,16 +44,30 @@ class _Announced(cst.CSTVisitor):
 _ORDER: dict[type[cst.CSTNode], tuple[tuple[str, ...], tuple[str, ...]]] = {}
 # The values of the other fields: a node's text, its star, its indent
 _PLAIN = frozenset({str, bool, int, type(None), cst.MaybeSentinel})
-# type of a field's value -> 1: a node, 2: a sequence, 0: anything else (isinstance() on
-# LibCST's abstract classes is most of a walk's time otherwise)
+# type of a field's value -> 1: a node, 3: a node of TRIVIA, 2: a sequence, 0: anything else
+# (isinstance() on LibCST's abstract classes is most of a walk's time otherwise)
 _KINDS: dict[type, int] = {}
+
+# The nodes of layout and punctuation: white space, comments, brackets, operators; they hold no
+# other kind of node. Half the nodes of a module; a visitor that reads none (the survey) is
+# spared them.
+_OPERATORS = (cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp)
+TRIVIA: frozenset[type[cst.CSTNode]] = frozenset(
+    {
+        *(node for node in vars(cst).values() if isinstance(node, type) and issubclass(node, _OPERATORS)),
+        *(cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.EmptyLine, cst.Newline),
+        *(cst.Comment, cst.Semicolon, cst.Colon, cst.Comma, cst.Dot, cst.ImportStar, cst.AssignEqual),
+        *(cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket),
+        *(cst.LeftCurlyBrace, cst.RightCurlyBrace),
+    }
+)
 
 
 def _kind(value: object) -> int:
     kind = _KINDS.get(type(value))
     if kind is None:
         if isinstance(value, cst.CSTNode):
-            kind = 1
+            kind = 3 if type(value) in TRIVIA else 1
         elif isinstance(value, Sequence) and not isinstance(value, str):
             kind = 2
         else:
@@ -64,7 +78,7 @@ def _kind(value: object) -> int:
 
 def _holds_nodes(value: object) -> bool:
     kind = _kind(value)
-    return kind == 1 or (kind == 2 and any(map(_kind, cast("Sequence[object]", value))))
+    return kind in (1, 3) or (kind == 2 and any(_kind(item) in (1, 3) for item in cast("Sequence[object]", value)))
 
 
 def _record(node: cst.CSTNode) -> tuple[str, ...] | None:
@@ -92,9 +106,10 @@ def _fields(node: cst.CSTNode) -> tuple[str, ...] | None:
     return fields
 
 
-def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+def walk(node: cst.CSTNode, visitor: cst.CSTVisitor, trivia: bool = True) -> None:
     """What ``node.visit(visitor)`` does for a read-only ``visitor`` that does not watch
-    attributes (``visit_<Node>_<field>``), without rebuilding the tree."""
+    attributes (``visit_<Node>_<field>``), without rebuilding the tree; not ``trivia``, the
+    nodes of :data:`TRIVIA` (and so what they hold) are not met."""
     fields = _fields(node)
     if fields is None:
         node.visit(visitor)
@@ -103,10 +118,11 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
         for name in fields:
             value = getattr(node, name)
             kind = _KINDS.get(type(value)) or _kind(value)  # (_kind's lookup inline: a node, a list)
-            if kind == 1:
-                walk(value, visitor)
+            if kind == 1 or (kind == 3 and trivia):
+                walk(value, visitor, trivia)
             elif kind == 2:
                 for child in value:
-                    if (_KINDS.get(type(child)) or _kind(child)) == 1:
-                        walk(child, visitor)
+                    kind = _KINDS.get(type(child)) or _kind(child)
+                    if kind == 1 or (kind == 3 and trivia):
+                        walk(child, visitor, trivia)
     visitor.on_leave(node)
