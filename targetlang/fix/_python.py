@@ -35,6 +35,7 @@ from ._python_syntax import (
     check_syntax,
     nesting_cost,
     python_error,
+    shallow,
     too_deep,
 )
 from ._rewriter import Options, Rewriter
@@ -111,14 +112,15 @@ def fix_python(
         # a hit every other line or more (a file of targets): the view would keep nearly all of it
         dense = len(reading.hits) * 2 >= text.count("\n") + 1
         view = sparse(text, reading.tree, reading.hits) if _SPARSE_VIEW and not dense else None
+        flat = shallow(text, reading.tree)  # (so is its view, whose lines are its own or less)
         if view is not None:
-            done = _fixed_sparse(text, view, options, table)
+            done = _fixed_sparse(text, view, options, table, flat)
             if done is not None:
                 return done
         # LibCST parses and visits recursively, and its limits are lower than Python's: source
         # nested deeper than this thread's stack takes is fixed on a large stack, and deeper than
         # that one takes is refused (its native parser would crash, not raise)
-        cost, deepest = nesting_cost(text, path, MAX_LARGE_STACK_COST)
+        cost, deepest = (0, 0) if flat else nesting_cost(text, path, MAX_LARGE_STACK_COST)
         if cost <= MAX_NESTING_COST:
             try:
                 return _fixed_point(text, options, table)
@@ -132,13 +134,13 @@ _SPARSE_VIEW = True
 
 
 def _fixed_sparse(
-    text: str, view: Sparse, options: Options, table: ApiTable
+    text: str, view: Sparse, options: Options, table: ApiTable, flat: bool = False
 ) -> tuple[str | None, list[Finding]] | None:
     """``text`` fixed through its sparse ``view`` (LibCST reads only what :mod:`._sparse` kept),
     or ``None`` when that cannot be done: the whole text is read then, and says why."""
     black: list[bool] = []
     try:
-        cost, _ = nesting_cost(view.text, options.path, MAX_LARGE_STACK_COST)
+        cost, _ = (0, 0) if flat else nesting_cost(view.text, options.path, MAX_LARGE_STACK_COST)
         if cost > MAX_NESTING_COST:
             return None
         fixed, findings = _fixed_point(view.text, options, table, black)

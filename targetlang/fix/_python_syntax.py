@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 import warnings
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ __all__ = [
     "may_need_fixing",
     "nesting_cost",
     "python_error",
+    "shallow",
     "too_deep",
 ]
 
@@ -140,6 +142,40 @@ def nesting_cost(text: str, path: str, limit: int) -> tuple[int, int]:
     except (tokenize.TokenError, SyntaxError):
         pass  # not Python: the parser says where
     return deepest, _offset(text, *where)
+
+
+# What may be a link of a chain (an operator or other punctuation, a quote of a string, a
+# keyword that links), and what may open a bracket, anywhere in a line, its strings and comments too.
+_LINK = re.compile(r"[^\w\s]|\b(?:and|or|not|if|else|lambda|in|is|await)\b")
+_BRACKETS = ("(", "[", "{")
+
+
+def shallow(text: str, tree: ast.Module) -> bool:
+    """Whether ``text`` (whose tree Python made) surely nests less than :data:`MAX_NESTING_COST`
+    for LibCST, without tokenizing it: each top-level statement's lines, where every logical
+    line of the text lies, have fewer links of a chain than that, brackets counted five times
+    (as :func:`nesting_cost` counts them), with every ``elif`` of the text. A file of
+    one-line statements (a file of targets) is told so at once; another is tokenized."""
+    lines = text.split("\n")
+    if len(lines) < 200 or "\r" in text:
+        return False  # (tokenizing it costs little; a lone \r ends a line for Python, not here)
+    budget = MAX_NESTING_COST - text.count("elif")
+    spans = sorted(
+        (min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))]), statement.end_lineno)
+        for statement in tree.body
+    )
+    start = end = 0
+    for first, last in [*spans, (len(lines) + 2, len(lines) + 2)]:
+        if first <= end:  # (statements that share a line: one span)
+            end = max(end, last or first)
+            continue
+        if end:
+            piece = "\n".join(lines[start - 1 : end])
+            opened = sum(piece.count(bracket) for bracket in _BRACKETS)
+            if opened * 5 + len(_LINK.findall(piece)) >= budget:
+                return False
+        start, end = first, last or first
+    return True
 
 
 def too_deep(text: str, path: str, offset: int, width: int = 0) -> NestingTooDeepError:

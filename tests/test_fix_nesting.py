@@ -1,0 +1,83 @@
+"""A file told shallow without tokenizing it nests less than LibCST takes on a thread's stack:
+what tokenizing it (:func:`nesting_cost`) would say."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from targetlang.fix._python_syntax import MAX_NESTING_COST, nesting_cost, shallow
+
+from .conftest import examples
+
+DATA = Path(__file__).parent / "data"
+
+# One-line statements, and the shapes that nest: brackets, chains of operators, of keywords, of
+# strings side by side, of attributes and calls, elif chains, a statement over many lines.
+_LINES = st.sampled_from(
+    [
+        "lib = tvm.build(mod, target='llvm -mcpu=core-avx2 -num-cores=1')",
+        "x = 1",
+        "# a comment (((((",
+        "",
+        "y = a and b and c or not d",
+        "z = ((((((((((1))))))))))",
+        "s = 'a' 'b' 'c' 'd' 'e' 'f'",
+        "t = a.b.c.d.e.f(1)(2)[3][4]",
+        "if a:\n    pass\nelif b:\n    pass\nelif c:\n    pass",
+        "@dec(1)\ndef f(a, b=[1, 2]):\n    return a if b else -a",
+        "d = {\n    'kind': 'llvm',\n    'mattr': ['+a', '+b'],\n}",
+        "a = 1; b = 2; c = [3]",
+        "w = x + \\\n    y + z",
+        "v = f'{a}{b}' + \"c\"",
+    ]
+)
+_DEEP = st.sampled_from(
+    [
+        "q = " + " + ".join(["a"] * 300),
+        "q = " + " and ".join(["a"] * 300),
+        "q = " + "(" * 60 + "1" + ")" * 60,
+        "q = " + "not " * 300 + "a",
+        "q = [\n" + "".join(f"    a{i} + \n" for i in range(300)) + "    0]",
+        "\n".join(["if a:\n    pass"] + ["elif b:\n    pass"] * 300),
+    ]
+)
+
+
+def _agrees(text: str) -> None:
+    tree = ast.parse(text)
+    if shallow(text, tree):
+        assert nesting_cost(text, "x.py", 10**9)[0] < MAX_NESTING_COST
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(_LINES, min_size=150, max_size=400), st.lists(_DEEP, max_size=1), st.integers(0, 400))
+def test_a_shallow_file_nests_less_than_libcst_takes(lines: list[str], deep: list[str], at: int) -> None:
+    lines[at % len(lines) : at % len(lines)] = deep
+    text = "\n".join(lines) + "\n"
+    _agrees(text)
+    if deep:
+        assert nesting_cost(text, "x.py", 10**9)[0] >= MAX_NESTING_COST  # (the shape is deep)
+        assert not shallow(text, ast.parse(text))
+
+
+def test_a_file_of_targets_is_shallow_and_a_file_of_functions_is_tokenized() -> None:
+    flat = "import tvm\n" + "".join(f"lib{i} = tvm.build(m, target='llvm -num-cores={i}')\n" for i in range(300))
+    assert shallow(flat, ast.parse(flat))
+    nested = "def f():\n" + "".join(f"    x{i} = a + b + c + d\n" for i in range(300))
+    assert not shallow(nested, ast.parse(nested))  # (one statement: more links than the bound)
+    assert nesting_cost(nested, "x.py", 10**9)[0] < MAX_NESTING_COST  # (it is not deep: tokenized)
+
+
+@pytest.mark.parametrize("path", sorted(DATA.rglob("*.py*"))[::5], ids=lambda p: p.name)
+def test_real_files(path: Path) -> None:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return
+    _agrees(text)
