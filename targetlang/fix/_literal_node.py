@@ -17,6 +17,17 @@ from ._literal import PLACEHOLDER, Code, string_body
 
 __all__ = ["literal_node"]
 
+# The nodes of layout every node made here holds, made once and shared (a node is immutable, and
+# one of white space or punctuation is never reported nor looked up by its id): a dict of three
+# entries is 10 nodes to make, not 26.
+_EMPTY = cst.SimpleWhitespace("")
+_SPACE = cst.SimpleWhitespace(" ")
+_COMMA = cst.Comma(whitespace_before=_EMPTY, whitespace_after=_SPACE)
+_MINUS = cst.Minus(whitespace_after=_EMPTY)
+_LBRACE, _RBRACE = cst.LeftCurlyBrace(whitespace_after=_EMPTY), cst.RightCurlyBrace(whitespace_before=_EMPTY)
+_LBRACKET = cst.LeftSquareBracket(whitespace_after=_EMPTY)
+_RBRACKET = cst.RightSquareBracket(whitespace_before=_EMPTY)
+
 
 def literal_node(value: Any, quote: str) -> cst.BaseExpression | None:
     """The node of ``render(value, quote)`` (no run-time parts), or ``None`` where it holds what
@@ -27,13 +38,13 @@ def literal_node(value: Any, quote: str) -> cst.BaseExpression | None:
         return cst.Name(repr(value))
     if isinstance(value, int):
         if value < 0:
-            return cst.UnaryOperation(cst.Minus(), cst.Integer(repr(-value)))
+            return cst.UnaryOperation(_MINUS, cst.Integer(repr(-value)))
         return cst.Integer(repr(value))
     if isinstance(value, float):
         if not math.isfinite(value):
             return None
         if math.copysign(1.0, value) < 0:
-            return cst.UnaryOperation(cst.Minus(), cst.Float(repr(-value)))
+            return cst.UnaryOperation(_MINUS, cst.Float(repr(-value)))
         return cst.Float(repr(value))
     if isinstance(value, str):
         return _string(value, quote)
@@ -44,11 +55,9 @@ def literal_node(value: Any, quote: str) -> cst.BaseExpression | None:
             key_node, item_node = _string(str(key), quote), literal_node(item, quote)
             if key_node is None or item_node is None:
                 return None
-            after_colon = cst.SimpleWhitespace(" ")
-            entries.append(
-                cst.DictElement(key_node, item_node, _comma(index, last), whitespace_after_colon=after_colon)
-            )
-        return cst.Dict(entries)
+            comma = _COMMA if index < last else cst.MaybeSentinel.DEFAULT
+            entries.append(cst.DictElement(key_node, item_node, comma, _EMPTY, _SPACE))
+        return cst.Dict(entries, _LBRACE, _RBRACE)
     if isinstance(value, (list, tuple)):
         elements: list[cst.BaseElement] = []
         last = len(value) - 1
@@ -56,8 +65,8 @@ def literal_node(value: Any, quote: str) -> cst.BaseExpression | None:
             node = literal_node(item, quote)
             if node is None:
                 return None
-            elements.append(cst.Element(node, _comma(index, last)))
-        return cst.List(elements)
+            elements.append(cst.Element(node, _COMMA if index < last else cst.MaybeSentinel.DEFAULT))
+        return cst.List(elements, _LBRACKET, _RBRACKET)
     return None
 
 
@@ -65,8 +74,3 @@ def _string(text: str, quote: str) -> cst.SimpleString | None:
     if PLACEHOLDER.search(text):
         return None
     return cst.SimpleString(quote + string_body(text, quote) + quote)
-
-
-def _comma(index: int, last: int) -> cst.Comma | cst.MaybeSentinel:
-    """``", "`` after each element but the last, as the written code has them."""
-    return cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if index < last else cst.MaybeSentinel.DEFAULT
