@@ -22,8 +22,12 @@ from targetlang.fix._convert import known_kind, options_of
 from .conftest import examples
 from .strategies import grammar_texts, target_configs
 
-_SETTINGS = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_FAST = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# A legacy text is drawn again where migrate refuses it or it has no option (legacy_targets): some
+# runs draw several such texts in a row, which Hypothesis's filter_too_much health check took for
+# a broken strategy (1 run in about 12 of the fix tests failed on it, no input having failed).
+_HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much]
+_SETTINGS = settings(max_examples=examples(100), deadline=None, suppress_health_check=_HEALTH)
+_FAST = settings(max_examples=examples(120), deadline=None, suppress_health_check=_HEALTH)
 
 # ----------------------------------------------------------------------------- legacy target strings
 
