@@ -534,3 +534,17 @@ def test_a_local_is_read_in_the_scopes_of_its_function_alone() -> None:
     assert isinstance(x, cst.SimpleStatementLine) and isinstance(x.body[0], cst.Assign)
     assert type(flow._scope(x.body[0].targets[0].target)).__name__ == "GlobalScope"
     assert flow._scopes is not None
+
+
+def test_the_scope_provider_visits_as_libcst_s_does() -> None:
+    # its visit functions found once for the class: the same names, bound to each instance
+    from libcst.metadata import ScopeProvider
+
+    from targetlang.fix._flow import _ScopeProvider
+
+    ours, theirs = _ScopeProvider(), ScopeProvider()
+    for _ in range(2):
+        found = ours.get_visitors()
+        assert sorted(found) == sorted(theirs.get_visitors()) != []
+        assert all(getattr(method, "__self__", None) is ours for method in found.values())
+    assert _ScopeProvider().get_visitors() != found  # (bound to the new instance)

@@ -16,9 +16,9 @@ the first question, once per module or per ``def`` or ``class``: most files ask 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import libcst as cst
 from libcst.metadata import GlobalScope, MetadataWrapper, Scope, ScopeProvider
@@ -489,9 +489,23 @@ class Flow:
                     yield access.node
 
 
+class _ScopeProvider(ScopeProvider):
+    """LibCST's ``ScopeProvider``, its visit functions found once for the class: LibCST finds
+    them with ``inspect.getmembers`` over its 1,500 attributes for every tree it is given (1.2 ms,
+    158 times over TVM's files)."""
+
+    _names: tuple[str, ...] | None = None
+
+    def get_visitors(self) -> Mapping[str, Callable[..., Any]]:
+        cls = type(self)
+        if cls._names is None:
+            cls._names = tuple(super().get_visitors())
+        return {name: getattr(self, name) for name in cls._names}
+
+
 def _scopes(module: cst.Module) -> dict[cst.CSTNode, Scope | None]:
     """LibCST's scope of each node of ``module``."""
-    return dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider))
+    return dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(_ScopeProvider))
 
 
 def _imports_in(statement: cst.BaseStatement) -> bool:
