@@ -160,21 +160,19 @@ def shallow(text: str, tree: ast.Module) -> bool:
     if len(lines) < 200 or "\r" in text:
         return False  # (tokenizing it costs little; a lone \r ends a line for Python, not here)
     budget = MAX_NESTING_COST - text.count("elif")
-    spans = sorted(
-        (min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))]), statement.end_lineno)
-        for statement in tree.body
-    )
-    start = end = 0
-    for first, last in [*spans, (len(lines) + 2, len(lines) + 2)]:
-        if first <= end:  # (statements that share a line: one span)
-            end = max(end, last or first)
-            continue
-        if end:
-            piece = "\n".join(lines[start - 1 : end])
-            opened = sum(piece.count(bracket) for bracket in _BRACKETS)
-            if opened * 5 + len(_LINK.findall(piece)) >= budget:
-                return False
-        start, end = first, last or first
+    spans: list[list[int]] = []  # each top-level statement's first and last lines
+    for statement in tree.body:
+        first = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
+        last = statement.end_lineno or first
+        if spans and first <= spans[-1][1]:  # (statements that share a line: one span)
+            spans[-1][1] = max(spans[-1][1], last)
+        else:
+            spans.append([first, last])
+    for first, last in spans:
+        piece = "\n".join(lines[first - 1 : last])
+        opened = sum(piece.count(bracket) for bracket in _BRACKETS)
+        if opened * 5 + len(_LINK.findall(piece)) >= budget:
+            return False
     return True
 
 

@@ -61,18 +61,13 @@ def _word(char: str) -> bool:
 
 # What the visit keeps track of, per class of node (LibCST's bases are ABCs: isinstance is slow).
 _OTHER, _STATEMENT, _FSTRING = 1, 2, 3
-_KINDS: dict[type, int] = {}
+_TRACKED: dict[type, int] = {}
 
 
-def _kind(kind: type) -> int:
-    found = _KINDS[kind] = (
-        _STATEMENT
-        if issubclass(kind, cst.BaseStatement)
-        else _FSTRING
-        if issubclass(kind, cst.FormattedString)
-        else _OTHER
-    )
-    return found
+def _tracked(node: type) -> int:
+    statement, fstring = issubclass(node, cst.BaseStatement), issubclass(node, cst.FormattedString)
+    _TRACKED[node] = _STATEMENT if statement else _FSTRING if fstring else _OTHER
+    return _TRACKED[node]
 
 
 @dataclass(frozen=True)
@@ -117,7 +112,7 @@ class Rewriter(cst.CSTTransformer):
     # -- bookkeeping
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        kind = _KINDS.get(type(node)) or _kind(type(node))
+        kind = _TRACKED.get(type(node)) or _tracked(type(node))
         if kind == _STATEMENT:
             self._statements.append(node)
         elif kind == _FSTRING:
@@ -140,7 +135,7 @@ class Rewriter(cst.CSTTransformer):
         return None
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
-        kind = _KINDS.get(type(original_node)) or _kind(type(original_node))
+        kind = _TRACKED.get(type(original_node)) or _tracked(type(original_node))
         if kind == _STATEMENT:
             self._statements.pop()
         elif kind == _FSTRING:

@@ -86,13 +86,14 @@ def target_text(
     assert written is not None
     rewriter.need_json |= as_text and bool(exprs)
     made: cst.BaseExpression | None = None
-    if as_text and not exprs:
-        made = cst.SimpleString(written)  # (repr's: one string literal)
-    elif conversion.tag is not None and not exprs:
-        tag = literal_node(conversion.tag, quote)
-        made = tag if isinstance(tag, cst.SimpleString) and tag.value == written else None
-    elif not exprs:
-        made = literal_node(conversion.config, quote)
+    if not exprs:  # a literal: its node made, not parsed
+        if as_text:
+            made = cst.SimpleString(written)  # (repr's: one string literal)
+        elif conversion.tag is not None:
+            tag = literal_node(conversion.tag, quote)
+            made = tag if isinstance(tag, cst.SimpleString) and tag.value == written else None
+        else:
+            made = literal_node(conversion.config, quote)
     return rewriter.parsed(written, updated, made)
 
 

@@ -48,9 +48,7 @@ _PLAIN = frozenset({str, bool, int, type(None), cst.MaybeSentinel})
 # (isinstance() on LibCST's abstract classes is most of a walk's time otherwise)
 _KINDS: dict[type, int] = {}
 
-# The nodes of layout and punctuation: white space, comments, brackets, operators; they hold no
-# other kind of node. Half the nodes of a module; a visitor that reads none (the survey) is
-# spared them.
+
 def _subclasses(base: type[cst.CSTNode]) -> set[type[cst.CSTNode]]:
     # (issubclass over LibCST's names would take 15 ms: its bases are ABCs)
     found = {base}
@@ -59,6 +57,9 @@ def _subclasses(base: type[cst.CSTNode]) -> set[type[cst.CSTNode]]:
     return found
 
 
+# The nodes of layout and punctuation: white space, comments, brackets, operators; they hold no
+# other kind of node. Half the nodes of a module; a visitor that reads none (the survey) is
+# spared them.
 _OPERATORS = (cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp)
 TRIVIA: frozenset[type[cst.CSTNode]] = frozenset(
     {
