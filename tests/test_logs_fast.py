@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from targetlang.logs.fast import CheckLines, MigrateLines, StatsLines
+from targetlang.logs.records import line_record
 
 from .conftest import Run, examples
 from .test_logs import ALL_LOGS, LOGS
@@ -129,6 +130,24 @@ def _edited(text: str, rng: random.Random) -> str:
         return text.replace('"i": [[', '"\\u0069": [[', 1)
     if edit < 0.15:
         return text.replace(']], "r"', ']] , "r"', 1)
+    if edit < 0.16:  # a colon in the workload key, or in the target
+        return text.replace("matmul", "mat:mul", 1) if rng.random() < 0.5 else text.replace('", "', ':", "', 2)
+    if edit < 0.17:  # an escape dmlc knows after the workload key; one it does not, in the key
+        known = rng.random() < 0.5
+        return text.replace('"local"', '"lo\\tcal"', 1) if known else text.replace("matmul", "mat\\/mul", 1)
+    if edit < 0.18:  # a search task of 4 or 7 members, 7 hardware params, stages not empty
+        return rng.choice(
+            [
+                text.replace(', 1, ["input0", "input1"]]', "]", 1).replace(', 2, ["input0", "input1"]]', "]", 1),
+                text.replace('["input0", "input1"]]', '["input0", "input1"], 0]', 1),
+                text.replace("[18, ", "[", 1),
+                text.replace("[[], [[", "[[1], [[", 1),
+            ]
+        )
+    if edit < 0.19:  # a step with a member more or less
+        return text.replace('["CR", 6]', '["CR", 6, 7]', 1).replace('["CI", 2]', '["CI"]', 1)
+    if edit < 0.2:  # white space where TVM writes none, or a space first (a comment line)
+        return text.replace('{"i": [["', '{"i": [[ "', 1) if rng.random() < 0.5 else text + "  "
     return text
 
 
@@ -260,6 +279,29 @@ SCHEDULER_CASES = [
     ('{"i": ', '{"\\u0069": ', False),
     ("]]]], ", "]]]] , ", True),
     ("]]]], ", "]]]],\t", True),
+    ('"[\\"matmul', '"[\\"mat:mul', True),
+    ("core-avx2", "core-avx2 -mattr=a:b", True),
+    ("core-avx2", "core\\tavx2", True),
+    ("max_step$16", "max_step$16:", True),
+    ('"[\\"matmul', '"[\\"m\\u0061tmul', False),
+    ('"[\\"matmul', '"[\\"mat\\/mul', False),
+    ('"[\\"matmul', '"[\\"mat\\\\mul', True),
+    ('"", 1]', '""]', False),
+    ('"", 1]', '"", 1, [], 0]', False),
+    ('"", 1]', '"", 1, ["x"]]', True),
+    ('"", 1]', '"", 1, [1]]', False),
+    ("[8, 64, 64,", "[64, 64,", False),
+    ("[8, 64, 64,", "[null, 64, 64,", False),
+    ("[[], [[", "[[1], [[", False),
+    ('["AN", 1, 0, 3]', '["AN", 1, 0, 3, 4]', False),
+    ('["AN", 1, 0, 3]', '["AN", 1, 0]', False),
+    ('["AN", 1, 0, 3]', '["XX", 1, 0, 3]', False),
+    ('["AN", 1, 0, 3]', '["AN", 1, 0, "3"]', False),
+    ('{"i": [["', '{"i": [[ "', True),
+    ('{"i": [["', '{"i":[["', True),
+    ('{"i": [["', ' {"i": [["', True),
+    ('"v": "v0.6"}', '"v": "v0.6"}  ', True),
+    ('"v": "v0.6"}', '"v": "v0.6"}\r', True),
 ]
 
 
@@ -288,6 +330,48 @@ def test_an_auto_scheduler_record_reads_as_the_general_path_reads_it(old: str, n
     assert fast == _checked(lines, False)
     failed = {json.loads(text)["line"] for text in fast[0] if json.loads(text)["error"] == "LoadError"}
     assert failed == (set() if reads else {2, 4})
+
+
+@pytest.mark.parametrize("path", sorted((LOGS / "auto_scheduler").iterdir()), ids=lambda path: path.name)
+def test_the_real_auto_scheduler_logs_read_alike_on_both_paths(path: Path) -> None:
+    lines = path.read_bytes().split(b"\n")
+    assert lines.pop() == b""
+    assert _checked(lines, True) == _checked(lines, False)
+
+
+def test_a_member_written_twice_takes_the_general_path() -> None:
+    # With "i" written twice, the general path splices the migrated target into the first one's
+    # token, and the line read back still holds the old one: migration does not fix it there, as
+    # it fixes the same record written once (a shortcut keyed by the decoded record alone would
+    # give the second line what the first found).
+    line = BASE.replace("llvm -mcpu=core-avx2", "llvm -target=aarch64-linux-gnu").replace('[\\"matmul\\", 128]', "mm")
+    member = line[len('{"i": ') : line.index(', "r": ')]
+    assert "\\" not in line
+    twice = line.replace(', "r": ', f', "i": {member}, "r": ', 1)
+    lines = [line.encode(), twice.encode(), line.encode(), twice.encode()]
+    fast = _checked(lines, True)
+    assert fast == _checked(lines, False)
+    marked = {json.loads(text)["line"]: json.loads(text)["needs_migration"] for text in fast[0]}
+    assert marked == {1: True, 2: False, 3: True, 4: False}
+
+
+def test_without_msgspec_every_auto_scheduler_record_takes_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    import targetlang.logs.fast as fast_module
+
+    lines = [BASE.replace("core-avx2", cpu).encode() for cpu in ("core-avx2", "skylake", "core-avx2", "skylake") * 5]
+    taken: list[int] = []
+
+    def general(raw: bytes, newline: bool, file: str, line: int) -> Any:
+        taken.append(line)
+        return line_record(raw, newline, file, line)
+
+    monkeypatch.setattr(fast_module, "line_record", general)
+    with_msgspec = _checked(lines, True)
+    assert taken == [1, 2, 3]  # the first of each target, and those before the file's reader is told
+    taken.clear()
+    monkeypatch.setattr(fast_module, "scheduler_reader", lambda: None)
+    assert _checked(lines, True) == with_msgspec
+    assert taken == list(range(1, 21))
 
 
 # ------------------------------------------------------------------ match

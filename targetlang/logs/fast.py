@@ -31,8 +31,9 @@ tests/data and over generated lines of every shape, odd ones included, and compa
 The results are kept per ``(file, format, TVM version, target)`` in bounded caches
 (:mod:`targetlang._cache`).
 
-An auto_scheduler record is of a shape by its skeleton (see :func:`_as_read_alike`): ``logs
-check`` keeps per ``(file, skeleton, target, host)`` what its first record found; ``logs migrate``
+An auto_scheduler record that TVM's reader reads as its problems are its target's and host's
+alone (:mod:`._scheduler_schema`, one pass of msgspec's typed decoder): ``logs check`` keeps per
+``(file, target, host)`` what the first such record found; ``logs migrate``
 splices, where records.py's pattern finds the target and host tokens, what migrating the first
 record of those tokens gave. ``logs stats`` counts a record like one counted before by that one's
 plan (:class:`StatsLines`). tests/test_logs_fast.py compares these with the general path.
@@ -42,14 +43,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from math import isfinite
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._cache import LruCache
+from ._scheduler_schema import scheduler_reader
 from .check import Checker, CheckSummary, Problem, _distinct
 from .formats import ROWS, Format
-from .loading import _KNOBS
+from .loading import _KNOBS, FileLoading
 from .migration import LogMigrator, MigrateSummary, RecordMigration
 from .records import Record, line_record
 from .report import Digest
@@ -73,7 +74,6 @@ def _decoder() -> Callable[[bytes], Any]:
 
 
 _loads = _decoder()
-_FINITE = getattr(_loads, "__module__", "") == "orjson"  # every number it decodes is finite
 
 _V01 = re.compile(rb'\{(?:"r": [^"]*, "v": [^",]*, )?"i": \[')  # records.py's pattern of log format v0.1
 _V01_V_FIRST = re.compile(rb'\{"v": [^",]*, "r": [^"]*, "i": \[')  # its other order in TopHub's logs
@@ -126,91 +126,15 @@ def _digest_report(key: Any, file: str, line: int, spec: str | None, text: str) 
 
 # ---------------------------------------------------------------------------------- auto_scheduler
 
-# A record of auto_scheduler as its writer wrote it starts so, and its result starts after the
-# last of these; a skeleton is what comes before the result with every digit left out.
+# A record of auto_scheduler as its writer wrote it starts so.
 _AS_HEAD = b'{"i": [['
-_AS_TAIL = b'], "r": [['
 _AS_FORMAT = Format.AUTO_SCHEDULER.value
-_DIGITS = b"0123456789"
-# Digits to "9", capital letters to "A", every other byte to a space: where digits stand.
-_MARKS = bytes(0x39 if 0x30 <= b <= 0x39 else 0x41 if 0x41 <= b <= 0x5A else 0x20 for b in range(256))
-_TEN_DIGITS = b"9" * 10  # a number of ten digits may be beyond 32 bits; of nine, never
-_HOSTS = frozenset((str, type(None)))
-_BIT_STEPS = frozenset(("SP", "FFSP"))  # the steps with a bool (0 or 1) last: inner_to_outer
 _ENTRY_COST = 256  # what an entry costs besides its texts, in the bytes of the budget below
 _HELD = 512  # what a long text held in a file costs where it is named (its digest and first characters)
-_AS_BUDGET = 8 << 20  # bytes of skeletons and targets an auto_scheduler cache holds
-_INT32 = range(-(2**31), 2**31)
+_AS_BUDGET = 8 << 20  # bytes of targets an auto_scheduler cache holds
 # records.py's pattern of auto_scheduler's records, over bytes: the target's token, and the
 # host's after the hardware parameters
 _AS_SHAPE = re.compile(ROWS[Format.AUTO_SCHEDULER].line.pattern.encode())  # type: ignore[union-attr]
-
-
-def _bits(skeleton: bytes) -> int:
-    """How a line of ``skeleton`` shows that the bools of its steps are 0 or 1: ``0``, it has
-    none; ``n > 0``, its ``n`` places ``"], D]"`` (the last member of a split step, after its
-    lengths) hold ``0`` or ``1``; ``-1``, only by walking its steps (a follow-fused split, whose
-    bool follows an int, or a bool written ``-0``)."""
-    if b'"FFSP"' in skeleton or b"], -]" in skeleton:
-        return -1
-    if b'"SP"' not in skeleton:
-        return 0
-    return skeleton.count(b"], ]") or -1
-
-
-def _as_result(value: dict[str, Any]) -> bool:
-    """Whether the members after ``i`` of a decoded auto_scheduler record are what dmlc reads
-    without failing: ``"v"`` a string, ``"r"`` four numbers (its costs an array of them), the
-    error number of 32 bits, every other number finite (``loading._from_value``'s ``"r"``).
-    (orjson decodes no number that is not finite; ``json.loads``, its stand-in, may.)"""
-    result = value.get("r")
-    if type(value.get("v")) is not str or type(result) is not list or len(result) != 4:
-        return False
-    costs, error_no, cost, stamp = result
-    if type(costs) is not list or type(error_no) is not int or error_no not in _INT32:
-        return False
-    types = {*map(type, costs)}
-    types.add(type(cost))
-    types.add(type(stamp))
-    if not types <= _NUMBERS:
-        return False
-    if _FINITE:
-        return True
-    try:
-        return all(map(isfinite, costs)) and isfinite(cost) and isfinite(stamp)
-    except OverflowError:  # an int beyond a double
-        return False
-
-
-def _as_read_alike(raw: bytes, cut: int, state: Any, value: dict[str, Any], bits: int) -> bool:
-    """Whether auto_scheduler's reader reads the line ``raw`` as it read a record whose skeleton
-    (the bytes before ``cut``, where ``"r"`` starts, without their digits) was the same.
-
-    Both lines are JSON (orjson read them), so they differ only in runs of digits, each a number
-    where the other has a number or inside a string where the other has a string. What dmlc
-    reads the same in both, given the same skeleton, then: every member but the numbers and the
-    strings, and every string but a step's name (the others, the workload key, the target and
-    host, the pragmas, are any text; the target and host are the entry's own). So the line must
-    have no ten digits in a row (every int then is of 32 bits; a workload key, which may, is left
-    out), no digit next to a capital letter after the state's start (no digit in a step's name),
-    its bools 0 or 1 (``bits``, see :func:`_bits`), and a result dmlc reads (:func:`_as_result`);
-    ``state`` is the decoded ``i[1]``."""
-    # The workload key's token ends at the first '", "': inside it, a quote is escaped.
-    start = raw.find(b'", "', 8, cut)
-    marks = raw[start:cut].translate(_MARKS)
-    if _TEN_DIGITS in marks:
-        return False
-    steps = raw.find(b", [[], [", start, cut)  # the state, or a string before it that reads so
-    if steps < 0 or marks.find(b"A9", steps - start) >= 0 or marks.find(b"9A", steps - start) >= 0:
-        return False
-    if bits > 0:
-        if raw.count(b"], 0]", 0, cut) + raw.count(b"], 1]", 0, cut) != bits:
-            return False
-    elif bits < 0:
-        for step in state[1]:
-            if step[0] in _BIT_STEPS and step[-1] not in (0, 1):
-                return False
-    return _as_result(value)
 
 
 # ---------------------------------------------------------------------------------- check
@@ -222,7 +146,7 @@ class _CheckEntry:
     format v0.2; the token alone for v0.1)."""
 
     __slots__ = (
-        "bits", "braces", "count", "distinct", "fixes", "format", "head", "json", "keys", "problems", "reports",
+        "braces", "count", "distinct", "fixes", "format", "head", "json", "keys", "problems", "reports",
     )  # fmt: skip
 
     def __init__(
@@ -232,7 +156,6 @@ class _CheckEntry:
         self.format = fmt
         self.head = head
         self.braces = specs[0].count("{")
-        self.bits = 0  # auto_scheduler: how the bool members of its steps are told (see _bits)
         # what the summary counts among the distinct targets (auto_scheduler's "" host is none)
         self.distinct = tuple(_distinct(spec) for n, spec in enumerate(specs) if spec or not n)
         self.problems = len(problems)
@@ -302,7 +225,7 @@ class CheckLines:
         self.checker = checker
         self.mode = mode
         self._cache: LruCache[tuple[str, str, str | None, str], _CheckEntry] = LruCache(_CACHE_SIZE)
-        self._scheduler: LruCache[tuple[str, bytes, str, str | None], _CheckEntry] = LruCache(_CACHE_SIZE, _AS_BUDGET)
+        self._scheduler: LruCache[tuple[str, str, str, str | None], _CheckEntry] = LruCache(_CACHE_SIZE, _AS_BUDGET)
 
     def check(self, lines: list[bytes], first: int, open_end: bool, summary: CheckSummary, digest: Digest) -> list[str]:
         """Check ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
@@ -310,19 +233,17 @@ class CheckLines:
         ``digest``; the JSON lines of their problems."""
         out: list[str] = []
         file = summary.file
-        checker = self.checker
-        mode = self.mode
         loading = summary.loading
-        fast = self.shortcut and loading.settled and loading.loader in _SHORTCUT_LOADERS
-        scheduler = loading.loader == "auto_scheduler"
+        final = first + len(lines) - 1 if open_end else -1  # the line without a line break
+        if self._scheduler_settled(loading):
+            self._check_scheduler(lines, first, final, summary, digest, out)
+            return out
+        fast = self.shortcut and loading.settled and loading.loader == "autotvm"
         cached = self._cache._data.get
-        cached_as = self._scheduler._data.get
-        seen_as: dict[tuple[bytes, str, str | None], _CheckEntry | None] = {}  # by skeleton, target, host
         seen01: dict[str, _CheckEntry | None] = {}  # this call's entries, by target (v0.1)
         seen02: dict[tuple[str | None, str], _CheckEntry | None] = {}  # by TVM version and target (v0.2)
         dropped: list[_CheckEntry] = []  # entries met, then dropped from seen01 and seen02
         number = first - 1
-        final = first + len(lines) - 1 if open_end else -1  # the line without a line break
         loads = _loads
         found: Any
         try:
@@ -337,30 +258,6 @@ class CheckLines:
                         value = None
                     if type(value) is not dict:
                         pass
-                    elif scheduler:
-                        if len(value) == 3 and raw.startswith(_AS_HEAD):
-                            i = value.get("i")
-                            if (
-                                type(i) is list
-                                and len(i) == 2
-                                and type(task := i[0]) is list
-                                and 1 < len(task) < 7
-                                and type(spec := task[1]) is str
-                                and type(host := task[3] if len(task) > 3 else None) in _HOSTS
-                                and (cut := raw.rfind(_AS_TAIL)) > 0
-                                and raw.count(b":", cut) == 2
-                            ):
-                                skeleton = raw[:cut].translate(None, _DIGITS)
-                                as_key = (skeleton, spec, host)
-                                found = seen_as.get(as_key, False)
-                                if found is False:
-                                    hit = cached_as((file, *as_key))
-                                    found = seen_as[as_key] = hit[0] if hit is not None else None
-                                if found is None:
-                                    if skeleton.count(b":") == 1:
-                                        key = (file, *as_key)
-                                elif _as_read_alike(raw, cut, i[1], value, found.bits):
-                                    entry = found
                     elif value.get("v") == 0.1:
                         i = value.get("i")
                         if type(i) is list and i and type(spec := i[0]) is str:
@@ -403,50 +300,82 @@ class CheckLines:
                             ):
                                 entry = found
                 if entry is None:
-                    record = line_record(raw, number != final, file, number)
-                    problems = checker.check(record, summary)
-                    if problems:
-                        self.report(problems, out, digest)
-                    if key is not None and not any(p.field is None for p in problems):
-                        self._remember(key, record, problems)
-                        dropped += (e for e in (*seen01.values(), *seen02.values(), *seen_as.values()) if e is not None)
+                    if self._general(raw, number, final, key, summary, digest, out):
+                        dropped += (e for e in (*seen01.values(), *seen02.values()) if e is not None)
                         seen01.clear()
                         seen02.clear()
-                        seen_as.clear()
                     elif not fast:  # the first lines of a file tell whose it is
-                        fast = self.shortcut and loading.settled and loading.loader in _SHORTCUT_LOADERS
-                        scheduler = loading.loader == "auto_scheduler"
+                        if self._scheduler_settled(loading):
+                            self._check_scheduler(lines[number - first + 1 :], number + 1, final, summary, digest, out)
+                            break
+                        fast = self.shortcut and loading.settled and loading.loader == "autotvm"
                     continue
                 entry.count += 1
                 if entry.problems:
-                    if mode == "json":
-                        for head, tail in entry.json:
-                            out.append(f"{head}{number}{tail}")
-                    elif mode == "text":
-                        for report in entry.reports:
-                            if not digest.again(report.key, number, report.spec):
-                                digest.add(report.key, number, report.spec, f"{report.head}{number}{report.tail}")
+                    self._again(entry, number, out, digest)
         finally:
-            # the lines each entry was given, and the entries back to 0 whatever happened
-            tally: dict[_CheckEntry, int] = {}
-            for entry in (*dropped, *seen01.values(), *seen02.values(), *seen_as.values()):
-                if entry is not None and entry.count:
-                    tally[entry] = tally.get(entry, 0) + entry.count
-                    entry.count = 0
-        formats = summary.formats
-        targets, problems_count = summary.targets, summary.problems
-        for entry, count in tally.items():
-            summary.lines += count
-            formats[entry.format] += count
-            targets.update(entry.distinct)
-            if entry.problems:
-                if entry.fixes:
-                    summary.needs_migration += count
-                else:
-                    summary.failed += count
-                for name in entry.keys:
-                    problems_count[name] += count
+            _tally((*dropped, *seen01.values(), *seen02.values()), summary)
         return out
+
+    def _scheduler_settled(self, loading: FileLoading) -> bool:
+        """Whether the lines to come are auto_scheduler's, each read by :func:`scheduler_reader`'s."""
+        settled = self.shortcut and loading.settled and loading.loader == "auto_scheduler"
+        return settled and scheduler_reader() is not None
+
+    def _check_scheduler(
+        self, lines: list[bytes], first: int, final: int, summary: CheckSummary, digest: Digest, out: list[str]
+    ) -> None:
+        """:meth:`check` of the lines of a file of auto_scheduler's records (its loader settled):
+        a record :func:`scheduler_reader`'s function reads is given what the first of its target and host
+        found. (The loop over most lines of such a log: it does as little a line as it can.)"""
+        read = scheduler_reader()
+        assert read is not None
+        file = summary.file
+        cached = self._scheduler._data.get
+        seen: dict[tuple[str, str | None], _CheckEntry] = {}  # this call's entries, by target and host
+        try:
+            for number, raw in enumerate(lines, first):
+                specs = read(raw)
+                entry = seen.get(specs) if specs else None
+                if entry is None:
+                    key = None
+                    if specs:
+                        key = (file, _AS_FORMAT, *specs)
+                        hit = cached(key)
+                        if hit is not None:
+                            entry = seen[specs] = hit[0]
+                    if entry is None:
+                        self._general(raw, number, final, key, summary, digest, out)
+                        continue
+                entry.count += 1
+                if entry.problems:
+                    self._again(entry, number, out, digest)
+        finally:
+            _tally(seen.values(), summary)
+
+    def _general(
+        self, raw: bytes, number: int, final: int, key: Any, summary: CheckSummary, digest: Digest, out: list[str]
+    ) -> bool:
+        """The general path for the line ``raw``; whether what it found was kept under ``key``
+        (a line of a shape met for the first time) for the lines of that shape to come."""
+        record = line_record(raw, number != final, summary.file, number)
+        problems = self.checker.check(record, summary)
+        if problems:
+            self.report(problems, out, digest)
+        if key is not None and not any(p.field is None for p in problems):
+            self._remember(key, record, problems)
+            return True
+        return False
+
+    def _again(self, entry: _CheckEntry, number: int, out: list[str], digest: Digest) -> None:
+        """Report what ``entry`` found, again, for the line ``number``."""
+        if self.mode == "json":
+            for head, tail in entry.json:
+                out.append(f"{head}{number}{tail}")
+        elif self.mode == "text":
+            for report in entry.reports:
+                if not digest.again(report.key, number, report.spec):
+                    digest.add(report.key, number, report.spec, f"{report.head}{number}{report.tail}")
 
     def report(self, problems: list[Problem], out: list[str], digest: Digest) -> None:
         """Report ``problems`` as the mode says: JSON lines to ``out``, or into ``digest``."""
@@ -459,8 +388,8 @@ class CheckLines:
     def _remember(self, key: tuple[Any, ...], record: Record, problems: list[Problem]) -> None:
         """Keep what checking ``record``, a plain line of a shape, found, for the lines of that
         shape with the same target to come (``key``: file, format, TVM version, target; or, of
-        auto_scheduler, file, skeleton, target, host)."""
-        if type(key[1]) is bytes:
+        auto_scheduler, file, format, target, host)."""
+        if key[1] == _AS_FORMAT:
             self._remember_scheduler(key, record, problems)
             return
         if record.format.value != key[1]:
@@ -471,14 +400,35 @@ class CheckLines:
         self._cache.put(key, _CheckEntry((spec,), key[1], head, problems, record.line, self.mode))
 
     def _remember_scheduler(self, key: tuple[Any, ...], record: Record, problems: list[Problem]) -> None:
-        """:meth:`_remember` of an auto_scheduler record, under its skeleton (see :func:`_as_read_alike`)."""
-        _, skeleton, spec, host = key
+        """:meth:`_remember` of an auto_scheduler record (one :func:`scheduler_reader`'s function read)."""
+        _, _, spec, host = key
         if record.format is not Format.AUTO_SCHEDULER or (record.target, record.host) != (spec, host):
             return
         specs = (spec,) if host is None else (spec, host)
         entry = _CheckEntry(specs, _AS_FORMAT, b"", problems, record.line, self.mode)
-        entry.bits = _bits(skeleton)
-        self._scheduler.put(key, entry, _ENTRY_COST + len(skeleton) + len(spec) + len(host or ""))
+        self._scheduler.put(key, entry, _ENTRY_COST + len(spec) + len(host or ""))
+
+
+def _tally(entries: Iterable[_CheckEntry | None], summary: CheckSummary) -> None:
+    """Count into ``summary`` the lines each of ``entries`` was given, and set them back to 0."""
+    tally: dict[_CheckEntry, int] = {}
+    for entry in entries:
+        if entry is not None and entry.count:
+            tally[entry] = tally.get(entry, 0) + entry.count
+            entry.count = 0
+    formats = summary.formats
+    targets, problems_count = summary.targets, summary.problems
+    for entry, count in tally.items():
+        summary.lines += count
+        formats[entry.format] += count
+        targets.update(entry.distinct)
+        if entry.problems:
+            if entry.fixes:
+                summary.needs_migration += count
+            else:
+                summary.failed += count
+            for name in entry.keys:
+                problems_count[name] += count
 
 
 # ---------------------------------------------------------------------------------- migrate

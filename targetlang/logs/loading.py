@@ -41,6 +41,7 @@ from .records import Field, Record
 
 __all__ = [
     "AUTOTVM_LOADER",
+    "TRANSFORM_STEPS",
     "AutoSchedulerLine",
     "AutotvmLine",
     "FileLoading",
@@ -460,7 +461,7 @@ _DMLC_EXPONENT = re.compile(r"[eE][+-]?[0-9]*")
 _INT_RANGE = range(-(2**31), 2**31)
 # The transform steps auto_scheduler reads (StepReadFromRecord, src/auto_scheduler/transform_step.cc)
 # and what each reads after its name: i an int, s a string, a an array of ints, b a bool (0 or 1).
-_STEPS = {
+TRANSFORM_STEPS = {
     "AN": "iii", "FU": "ia", "PR": "iis", "RE": "ia", "SP": "iiiab", "FSP": "iiii", "FFSP": "iiaib",
     "SA": "iiii", "CA": "iii", "CI": "i", "CR": "i", "CHR": "isa", "CHW": "is", "RF": "iii",
 }  # fmt: skip
@@ -578,8 +579,8 @@ class _Dmlc:
             raise self.fail(message)
 
     def step(self, name: str) -> None:
-        """The members of a transform step after its name (``name`` one of ``_STEPS``)."""
-        for kind in _STEPS[name]:
+        """The members of a transform step after its name (``name`` one of ``TRANSFORM_STEPS``)."""
+        for kind in TRANSFORM_STEPS[name]:
             self.need(self.item(), f"the transform step {name!r} has too few members")
             if kind == "i":
                 self.int()
@@ -649,7 +650,7 @@ def _from_value(value: dict[str, Any]) -> AutoSchedulerLine:
             _check(type(state) is list and len(state) == 2 and state[0] == [] and type(state[1]) is list)
             for step in state[1]:
                 _check(type(step) is list and bool(step) and type(step[0]) is str)
-                kinds = _STEPS.get(step[0])
+                kinds = TRANSFORM_STEPS.get(step[0])
                 _check(kinds is not None and len(step) == len(kinds) + 1)
                 for kind, item in zip(kinds or "", step[1:], strict=True):
                     if kind == "s":
@@ -738,7 +739,7 @@ def _input(reader: _Dmlc, fields: list[Field]) -> None:
         reader.begin("[")
         reader.need(reader.item(), "an empty transform step")
         name = reader.string()[0]
-        if name not in _STEPS:
+        if name not in TRANSFORM_STEPS:
             raise reader.fail(f"Invalid step format: {name}")
         reader.step(name)
     reader.need(not reader.item(), "the state has more than 2 members")

@@ -69,6 +69,15 @@ REAL = [
         "file:corpus/logs/auto_scheduler/tvm-v0.19.0_resnet-50-NHWC-B1-llvm.json",
     ),
     ("apache/tvm v0.8.0 ci_logs/matmul.json", "file:corpus/logs/auto_scheduler/tvm-v0.8.0_matmul.json"),
+    ("apache/tvm v0.19.0 ci_logs/sparse_dense.json", "file:corpus/logs/auto_scheduler/tvm-v0.19.0_sparse_dense.json"),
+    (
+        "apache/tvm v0.8.0 ci_logs/resnet-18-NHWC-B1-cuda.json",
+        "file:corpus/logs/auto_scheduler/tvm-v0.8.0_resnet-18-NHWC-B1-cuda.json",
+    ),
+    (
+        "tlc-pack/TLCBench afd738c saved_logs/2020_01_09/autoscheduler/t4/bert-B1-float32.json",
+        "file:corpus/logs/auto_scheduler/tlcbench-afd738c_t4_bert-B1-float32.json",
+    ),
 ]
 
 if __name__ == "__main__":
