@@ -11,7 +11,8 @@ Run from the repository root::
 
 The inputs are generated logs of ``--size`` MB, one per format, made of real records in turn:
 AutoTVM's of ``tests/data/corpus/logs/autotvm`` (log formats v0.1 and v0.2, as TopHub's logs mix
-them) and auto_scheduler's of ``tests/data/corpus/logs/auto_scheduler`` (TVM v0.8 and v0.19), each
+them) and auto_scheduler's of ``tests/data/corpus/logs/auto_scheduler`` (TVM v0.8 and v0.19,
+TLCBench), each
 target replaced by one of 64 real target strings of the corpus (a tuning log repeats a few
 targets). A log is one tuner's: another tuner's lines in it would all be lines its loader fails on.
 
@@ -288,13 +289,14 @@ def report(
         f"- cpu count: {os.cpu_count()}",
         f"- python: {platform.python_implementation()} {platform.python_version()}",
         f"- orjson: {package_version('orjson')}",
+        f"- msgspec: {package_version('msgspec')}",
         f"- targetlang: {measured_at}",
         "",
         "### Method",
         "",
         "Generated logs, one per format, made of the real records of the shared logs in turn (AutoTVM's of "
         "tests/data/corpus/logs/autotvm, log formats v0.1 and v0.2; auto_scheduler's of "
-        "tests/data/corpus/logs/auto_scheduler, TVM v0.8 and v0.19), with 64 real corpus targets: "
+        "tests/data/corpus/logs/auto_scheduler, TVM v0.8 and v0.19 and TLCBench's), with 64 real corpus targets: "
         + "; ".join(f"{_FORMATS[m.tuner]} {m.lines:,} lines ({m.size / 1e6:,.0f} MB)" for m in results)
         + f". The floor is the file read line by line and each line given to `{name}` in the benchmark's process, "
         "on one core. The commands run as subprocesses of that process (`logs check --quiet FILE`, `logs migrate "

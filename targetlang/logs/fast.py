@@ -238,6 +238,7 @@ class CheckLines:
         if self._scheduler_settled(loading):
             self._check_scheduler(lines, first, final, summary, digest, out)
             return out
+        reporting = self.mode != "quiet"  # (each problem again, at each line of a shape met before)
         fast = self.shortcut and loading.settled and loading.loader == "autotvm"
         cached = self._cache._data.get
         seen01: dict[str, _CheckEntry | None] = {}  # this call's entries, by target (v0.1)
@@ -311,7 +312,7 @@ class CheckLines:
                         fast = self.shortcut and loading.settled and loading.loader == "autotvm"
                     continue
                 entry.count += 1
-                if entry.problems:
+                if entry.problems and reporting:
                     self._again(entry, number, out, digest)
         finally:
             _tally((*dropped, *seen01.values(), *seen02.values()), summary)
@@ -333,6 +334,7 @@ class CheckLines:
         file = summary.file
         cached = self._scheduler._data.get
         seen: dict[tuple[str, str | None], _CheckEntry] = {}  # this call's entries, by target and host
+        reporting = self.mode != "quiet"
         try:
             for number, raw in enumerate(lines, first):
                 specs = read(raw)
@@ -348,7 +350,7 @@ class CheckLines:
                         self._general(raw, number, final, key, summary, digest, out)
                         continue
                 entry.count += 1
-                if entry.problems:
+                if entry.problems and reporting:
                     self._again(entry, number, out, digest)
         finally:
             _tally(seen.values(), summary)
