@@ -12,7 +12,7 @@ from typing import Any
 
 from ._cache import bounded_cache
 from ._schema import COMMON_ATTRS, AttrSpec, KindSchema, TypeSpec, thawed
-from ._values import _json_type, from_json
+from ._values import from_json, json_type
 from ._versions import (
     DATA,
     DEFAULT,
@@ -202,7 +202,7 @@ class Registry:
         if not isinstance(name, str) or not name:
             raise RegistryError(f"a kind's name is a non-empty string, not {name!r}")
         if not isinstance(attrs, Mapping | None):
-            raise RegistryError(f"{where}: 'attrs' must be a mapping from names to types, not {_json_type(attrs)}")
+            raise RegistryError(f"{where}: 'attrs' must be a mapping from names to types, not {json_type(attrs)}")
         decls: dict[str, tuple[str, Any]] = {}
         for attr, decl in (attrs or {}).items():
             at = f"{where}, attribute {_name(attr)}"
@@ -262,7 +262,7 @@ class Registry:
         absent, ``"none"`` for none), less ``removed_kinds`` and ``removed_tags``, plus ``kinds``
         and ``tags``. Raises :class:`RegistryError` naming the kind or tag and field at fault."""
         if not isinstance(data, Mapping):
-            raise RegistryError(f"a registry file holds a table (object), not {_json_type(data)}")
+            raise RegistryError(f"a registry file holds a table (object), not {json_type(data)}")
         extra = sorted(set(data) - _FILE_FIELDS)
         if extra:
             raise RegistryError(
@@ -270,7 +270,7 @@ class Registry:
             )
         version = data.get("base", str(DEFAULT))
         if version not in (*_BASES, _NO_BASE):
-            shown = json.dumps(version) if isinstance(version, str) else _json_type(version)
+            shown = json.dumps(version) if isinstance(version, str) else json_type(version)
             raise RegistryError(
                 f'\'base\' must be a TVM version from "{_BASES[0]}" to "{_BASES[-1]}" or "none", not {shown}'
             )
@@ -306,19 +306,19 @@ def _name(name: object) -> str:
 def _table(data: Mapping[str, Any], key: str, what: str) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        raise RegistryError(f"{what} must be a table (object), not {_json_type(value)}")
+        raise RegistryError(f"{what} must be a table (object), not {json_type(value)}")
     return value
 
 
 def _boolean(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise RegistryError(f"{what} must be true or false, not {_json_type(value)}")
+        raise RegistryError(f"{what} must be true or false, not {json_type(value)}")
     return value
 
 
 def _integer(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RegistryError(f"{what} must be an integer, not {_json_type(value)}")
+        raise RegistryError(f"{what} must be an integer, not {json_type(value)}")
     return value
 
 
@@ -328,14 +328,14 @@ def _names(value: Any, what: str, *, array: bool = False) -> tuple[str, ...]:
     items = tuple(value) if ok else ()
     bad = [item for item in items if not isinstance(item, str)]
     if not ok or bad:
-        got = f"an array holding {_json_type(bad[0])}" if bad else _json_type(value)
+        got = f"an array holding {json_type(bad[0])}" if bad else json_type(value)
         raise RegistryError(f"{what} must be an array of strings, not {got}")
     return items
 
 
 def _type(text: Any, at: str) -> TypeSpec:
     if not isinstance(text, str):
-        raise RegistryError(f'{at}: the type must be a string such as "int", not {_json_type(text)}')
+        raise RegistryError(f'{at}: the type must be a string such as "int", not {json_type(text)}')
     try:
         return TypeSpec.parse(text)
     except ValueError as exc:
@@ -346,7 +346,7 @@ def _checked_canonicalizer(value: Any, where: str, *, python: bool = False) -> A
     """A built-in canonicaliser's name, ``None``, or (from Python, not a file) a function."""
     if value is None or (isinstance(value, str) and value in _BUILTIN_CANONICALIZERS) or (python and callable(value)):
         return value
-    shown = json.dumps(value) if isinstance(value, str) else _json_type(value)
+    shown = json.dumps(value) if isinstance(value, str) else json_type(value)
     known = _listed(_BUILTIN_CANONICALIZERS) + (" or a function" if python else "")
     raise RegistryError(f"{where}: 'canonicalizer' must be one of {known}, not {shown}")
 
@@ -356,7 +356,7 @@ def _tag_config(name: str, config: Any) -> Mapping[str, Any]:
     if not isinstance(name, str) or not name:
         raise RegistryError(f"a tag's name is a non-empty string, not {name!r}")
     if not isinstance(config, Mapping):
-        raise RegistryError(f"{where}: a tag stands for a target config, a table (object), not {_json_type(config)}")
+        raise RegistryError(f"{where}: a tag stands for a target config, a table (object), not {json_type(config)}")
     frozen_config: Mapping[str, Any] = _json_data(config, where)
     return frozen_config
 
@@ -471,7 +471,7 @@ def _kind_to_dict(kind: KindSchema) -> dict[str, Any]:
 def _kind_from_dict(name: str, decl: Any) -> KindSchema:
     where = f"kind {_name(name)}"
     if not isinstance(decl, Mapping):
-        raise RegistryError(f"{where}: expected a table (object) with {_listed(_KIND_FIELDS)}, not {_json_type(decl)}")
+        raise RegistryError(f"{where}: expected a table (object) with {_listed(_KIND_FIELDS)}, not {json_type(decl)}")
     extra = sorted(set(decl) - _KIND_FIELDS)
     if extra:
         raise RegistryError(f"{where}: no field {_listed(extra)}; a kind has {_listed(_KIND_FIELDS)}")
@@ -480,7 +480,7 @@ def _kind_from_dict(name: str, decl: Any) -> KindSchema:
         at = f"{where}, attribute {show(attr)}"
         spec = {"type": spec} if isinstance(spec, str) else spec
         if not isinstance(spec, Mapping) or "type" not in spec:
-            raise RegistryError(f"{at}: expected a type or a table with 'type', not {_json_type(spec)}")
+            raise RegistryError(f"{at}: expected a type or a table with 'type', not {json_type(spec)}")
         extra = sorted(set(spec) - _ATTR_FIELDS)
         if extra:
             raise RegistryError(f"{at}: no field {_listed(extra)}; an attribute has {_listed(_ATTR_FIELDS)}")
@@ -503,7 +503,7 @@ def _kind_from_dict(name: str, decl: Any) -> KindSchema:
     )
 
 
-def _load(name: str) -> Any:
+def load_data(name: str) -> Any:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 
 
@@ -524,14 +524,14 @@ _MODERN_TYPES = {
 def _add_modern(kinds: list[KindSchema]) -> None:
     """Add what TVM 0.27 reads and v0.22 did not, marked modern-only and without defaults (the
     modern form spells every value out, and a default would change v0.22's printed strings)."""
-    modern = _load(data_file("kinds", str(MODERN)))["kinds"]
+    modern = load_data(data_file("kinds", str(MODERN)))["kinds"]
     by_name = {kind.name: i for i, kind in enumerate(kinds)}
     for name, kind in modern.items():
         options = {a: t for a, t in kind["options"].items() if a != "kind" and a not in _COMMON_NAMES}
         if name not in by_name:
             specs = {a: AttrSpec(a, TypeSpec.parse(_MODERN_TYPES[t]), modern_only=True) for a, t in options.items()}
             keys = tuple(kind["bare_export"]["keys"])
-            variant = _variant(_schemas()["kinds"].get(name, ()), MODERN)
+            variant = _variant(tvm_schemas()["kinds"].get(name, ()), MODERN)
             device_type = variant["device_type"] if variant is not None else 1
             kinds.append(KindSchema(name, specs, keys, device_type, modern_only=True))
             continue
@@ -561,8 +561,8 @@ def _canonicalizer(variant: Mapping[str, Any], version: Version) -> str | None:
 
 
 @functools.cache
-def _schemas() -> Mapping[str, Any]:
-    data: Mapping[str, Any] = _load("tvm-schemas.json")
+def tvm_schemas() -> Mapping[str, Any]:
+    data: Mapping[str, Any] = load_data("tvm-schemas.json")
     return data
 
 
@@ -577,7 +577,7 @@ def _variant(variants: Iterable[Mapping[str, Any]], version: Version) -> Mapping
 def attribute_releases(kind: str, attr: str) -> tuple[Version, ...]:
     """The TVM releases whose kind ``kind`` had attribute ``attr``, oldest first."""
     found: set[Version] = set()
-    for variant in _schemas()["kinds"].get(kind, ()):
+    for variant in tvm_schemas()["kinds"].get(kind, ()):
         if any(a[0] == attr for a in variant["attrs"]):
             found.update(Version.parse(r) for r in variant["releases"])
     return tuple(sorted(found))
@@ -587,7 +587,7 @@ def attribute_releases(kind: str, attr: str) -> tuple[Version, ...]:
 def _tags_added_in_modern(release: str) -> Mapping[str, Mapping[str, Any]]:
     old = builtin_registry(str(DEFAULT)).tags
     added = {}
-    for name, config in _load(data_file("tags", release))["tags"].items():
+    for name, config in load_data(data_file("tags", release))["tags"].items():
         if name not in old:
             added[name] = _tag_config(name, _unexported(config))
     return MappingProxyType(added)
@@ -677,7 +677,7 @@ def builtin_registry(version: str = str(DEFAULT)) -> Registry:
 def _release_registry(name: str) -> Registry:
     want = Version.parse(name)
     tags = {}
-    for tag, variants in _schemas()["tags"].items():
+    for tag, variants in tvm_schemas()["tags"].items():
         variant = _variant(variants, want)
         if variant is not None:
             tags[tag] = variant["config"]
@@ -689,9 +689,9 @@ def release_kind_names(version: str) -> frozenset[str]:
     """The names of the kinds of release ``version`` (a name of :data:`SCHEMA_RELEASES`), without
     building their schemas."""
     want = Version.parse(version)
-    names = {name for name, variants in _schemas()["kinds"].items() if _variant(variants, want) is not None}
+    names = {name for name, variants in tvm_schemas()["kinds"].items() if _variant(variants, want) is not None}
     if want >= DEFAULT:  # (as release_kinds adds them)
-        names.update(_load(data_file("kinds", str(MODERN)))["kinds"])
+        names.update(load_data(data_file("kinds", str(MODERN)))["kinds"])
     return frozenset(names)
 
 
@@ -701,7 +701,7 @@ def release_kinds(version: str) -> tuple[KindSchema, ...]:
     :data:`SCHEMA_RELEASES`), without its tags, whose configs cost most of building one: migration
     reads the kinds of every release."""
     want = Version.parse(version)
-    data = _schemas()
+    data = tvm_schemas()
     kinds = []
     for name, variants in data["kinds"].items():
         variant = _variant(variants, want)

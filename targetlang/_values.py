@@ -120,7 +120,7 @@ def from_json(value: Any, typ: TypeSpec, attr: str, nested: Nested, where: Any =
         if isinstance(value, Mapping):
             return MappingProxyType(dict(value))
     raise ValueConversionError(
-        f"attribute '{attr}' must be {_describe(typ)}, not {_json_type(value)}",
+        f"attribute '{attr}' must be {_describe(typ)}, not {json_type(value)}",
         source,
         where.start if where is not None else 0,
         where.end if where is not None else 0,
@@ -137,7 +137,7 @@ def _describe(typ: TypeSpec) -> str:
     }.get(typ.name, f"an array ({typ})")
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, int):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ._diagnostics import hint, suggest
 from ._eras import DEFAULT_ERA, release_reading
 from ._parsing import parse
-from ._registry import Registry, _load, _schemas, attribute_releases, builtin_registry
+from ._registry import Registry, attribute_releases, builtin_registry, load_data, tvm_schemas
 from ._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from ._target import Target
 from ._versions import MODERN, SCHEMA_RELEASES, data_file, registry_release, release, release_title
@@ -184,7 +184,7 @@ def kind_table(version: str | None = None) -> tuple[KindInfo, ...]:
     any release from v0.7 on had (``None``). Raises :class:`ValueError` for a version targetlang
     has no schema of."""
     release = _schema_release(version) if version is not None else None
-    found = (_kind(name, variants, release) for name, variants in sorted(_schemas()["kinds"].items()))
+    found = (_kind(name, variants, release) for name, variants in sorted(tvm_schemas()["kinds"].items()))
     return tuple(kind for kind in found if kind is not None)
 
 
@@ -196,14 +196,14 @@ def kind_info(name: str, version: str | None = None) -> KindInfo:
     targetlang has no schema of.
     """
     release = _schema_release(version) if version is not None else None
-    kinds = _schemas()["kinds"]
+    kinds = tvm_schemas()["kinds"]
     found = _kind(name, kinds.get(name, ()), release)
     if found is not None:
         return found
     if name in kinds:
         had = release_ranges(_releases(kinds[name]))
         raise UnknownKindError(f"TVM v{release} has no kind {show(name)}: TVM {had} had it")
-    tag = _schemas()["tags"].get(name)
+    tag = tvm_schemas()["tags"].get(name)
     if tag is not None:
         kind = _by_age(tag)[-1]["config"].get("kind")
         raise UnknownKindError(f"{show(name)} is a tag (of kind {show(str(kind))}), not a kind")
@@ -253,7 +253,7 @@ def tag_table(pattern: str | None = None, version: str | None = None) -> tuple[T
     has no schema of."""
     release = _schema_release(version) if version is not None else None
     found = []
-    for name, variants in sorted(_schemas()["tags"].items()):
+    for name, variants in sorted(tvm_schemas()["tags"].items()):
         if pattern is not None and not tag_matches(name, pattern):
             continue
         shown = _shown(variants, release)
@@ -270,22 +270,22 @@ def _modern_exports(to: str = str(MODERN)) -> Mapping[str, Mapping[str, Any]]:
     """What TVM ``to`` exports for a bare target of each kind: its defaults and what its
     canonicaliser sets (``data/kinds-v0.27.json``, recorded on a machine without GPUs; for an
     older modern release, the defaults its source registers)."""
-    kinds: Mapping[str, Mapping[str, Any]] = _load(data_file("kinds", to))["kinds"]
+    kinds: Mapping[str, Mapping[str, Any]] = load_data(data_file("kinds", to))["kinds"]
     return {name: kind["bare_export"] for name, kind in kinds.items()}
 
 
 def _kind_fate(kind: str, to: str = str(MODERN)) -> str:
     from .migration._checks import option_types
-    from .migration._rules import _REMOVED_KINDS, RULES, _legacy_kind, _legacy_registry
+    from .migration._rules import REMOVED_KINDS, RULES, legacy_kind, legacy_registry
 
     if kind in option_types(to):
         return "kept"
-    removed = _REMOVED_KINDS.get(kind)
+    removed = REMOVED_KINDS.get(kind)
     if removed is not None:
         return removed
-    if _legacy_kind(kind):
+    if legacy_kind(kind):
         return RULES["byoc-kind"].summary
-    if kind in _legacy_registry().kinds:
+    if kind in legacy_registry().kinds:
         return f"unknown to {release_title(to)} (a kind a later release added)"
     return f"unknown to {release_title(to)} (a kind of a registry file)"
 
@@ -293,14 +293,14 @@ def _kind_fate(kind: str, to: str = str(MODERN)) -> str:
 def _modern_name(kind: str, name: str, to: str = str(MODERN)) -> str | None:
     """The name TVM ``to`` gives attribute ``name`` of ``kind``, ``None`` when it has none."""
     from .migration._checks import option_types
-    from .migration._rules import _RENAMED
+    from .migration._rules import RENAMED_ATTRS
 
     options = option_types(to).get(kind)
     if options is None:
         return None
     if name in options:
         return name
-    renamed = _RENAMED.get(name)
+    renamed = RENAMED_ATTRS.get(name)
     return renamed if renamed in options else None
 
 
@@ -315,12 +315,12 @@ def _fate(
 ) -> str:
     """What TVM ``to`` does with value ``name`` (``value``, from ``origin``) of a ``kind`` target."""
     from .migration._checks import option_types
-    from .migration._rules import _REMOVED_ATTRS
+    from .migration._rules import REMOVED_ATTRS
 
     if kind not in option_types(to):
         return f"its kind is not in {release_title(to)}"
-    if name in _REMOVED_ATTRS:
-        return f"removed; moved to {_REMOVED_ATTRS[name]}"
+    if name in REMOVED_ATTRS:
+        return f"removed; moved to {REMOVED_ATTRS[name]}"
     if modern is None:
         return "no such attribute"
     if origin in ("written", "tag"):

@@ -246,14 +246,14 @@ def test_tvm_027_builds_every_migrated_corpus_string(text: str) -> None:
     modern_only = {n for kind in m.target.registry.kinds.values() for n, s in kind.attrs.items() if s.modern_only}
     assert _without(migrated, modern_only) == _without(_comparable_tvm(export), modern_only)
     # Against the legacy target read as old TVM did: equal except what a recorded change explains.
-    legacy = targetlang.parse(_renamed(text, m), registry=targetlang.migration._legacy_registry())
-    before = _without(_comparable_targetlang(legacy.resolve(_environment())), set(targetlang.migration._REMOVED_ATTRS))
+    legacy = targetlang.parse(_renamed(text, m), registry=targetlang.migration.legacy_registry())
+    before = _without(_comparable_targetlang(legacy.resolve(_environment())), set(targetlang.migration.REMOVED_ATTRS))
     explained = {_attribute_of(c, text) for c in m.changes}
     # renames explain the new name too
     renamed = {"shared-memory-renamed": "max_shared_memory_per_block", "target-host-to-host": "host"}
     explained |= {renamed[c.rule] for c in m.changes if c.rule in renamed}
     # Removed attributes with a default (link-params=false at v0.8) resolve into the legacy read.
-    removed = set(targetlang.migration._REMOVED_ATTRS)
+    removed = set(targetlang.migration.REMOVED_ATTRS)
     for name in set(before) | set(migrated):
         if name not in explained | removed:
             assert before.get(name) == migrated.get(name), name

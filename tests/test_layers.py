@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.metrics import private_imports
+
 PACKAGE = Path(__file__).resolve().parents[1] / "targetlang"
 
 # Lowest first. A module may import the ones before it; the modules of one subpackage may import
@@ -119,3 +121,19 @@ def test_the_checker_sees_an_upward_import() -> None:
     # the allowed exception is found, so a new one would be too
     found = _imports(PACKAGE / "_target.py", "targetlang._target")
     assert ("_parsing", "__new__") in found
+
+
+@pytest.mark.parametrize(("name", "path"), MODULES, ids=[name for name, _ in MODULES])
+def test_no_module_imports_another_modules_private_name(name: str, path: Path) -> None:
+    # A name another module needs is that module's public name (an internal module's, under
+    # its _-prefixed module name): what is private stays where it is defined.
+    assert private_imports(path, name) == []
+
+
+def test_the_checker_sees_a_private_import(tmp_path: Path) -> None:
+    source = tmp_path / "x.py"
+    source.write_text("from .check import _hidden, Checker\nfrom . import _scheduler_schema\nfrom ..errors import _e\n")
+    assert private_imports(source, "targetlang.logs.x") == ["targetlang.logs.check._hidden", "targetlang.errors._e"]
+    init = tmp_path / "__init__.py"
+    init.write_text("from ._rules import _hidden\nfrom . import _rules\n")
+    assert private_imports(init, "targetlang.migration.__init__") == ["targetlang.migration._rules._hidden"]

@@ -13,8 +13,7 @@ from .._cache import bounded_cache
 from .._registry import Registry
 from .._versions import MODERN, release_title
 from ..errors import TargetError
-from ..migration import Change, equal_tags, migrate
-from ..migration import _reading_registry as reading_registry
+from ..migration import Change, equal_tags, migrate, reading_registry
 from ._literal import PLACEHOLDER
 from ._rules import Safety
 

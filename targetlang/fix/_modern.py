@@ -29,7 +29,7 @@ from .._registry import Registry, builtin_registry
 from .._resolution import feature_name, reads_feature_keys
 from .._versions import DATA, SCHEMA_RELEASES, data_file, registry_release, release_title
 from ..migration._checks import Rejection, option_types, rejections
-from ..migration._rules import _REMOVED_ATTRS, _REMOVED_KINDS
+from ..migration._rules import REMOVED_ATTRS, REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
 from ._compose import string_value
 from ._flow import Use, unsafe_use
@@ -268,7 +268,7 @@ def _text_problems(rewriter: Rewriter, node: cst.SimpleString) -> list[Problem]:
 def _kind_problems(reading: _Reading, kind: str, node: cst.CSTNode) -> list[Problem]:
     if kind in reading.kinds:
         return []
-    removed = _REMOVED_KINDS.get(kind)
+    removed = REMOVED_KINDS.get(kind)
     if removed is None and kind in former_kinds():
         removed = "no longer a target kind: " + MIGRATION_RULES["byoc-kind"].summary
     if removed is not None:
@@ -312,7 +312,7 @@ def _config_problems(
     for name in config:
         if name in ("kind", "tag") or name in attrs or (features and feature_name(name) is not None):
             continue
-        moved = _REMOVED_ATTRS.get(name)
+        moved = REMOVED_ATTRS.get(name)
         if moved is not None:
             what = f"TVM removed it: it moved to {moved}"
         else:

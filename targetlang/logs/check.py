@@ -221,7 +221,7 @@ class Checker:
         for target in record.fields:
             if not target.spec and target.name == "host":
                 continue  # auto_scheduler writes "" for "no host"
-            summary.targets.add(_distinct(target.spec))
+            summary.targets.add(distinct_spec(target.spec))
             reading = self.reader.read(target.spec, writer_version(record))
             for finding in reading.findings:
                 problems.append(self._problem(record, target.name, target.spec, reading.era, finding, reading))
@@ -263,7 +263,7 @@ def migration_fixes(record: Record, reader: TargetReader, migrator: LogMigrator)
     return all(reader.read(target.spec, version).ok for target in again.fields if target.spec or target.name != "host")
 
 
-def _distinct(spec: str) -> str | bytes:
+def distinct_spec(spec: str) -> str | bytes:
     """What stands for ``spec`` among the distinct specs counted."""
     if len(spec) <= 48:
         return spec

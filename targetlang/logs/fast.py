@@ -48,9 +48,9 @@ from typing import Any
 
 from .._cache import LruCache
 from ._scheduler_schema import scheduler_reader
-from .check import Checker, CheckSummary, Problem, _distinct
+from .check import Checker, CheckSummary, Problem, distinct_spec
 from .formats import ROWS, Format
-from .loading import _KNOBS, FileLoading
+from .loading import KNOB_KINDS, FileLoading
 from .migration import LogMigrator, MigrateSummary, RecordMigration
 from .records import Record, line_record
 from .report import Digest
@@ -157,7 +157,7 @@ class _CheckEntry:
         self.head = head
         self.braces = specs[0].count("{")
         # what the summary counts among the distinct targets (auto_scheduler's "" host is none)
-        self.distinct = tuple(_distinct(spec) for n, spec in enumerate(specs) if spec or not n)
+        self.distinct = tuple(distinct_spec(spec) for n, spec in enumerate(specs) if spec or not n)
         self.problems = len(problems)
         self.fixes = bool(problems) and problems[0].needs_migration  # all of them are, or none
         self.keys = [f"{p.rule}: {p.error}" for p in problems]
@@ -202,7 +202,7 @@ def _as_written(value: dict[str, Any], inp: list[Any], raw: bytes, braces: int) 
     # one that is an object of three keys adds a "{" the count below does not allow.
     try:
         for _, knob, _ in entity:
-            if knob not in _KNOBS:
+            if knob not in KNOB_KINDS:
                 return False
     except (TypeError, ValueError):
         return False

@@ -57,7 +57,7 @@ __all__ = [
 
 AUTOTVM_LOADER = "AutoTVM's loader (TVM v0.7 - v0.19)"
 
-_KNOBS = frozenset(("sp", "re", "an", "ot"))
+KNOB_KINDS = frozenset(("sp", "re", "an", "ot"))
 
 
 def is_blank(record: Record) -> bool:
@@ -214,7 +214,7 @@ def _as_written(row: dict[str, Any], text: str) -> AutotvmLine | None:
     if type(entity) is not list:
         return None
     for item in entity:
-        if not (type(item) is list and len(item) == 3 and type(item[1]) is str and item[1] in _KNOBS):
+        if not (type(item) is list and len(item) == 3 and type(item[1]) is str and item[1] in KNOB_KINDS):
             return None
     if not (type(result) is list and len(result) == 4 and type(inp[2]) is list):
         return None
@@ -261,7 +261,7 @@ def _decode_task(spec: str, name: Any, args: Any, row: dict[str, Any], build: bo
 
 
 def _knob_item(item: Any) -> bool:
-    return type(item) is list and len(item) == 3 and type(item[1]) is str and item[1] in _KNOBS
+    return type(item) is list and len(item) == 3 and type(item[1]) is str and item[1] in KNOB_KINDS
 
 
 def _entity(entity: Any) -> None:
@@ -270,7 +270,7 @@ def _entity(entity: Any) -> None:
         _, knob, _ = _unpack(item, 3, "an item of config 'entity'")
         if not isinstance(knob, str):
             raise _Raised("TypeError", f"config 'entity' has a knob type {json.dumps(knob)}, not a string")
-        if knob not in _KNOBS:
+        if knob not in KNOB_KINDS:
             raise _Raised("RuntimeError", f"config 'entity' has the knob type {knob!r}: Invalid config knob type")
 
 

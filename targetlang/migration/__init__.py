@@ -24,12 +24,12 @@ from .._resolution import Environment
 from .._target import Target
 from .._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS, Version
 from ..errors import TargetError
-from ._rules import _REMOVED_ATTRS as _REMOVED_ATTRS
-from ._rules import _REMOVED_KINDS as _REMOVED_KINDS
 from ._rules import POLICIES, RULE_ALIASES, RULES, Change, Rule, Run, convert, docs_table, equal_tags, rule_id
+from ._rules import REMOVED_ATTRS as REMOVED_ATTRS
+from ._rules import REMOVED_KINDS as REMOVED_KINDS
 from ._rules import Policy as Policy
-from ._rules import _legacy_registry as _legacy_registry
-from ._rules import _reading_registry as _reading_registry
+from ._rules import legacy_registry as legacy_registry
+from ._rules import reading_registry as reading_registry
 
 __all__ = [
     "POLICIES",
@@ -119,7 +119,7 @@ def migrate(
     rewritten: str | None = None  # a text parse read with mkldnn replaced by dnnl
     written: Mapping[str, Any] | None = None  # the mapping given, whose values the JSON may read otherwise
     # a {"tag": NAME} of a tag added since v0.22 means the tag of the release written for
-    reader = reading_tags_of(_reading_registry(registry), to)
+    reader = reading_tags_of(reading_registry(registry), to)
     if isinstance(spec, str):
         source = spec
         target = parse(spec, registry=reader, era=era)

@@ -45,7 +45,7 @@ Policy = Literal["error", "drop", "keep"]
 POLICIES: tuple[Policy, ...] = ("error", "drop", "keep")
 
 # Attributes TVM removed, with what replaced them (spec 7.4, 9.2).
-_REMOVED_ATTRS = {
+REMOVED_ATTRS = {
     "system-lib": "the runtime: relay.backend.Runtime('cpp', {'system-lib': True}), or system_lib=True in "
     "tvm.relax.build",
     "link-params": "the executor: relay.backend.Executor('graph' or 'aot', {'link-params': True})",
@@ -54,7 +54,7 @@ _REMOVED_ATTRS = {
     "unpacked-api": "an option of relay.backend.Executor('aot', {'unpacked-api': True})",
     "interface-api": "an option of relay.backend.Executor('aot', {'interface-api': ...})",
 }
-_REMOVED_KINDS = {
+REMOVED_KINDS = {
     "sdaccel": "removed in TVM v0.20 with the SDAccel/Vitis flow; no replacement",
     "aocl": "removed in TVM v0.20 with the Intel FPGA (AOCL) flow; no replacement",
     "aocl_sw_emu": "removed in TVM v0.20 with the Intel FPGA (AOCL) flow; no replacement",
@@ -62,7 +62,7 @@ _REMOVED_KINDS = {
     "hybrid": "removed in TVM v0.22; no replacement",
 }
 # Attributes a rule renames: what a value's change is reported under when the config has the new name.
-_RENAMED = {"target": "mtriple", "shared_memory_per_block": "max_shared_memory_per_block", "target_host": "host"}
+RENAMED_ATTRS = {"target": "mtriple", "shared_memory_per_block": "max_shared_memory_per_block", "target_host": "host"}
 
 Severity = Literal["info", "warning", "error"]
 Span = tuple[int, int]
@@ -97,7 +97,7 @@ class Change:
 
 
 @functools.cache
-def _legacy_registry() -> Registry:
+def legacy_registry() -> Registry:
     """Every kind and attribute any TVM release from v0.7 on knew, so old targets read at all."""
     merged: dict[str, Any] = {}
     # Oldest first, so a later release's declaration of a kind wins; v0.22's last, as parse reads.
@@ -122,14 +122,14 @@ def _with_target_option(registry: Registry) -> Registry:
 
 
 @functools.lru_cache(maxsize=8)
-def _reading_registry(registry: Registry | None) -> Registry:
+def reading_registry(registry: Registry | None) -> Registry:
     """The registry a spec is read with: a built-in registry as it is (one release's own
     schema); else the legacy registry plus what ``registry`` adds to the built-in one it extends
     (its user kinds and tags, which win over any built-in ones of the same name; the attributes
     it adds to a built-in kind, added to the legacy kind, so the kind's removed and renamed
     attributes still read). A registry laid on a release after v0.22 (``--tvm-version
     0.27`` with a file) reads as that release's schema plus what it adds."""
-    legacy = _legacy_registry()
+    legacy = legacy_registry()
     if registry is None:
         return legacy
     base = builtin_registry(registry.version) if registry.version in SCHEMA_RELEASES else None
@@ -286,21 +286,21 @@ def _kind_gone(level: Level, rule: str, what: str) -> None:
 
 
 def _removed_kind(level: Level, config: dict[str, Any]) -> None:
-    what = _REMOVED_KINDS.get(level.target.kind)
+    what = REMOVED_KINDS.get(level.target.kind)
     if what is not None:
         _kind_gone(level, "removed-kind", what)
 
 
-def _legacy_kind(kind: str) -> bool:
+def legacy_kind(kind: str) -> bool:
     """Whether some release that read legacy strings had ``kind`` (not a kind only a modern one
     added, such as ``trn``, which a release written for may yet lack)."""
-    found = _legacy_registry().kinds.get(kind)
+    found = legacy_registry().kinds.get(kind)
     return found is not None and not found.modern_only
 
 
 def _byoc_kind(level: Level, config: dict[str, Any]) -> None:
     kind = level.target.kind
-    if kind not in _REMOVED_KINDS and kind not in level.run.kinds and _legacy_kind(kind):
+    if kind not in REMOVED_KINDS and kind not in level.run.kinds and legacy_kind(kind):
         _kind_gone(level, "byoc-kind", RULES["byoc-kind"].summary)
 
 
@@ -396,13 +396,13 @@ def _unknown_attributes(level: Level, config: dict[str, Any], removed: bool) -> 
     known = level.run.kinds.get(kind, level.run.common)
     policy = level.run.policy
     for name in list(config):
-        if name in ("kind", "tag", "keys", "host") or name in known or (name in _REMOVED_ATTRS) != removed:
+        if name in ("kind", "tag", "keys", "host") or name in known or (name in REMOVED_ATTRS) != removed:
             continue
         if feature_name(name) is not None:
             continue  # every modern release reads feature.* keys, whatever the kind (apache/tvm#18883)
-        if kind not in _legacy_registry().kinds and name in level.target.schema.attrs:
+        if kind not in legacy_registry().kinds and name in level.target.schema.attrs:
             continue  # a user kind's own attribute (its executor too): the kind is reported
-        replaced = _REMOVED_ATTRS.get(name)
+        replaced = REMOVED_ATTRS.get(name)
         rule = "removed-attribute" if removed else "unknown-attribute"
         default = _default_of_replacement(name, config) if removed and policy != "keep" else None
         if default is not None:
@@ -447,7 +447,7 @@ def _removed_attribute(level: Level, config: dict[str, Any]) -> None:
 
 def _unknown_attribute(level: Level, config: dict[str, Any]) -> None:
     kind = level.target.kind
-    if kind not in _REMOVED_KINDS and kind not in level.run.kinds and not _legacy_kind(kind):
+    if kind not in REMOVED_KINDS and kind not in level.run.kinds and not legacy_kind(kind):
         summary = f"a kind or attribute {release_title(level.run.to)} does not know"
         _kind_gone(level, "unknown-attribute", summary)
         if level.stop:
@@ -457,7 +457,7 @@ def _unknown_attribute(level: Level, config: dict[str, Any]) -> None:
 
 def _value_changed(level: Level, config: dict[str, Any]) -> None:
     for name in level.target.attrs:
-        if name not in config and _RENAMED.get(name) not in config:
+        if name not in config and RENAMED_ATTRS.get(name) not in config:
             continue  # dropped: reported as such
         for why in misread(level.target, name, level.written):
             level.report(
@@ -627,8 +627,8 @@ def _compress(
     return {"tag": name, **overrides}, note
 
 
-_REMOVED_ATTRS_DOC = ", ".join(f"`{name}`" for name in _REMOVED_ATTRS)
-_REMOVED_KINDS_DOC = ", ".join(f"`{name}`" for name in _REMOVED_KINDS)
+_REMOVED_ATTRS_DOC = ", ".join(f"`{name}`" for name in REMOVED_ATTRS)
+_REMOVED_KINDS_DOC = ", ".join(f"`{name}`" for name in REMOVED_KINDS)
 
 RULES: dict[str, Rule] = {
     rule.id: rule

@@ -733,7 +733,7 @@ def decision_for(spec: Any, tvm: Outcome, ours: Outcome, area: str = "target") -
 @cache
 def schema_changes_027() -> frozenset[str]:
     """Attribute names whose presence differs between v0.21's and 0.27's exports by a recorded
-    schema change: removed since v0.21 (targetlang.migration._REMOVED_ATTRS) or added by 0.27
+    schema change: removed since v0.21 (targetlang.migration.REMOVED_ATTRS) or added by 0.27
     (what TVM 0.27's registry has and v0.21's had not, from the extracted schemas)."""
     old, new = targetlang.builtin_registry("0.21"), targetlang.builtin_registry("0.27")
     names = {
@@ -742,7 +742,7 @@ def schema_changes_027() -> frozenset[str]:
         for attr, spec in kind.attrs.items()
         if not spec.modern_only and attr not in (old.kinds[name].attrs if name in old.kinds else {})
     }
-    return frozenset(names | set(targetlang.migration._REMOVED_ATTRS))
+    return frozenset(names | set(targetlang.migration.REMOVED_ATTRS))
 
 
 # The host triples the two oracles' LLVMs give a bare llvm target: one machine, two LLVM builds.

@@ -1,0 +1,143 @@
+"""How the house is built, in figures: what issue "a house a newcomer can live in" measures.
+
+    python -m tools.metrics          # each figure, its goal, and what stands behind it
+    python -m tools.metrics --table  # the table of docs/design.md ("The house in figures")
+
+- modules of 500 lines or more (goal: none but data tables);
+- functions of cyclomatic complexity 20 or more, as ruff's mccabe rule (C901) counts it (goal:
+  at most 5, none of 30 or more);
+- imports of another module's private name (goal: none; tests/test_layers.py holds it there);
+- command-line options declared more than once (goal: each once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "targetlang"
+
+__all__ = ["complex_functions", "long_modules", "option_declarations", "private_imports"]
+
+
+def _modules() -> list[tuple[str, Path]]:
+    return sorted((str(p.relative_to(ROOT).with_suffix("")).replace("/", "."), p) for p in PACKAGE.rglob("*.py"))
+
+
+def long_modules(least: int = 500) -> list[tuple[str, int]]:
+    """The modules of ``least`` lines or more, longest first."""
+    found = [(name, len(path.read_text(encoding="utf-8").splitlines())) for name, path in _modules()]
+    return sorted(((name, n) for name, n in found if n >= least), key=lambda item: -item[1])
+
+
+_TOO_COMPLEX = re.compile(r"`(?P<name>[^`]+)` is too complex \((?P<n>\d+) > \d+\)")
+
+
+def complex_functions(least: int = 20) -> list[tuple[str, str, int]]:
+    """(module, function, complexity) of every function of complexity ``least`` or more, by
+    ruff's mccabe rule, most complex first."""
+    ruff = [sys.executable, "-m", "ruff", "check", "--select", "C901", "--output-format", "json", "--no-cache"]
+    ruff += ["--config", f"lint.mccabe.max-complexity = {least - 1}", str(PACKAGE)]
+    done = subprocess.run(ruff, capture_output=True, text=True, check=False, cwd=ROOT)
+    found = []
+    for diagnostic in json.loads(done.stdout or "[]"):
+        match = _TOO_COMPLEX.search(diagnostic["message"])
+        if match is None:
+            raise RuntimeError(f"ruff's C901 message changed: {diagnostic['message']!r}")
+        module = str(Path(diagnostic["filename"]).relative_to(ROOT).with_suffix("")).replace("/", ".")
+        found.append((module, match["name"], int(match["n"])))
+    return sorted(found, key=lambda item: -item[2])
+
+
+def private_imports(path: Path, name: str) -> list[str]:
+    """The private names (``_x``, not a module) the module ``name`` at ``path`` imports from
+    another targetlang module, as ``module.name``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name.split(".")[:-1]  # (of targetlang.logs.__init__ too: targetlang.logs)
+    itself = name.removesuffix(".__init__")
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package[: len(package) - node.level + 1]
+            module = ".".join([*base, node.module] if node.module else base)
+        elif node.module and node.module.split(".")[0] == "targetlang":
+            module = node.module
+        else:
+            continue
+        folder = ROOT.joinpath(*module.split("."))
+        for alias in node.names:
+            private = alias.name.startswith("_") and not alias.name.startswith("__")
+            submodule = (folder / f"{alias.name}.py").exists() or (folder / alias.name / "__init__.py").exists()
+            if private and not submodule and module != itself:
+                found.append(f"{module}.{alias.name}")
+    return found
+
+
+def option_declarations() -> dict[str, list[str]]:
+    """Each command-line option (``--x``) declared more than once, and the modules declaring it
+    (a module as often as it declares it)."""
+    seen: dict[str, list[str]] = defaultdict(list)
+    for name, path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            if node.func.attr != "add_argument":
+                continue
+            for arg in node.args:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.startswith("--"):
+                    seen[arg.value].append(name)
+    return {option: modules for option, modules in sorted(seen.items()) if len(modules) > 1}
+
+
+def _figures() -> list[tuple[str, str, str, list[str]]]:
+    """(figure, value, goal, what stands behind it)."""
+    modules = long_modules()
+    functions = complex_functions()
+    imports = [f"{name}: {found}" for name, path in _modules() for found in private_imports(path, name)]
+    options = option_declarations()
+    return [
+        ("modules of 500 lines or more", str(len(modules)), "0 (but data tables)", [f"{m} {n}" for m, n in modules]),
+        (
+            "functions of complexity 20 or more (30 or more)",
+            f"{len(functions)} ({sum(n >= 30 for *_, n in functions)})",
+            "<= 5 (0)",
+            [f"{m} {f} {n}" for m, f, n in functions],
+        ),
+        ("imports of another module's private name", str(len(imports)), "0", imports),
+        (
+            "options declared more than once (declarations)",
+            f"{len(options)} ({sum(map(len, options.values()))})",
+            "0",
+            [f"{o}: {', '.join(ms)}" for o, ms in options.items()],
+        ),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.metrics", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--table", action="store_true", help="print the markdown table docs/design.md holds")
+    args = parser.parse_args(argv)
+    figures = _figures()
+    if args.table:
+        print("| figure | now | goal |\n|---|---:|---:|")
+        for figure, value, goal, _ in figures:
+            print(f"| {figure} | {value} | {goal} |")
+        return 0
+    for figure, value, goal, behind in figures:
+        print(f"{figure}: {value} (goal {goal})")
+        for line in behind:
+            print(f"  {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
