@@ -831,7 +831,7 @@ def _terminated_as_interrupted() -> Iterator[None]:
 
 def _clean_up_unfinished() -> None:
     """The temporary files a stop left, where it landed outside their own handlers."""
-    output = sys.modules.get("targetlang.logs.output")  # not imported: no file begun
+    output = sys.modules.get("targetlang._atomic_file")  # not imported: no file begun
     if output is not None:
         output.clean_up_unfinished()
 

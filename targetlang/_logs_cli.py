@@ -612,9 +612,9 @@ class _Compressing:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from ._atomic_file import AtomicFile, ChangedMeanwhileError
     from .logs.jobs import MigrateJob, MigratePart, Source, drive, fresh, migrate_chunk
     from .logs.migration import MigrateSummary
-    from .logs.output import AtomicFile, ChangedMeanwhileError
     from .logs.report import Digest
 
     args.paths = _log_files(args)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from targetlang.logs import output
-from targetlang.logs.output import AtomicFile, ChangedMeanwhileError, digest
+from targetlang import _atomic_file as output
+from targetlang._atomic_file import AtomicFile, ChangedMeanwhileError, digest
 
 
 @pytest.fixture
@@ -219,7 +219,7 @@ def test_standard_output_named_is_written_where_it_stands(tmp_path: Path) -> Non
     log.write_bytes(b"old\n")
     out = tmp_path / "out.txt"
     code = (
-        "import sys\nfrom targetlang.logs.output import AtomicFile\n"
+        "import sys\nfrom targetlang._atomic_file import AtomicFile\n"
         "print('HEADER', flush=True)\n"
         "with AtomicFile('/dev/stdout') as f:\n    f.write(b'BODY\\n')\n"
         "print('FOOTER', flush=True)\n"

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from targetlang.logs import output
-from targetlang.logs.output import AtomicFile
+from targetlang import _atomic_file as output
+from targetlang._atomic_file import AtomicFile
 
 from . import attacks
 
@@ -55,7 +55,7 @@ def test_the_harness_runs_from_the_command_line(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ interrupted after each step
 
-# What AtomicFile calls of the system, wrapped so that the N-th call made from output.py is
+# What AtomicFile calls of the system, wrapped so that the N-th call made from _atomic_file.py is
 # followed by KeyboardInterrupt: as a signal that arrives during a system call is handled as
 # soon as the call returns.
 _CALLS = {

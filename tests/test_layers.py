@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "targetlang"
 CHAIN = (
     "_attribute_names",
     "_cache",
+    "_atomic_file",
     "errors",
     "_versions",
     "_lexical",

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 import targetlang
 from targetlang import _logs_cli
+from targetlang._atomic_file import AtomicFile, clean_up_unfinished
 from targetlang.logs import Format, Record, parse_line, read_file, read_lines
 from targetlang.logs.migration import LogMigrator
-from targetlang.logs.output import AtomicFile, clean_up_unfinished
 from targetlang.migration import migrate
 
 from .conftest import Run, examples
@@ -463,7 +463,7 @@ def test_a_full_disk_leaves_no_temporary_file(tmp_path: Path) -> None:
     log.write_bytes(b"old\n")
     script = (
         "import resource, signal, sys\n"
-        "from targetlang.logs.output import AtomicFile\n"
+        "from targetlang._atomic_file import AtomicFile\n"
         "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
         "resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))\n"
         "try:\n"
@@ -492,7 +492,7 @@ _RECORD = (
 _PAUSED_MIGRATE = """\
 import sys
 from targetlang.__main__ import run
-from targetlang.logs.output import AtomicFile
+from targetlang._atomic_file import AtomicFile
 
 _write = AtomicFile.write
 

@@ -147,7 +147,7 @@ def _special(mode: int) -> str | None:
 def _read(path: str) -> bytes:
     """The bytes of the regular file at ``path``; ``OSError`` for anything else, or past
     :data:`MAX_FILE_BYTES`, before a byte is read."""
-    from ..logs.output import NO_WAIT
+    from .._atomic_file import NO_WAIT
 
     fd = os.open(path, NO_WAIT)
     with os.fdopen(fd, "rb") as handle:
@@ -165,7 +165,7 @@ def _read(path: str) -> bytes:
 
 def _fix_file(path: str, job: _Job) -> _Outcome:
     """One file, in whichever process: read, fix, return (the writing is the parent's)."""
-    from ..logs.output import digest
+    from .._atomic_file import digest
 
     pool = sys.modules.get("multiprocessing")  # (loaded in a worker: not imported for this question)
     if pool is not None and pool.parent_process() is not None:
@@ -346,8 +346,8 @@ def _diff(outcome: _Outcome) -> str:
 
 def _write(outcome: _Outcome) -> str | None:
     """Replace the file atomically, if it still holds the bytes that were fixed; an error message
-    if it cannot be, or changed meanwhile (see :class:`~targetlang.logs.output.AtomicFile`)."""
-    from ..logs.output import AtomicFile, ChangedMeanwhileError
+    if it cannot be, or changed meanwhile (see :class:`~targetlang._atomic_file.AtomicFile`)."""
+    from .._atomic_file import AtomicFile, ChangedMeanwhileError
 
     try:
         with AtomicFile(outcome.path, expected=outcome.digest) as out:
@@ -675,7 +675,7 @@ def add_parser(commands: Any) -> None:
         "[tool.black] line-length of the nearest pyproject.toml, else 88)",
     )
     # (LibCST, which the Python fixer imports, only when a file needs it: fix/__init__.py)
-    parser.set_defaults(run=_run, imports=("targetlang.fix._python_syntax", "targetlang.logs.output"))
+    parser.set_defaults(run=_run, imports=("targetlang.fix._python_syntax", "targetlang._atomic_file"))
 
 
 def _positive(text: str) -> int:

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from .stats import Stats, TargetStats
     from .targets import Reading, TargetReader, autotvm_rewrite
 
-# Each name is imported from its module when it is first asked for: ``targetlang fix`` writes files
-# through ``logs.output`` and would otherwise load every log module (40 ms) to start.
+# Each name is imported from its module when it is first asked for: a command that reads one of
+# them would otherwise load every log module (40 ms) to start.
 _HOMES = {
     **dict.fromkeys(("Checker", "CheckSummary", "Problem"), "check"),
     "Format": "formats",

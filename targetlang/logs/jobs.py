@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, BinaryIO
 
+from .._atomic_file import NO_WAIT
 from .._cache import LruCache
 from .._pool import Pool as _Pool
 from .._versions import MODERN
@@ -40,7 +41,6 @@ from .fast import CheckLines, MigrateLines, StatsLines
 from .loading import FileLoading
 from .match import Matcher, Query
 from .migration import Form, LogMigrator, MigrateSummary
-from .output import NO_WAIT
 from .records import line_record
 from .report import Digest
 from .stats import PLANS, Stats, StatsPlan

@@ -639,7 +639,7 @@ def sighup(trials: int, seed: int = 0) -> Outcome:
 # tempfile, shutil, fcntl), so that the signal lands between every two steps of the rewriting.
 _STEPPED = """\
 import os, shutil, signal, sys, tempfile
-import targetlang.logs.output as output
+import targetlang._atomic_file as output
 from targetlang._cli import main
 stop_at, no_links, argv = int(sys.argv[1]), sys.argv[2] == "copy", sys.argv[3:]
 here = output.__file__

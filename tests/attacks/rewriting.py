@@ -196,7 +196,7 @@ def swap_back():
 real_realpath = os.path.realpath
 def realpath(p, *a, **k):
     # the writer's own resolving (AtomicFile's), not the reading's nor the search for pyproject.toml
-    writer = sys._getframe(1).f_code.co_filename.endswith(os.path.join("logs", "output.py"))
+    writer = sys._getframe(1).f_code.co_filename.endswith(os.path.join("targetlang", "_atomic_file.py"))
     if when == "resolve" and writer and not done and os.path.abspath(p) == os.path.abspath(path):
         swap()  # the link is there as the path is resolved, and gone right after
         try:
