@@ -27,11 +27,18 @@ from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
 from ._checking import Finding, SpecCheck, check_spec, finding
+from ._cli_options import (
+    add_json,
+    add_lines,
+    add_quiet,
+    add_registry,
+    add_target_version,
+    add_tvm_version,
+)
 from ._eras import release_reading
 from ._inspect_cli import add_parser as _add_inspect_parser
 from ._inspect_cli import llvm_argument
 from ._layering import layered
-from ._logs_cli import TARGET_VERSION_HELP, target_version_argument, tvm_version_argument
 from ._logs_cli import add_parser as _add_logs_parser
 from ._signals import say_stopped, signals_held
 from ._spec_words import (
@@ -539,13 +546,6 @@ def _check_llvm_names(args: argparse.Namespace, name: str, line: int, spec: str,
 # ---------------------------------------------------------------------------------- the command
 
 
-_REGISTRY_HELP = (
-    "a JSON or TOML file of user kinds and tags, added to TVM v0.22's: "
-    '{"kinds": {NAME: {"attrs": {ATTR: TYPE}, "default_keys": [...]}}, "tags": {NAME: CONFIG}}'
-)
-_QUIET_HELP = "no notes on stderr: only errors (and the summary of check)"
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse's parser (its subcommands' too: they are made of the same class), except that help
     or a version that cannot be written to stdout is an error: argparse drops what it cannot write."""
@@ -563,8 +563,8 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="targetlang", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=raw, allow_abbrev=False
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--registry", metavar="FILE", help=_REGISTRY_HELP)
-    parser.add_argument("-q", "--quiet", action="store_true", help=_QUIET_HELP)
+    add_registry(parser)
+    add_quiet(parser)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
     singles = (
@@ -604,11 +604,9 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=ERA_NAMES,
         help="read SPEC as the TVM of that era printed it: <= v0.6, v0.7, v0.8 - v0.9, v0.10 - v0.23 (default)",
     )
-    when.add_argument(
-        "--tvm-version",
-        metavar="VERSION",
-        type=tvm_version_argument,
-        help="the TVM version that wrote SPEC (e.g. 0.8.0 or 0.7.dev0): read with its era's rules and its own kinds",
+    add_tvm_version(
+        when,
+        "the TVM version that wrote SPEC (e.g. 0.8.0 or 0.7.dev0): read with its era's rules and its own kinds",
     )
     migrate.add_argument(
         "--host", metavar="HOST", help="a host given separately (target_host=, auto_scheduler logs), folded in"
@@ -618,9 +616,7 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=f'write {{"tag": ...}} plus overrides when the result equals a TVM {MODERN} tag\'s configuration',
     )
-    migrate.add_argument(
-        "--target-version", metavar="VERSION", type=target_version_argument, help=TARGET_VERSION_HELP
-    )
+    add_target_version(migrate)
     migrate.set_defaults(run=_migrate)
     intro, examples = _MIGRATE_EPILOG.split("\nexamples:\n", 1)
     migrate.epilog = f"{intro}\n{_rules_help()}\nexamples:\n{examples}"
@@ -632,9 +628,7 @@ def _build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "file", metavar="FILE", nargs="?", help="one spec per line; '-' is standard input; none: the bundled sample"
     )
-    check.add_argument(
-        "--json", action="store_true", help="one JSON object per failure and a summary object, on stdout"
-    )
+    add_json(check, "one JSON object per failure and a summary object, on stdout")
     check.add_argument(
         "--llvm",
         metavar="VERSION",
@@ -643,11 +637,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "target's triple (docs/llvm-names.md); warnings leave the exit status as it is",
     )
     _add_tvm_version(check)
-    check.add_argument(
-        "--target-version",
-        metavar="VERSION",
-        type=target_version_argument,
-        help="also migrate each target that reads to that TVM release (0.24 on) and report what it would "
+    add_target_version(
+        check,
+        "also migrate each target that reads to that TVM release (0.24 on) and report what it would "
         "reject or not know; any such target makes the exit status 1",
     )
     check.set_defaults(run=_check)
@@ -661,9 +653,9 @@ def _build_parser() -> argparse.ArgumentParser:
         # The options of the whole command work after the subcommand too (default: what was
         # given before it, or nothing).
         if "--registry" not in names:
-            sub.add_argument("--registry", metavar="FILE", default=argparse.SUPPRESS, help=_REGISTRY_HELP)
+            add_registry(sub, default=argparse.SUPPRESS)
         if "--quiet" not in names and "-q" not in names:
-            sub.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help=_QUIET_HELP)
+            add_quiet(sub, default=argparse.SUPPRESS)
         if any(action.dest == "spec" and action.nargs == argparse.REMAINDER for action in sub._actions):
             # what an option written after the spec words is told (_spec_words.misplaced_option)
             options = {option: action.nargs != 0 for action in sub._actions for option in action.option_strings}
@@ -756,28 +748,21 @@ def _add_spec(sub: argparse.ArgumentParser, json_help: str = "") -> None:
     sub.add_argument("spec", metavar="SPEC", nargs=argparse.REMAINDER, help=_SPEC_HELP)
     sub.formatter_class = SpecFormatter
     sub.set_defaults(usage=sub.format_usage, command=sub.prog)
-    sub.add_argument(
-        "--lines",
-        action="store_true",
-        help="SPEC names a file of specs, one per line ('-' or none: standard input): one result per line, "
+    add_lines(
+        sub,
+        "SPEC names a file of specs, one per line ('-' or none: standard input): one result per line, "
         "in order; an error goes to stderr as FILE:LINE: error, and the exit status is 1 if any spec failed",
     )
-    sub.add_argument(
-        "--json",
-        action="store_true",
-        help=json_help
+    add_json(
+        sub,
+        json_help
         or "one JSON object per spec on stdout: the spec (and its line), and its output or its error "
         "{type, message, start, end}",
     )
 
 
 def _add_tvm_version(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument(
-        "--tvm-version",
-        metavar="VERSION",
-        type=tvm_version_argument,
-        help="read as that TVM release did (e.g. 0.19 or 0.8.0): its era's rules, its own kinds and tags",
-    )
+    add_tvm_version(sub, "read as that TVM release did (e.g. 0.19 or 0.8.0): its era's rules, its own kinds and tags")
 
 
 def _quiet_stdout() -> None:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._logs_cli import TARGET_VERSION_HELP, target_version_argument, tvm_version_argument
+from ._cli_options import add_json, add_target_version, add_tvm_version
 from ._spec_words import (
     NotText,
     SpecFormatter,
@@ -170,8 +170,8 @@ def add_parser(commands: Any) -> None:
         return sub
 
     def options(sub: Any, version_help: str) -> None:
-        sub.add_argument("--tvm-version", metavar="VERSION", type=tvm_version_argument, help=version_help)
-        sub.add_argument("--json", action="store_true", help="JSON on stdout instead of text")
+        add_tvm_version(sub, version_help)
+        add_json(sub, "JSON on stdout instead of text")
 
     kinds = command("kinds", "list TVM's target kinds, or one kind's attributes", _KINDS_EPILOG, _kinds)
     kinds.add_argument("kind", metavar="KIND", nargs="?", help="a kind: show its attributes")
@@ -209,9 +209,7 @@ def add_parser(commands: Any) -> None:
         _explain,
     )
     options(explain, reading)
-    explain.add_argument(
-        "--target-version", metavar="VERSION", type=target_version_argument, help=TARGET_VERSION_HELP
-    )
+    add_target_version(explain)
     # REMAINDER, as parse, fmt and legacy read it: every word from the first that is not an
     # option on is the spec's (quoted or not)
     explain.add_argument("spec", metavar="SPEC", nargs=argparse.REMAINDER, help=_WORDS_HELP)

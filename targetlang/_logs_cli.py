@@ -18,8 +18,9 @@ import zlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ._cli_options import add_jobs, add_json, add_quiet, add_target_version, add_tvm_version
 from ._progress import Progress
-from ._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS
+from ._versions import MODERN
 
 POOL_FROM = 1 << 23  # targetlang.logs.jobs.POOL_FROM, without importing it for every command line
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 # The commands import their modules when they run: building the parser for another command
 # (every run of targetlang builds it) must not pay for reading logs.
 
-__all__ = ["TARGET_VERSION_HELP", "add_parser", "target_version_argument", "tvm_version_argument"]
+__all__ = ["add_parser"]
 
 _LOGS_EPILOG = """\
 Tuning logs of AutoTVM (JSON v0.2 and v0.1, pickle rows), auto_scheduler and meta-schedule
@@ -170,26 +171,16 @@ def add_parser(commands: Any) -> None:
             help="a tuning log, plain or gzip-compressed; '-' is standard input; a directory: the regular files "
             "directly in it, in name order, but names starting with '.' or ending in '.bak'",
         )
-        sub.add_argument("--json", action="store_true", help=json_help)
+        add_json(sub, json_help)
         if quiet:
-            sub.add_argument(
-                "-q", "--quiet", action="store_true", help="no reports of single records on stderr: only the summaries"
-            )
+            add_quiet(sub, "no reports of single records on stderr: only the summaries")
         if jobs:
-            sub.add_argument(
-                "-j",
-                "--jobs",
-                metavar="N",
-                type=_jobs_argument,
-                help="processes to use for a big log (default: one per core; 1: no pool); the output is the same "
+            add_jobs(
+                sub,
+                "processes to use for a big log (default: one per core; 1: no pool); the output is the same "
                 f"whatever N. Files under {POOL_FROM >> 20} MB are read by one process",
             )
-        sub.add_argument(
-            "--tvm-version",
-            metavar="VERSION",
-            type=tvm_version_argument,
-            help="the TVM version that wrote records which do not record it (default: read them as v0.22)",
-        )
+        add_tvm_version(sub, "the TVM version that wrote records which do not record it (default: read them as v0.22)")
         # what the command imports when it runs, imported first with signals held (cli._signals_held)
         sub.set_defaults(run=run, imports=("targetlang.logs",))
         return sub
@@ -245,19 +236,7 @@ def add_parser(commands: Any) -> None:
         "--compress-tags", action="store_true", help=f"write a registered TVM {MODERN} tag where the target equals one"
     )
     migrate.add_argument("--no-backup", action="store_true", help="with --in-place, keep no FILE.bak")
-    migrate.add_argument(
-        "--target-version", metavar="VERSION", type=target_version_argument, help=TARGET_VERSION_HELP
-    )
-
-
-def _jobs_argument(text: str) -> int:
-    try:
-        jobs = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}") from None
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(f"at least one process: {jobs}")
-    return jobs
+    add_target_version(migrate)
 
 
 def _pool(args: argparse.Namespace) -> Pool | None:
@@ -266,35 +245,6 @@ def _pool(args: argparse.Namespace) -> Pool | None:
 
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     return Pool(jobs) if jobs > 1 else None
-
-
-def tvm_version_argument(text: str) -> str:
-    """``--tvm-version``'s type: a TVM version targetlang knows (``0.8``, ``0.7.dev0``, ``v0.19.0``)."""
-    from ._versions import release
-
-    try:
-        release(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-    return text
-
-
-def target_version_argument(text: str) -> str:
-    """``--target-version``'s type: a target distribution whose data ships (``0.24`` ... ``0.27``,
-    ``tirx-0.1``), as :func:`targetlang.migrate`'s ``to`` takes it."""
-    from .migration import modern_release
-
-    try:
-        return modern_release(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
-TARGET_VERSION_HELP = (
-    f"the TVM release to write for: {', '.join(str(v) for v in MODERN_RELEASES)} (default: {MODERN}), "
-    f"or a named distribution: {', '.join(NAMED_DISTRIBUTIONS)} (tirx: TVM TIRx); "
-    "its own kinds, tags and the checks of its canonicalisers"
-)
 
 
 # ---------------------------------------------------------------------------------- commands

@@ -308,7 +308,8 @@ USAGE_CASES: list[tuple[str, list[str], str]] = [
     ("unknown rule among others", ["--ignore", "target-string,nope", "m.py"], "argument --ignore: unknown rule 'nope'"),
     ("--write with --check", ["--write", "--check", "m.py"], "argument --check: not allowed with argument --write"),
     ("no path", [], "the following arguments are required: PATH"),
-    ("a bad --jobs", ["-j", "two", "m.py"], "argument --jobs/-j: invalid int value: 'two'"),
+    ("a bad --jobs", ["-j", "two", "m.py"], "argument -j/--jobs: not a number of processes: 'two'"),
+    ("no process", ["-j", "0", "m.py"], "argument -j/--jobs: at least one process: 0"),
     (
         "an unknown --tvm-version",
         ["--tvm-version", "0.99", "m.py"],

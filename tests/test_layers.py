@@ -43,6 +43,7 @@ CHAIN = (
     "_progress",
     "_signals",
     "_pool",
+    "_cli_options",
     "logs",
     "fix",
     "inspection",

@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .._cli_options import add_jobs, add_json, add_quiet, add_registry, add_target_version, add_tvm_version
 from .._eras import DEFAULT_ERA
 from .._registry import Registry, builtin_registry
 from .._signals import signals_held
@@ -606,12 +607,12 @@ def add_parser(commands: Any) -> None:
         help="how to print the findings: text (the default), json, github (workflow annotations), sarif "
         "(SARIF 2.1.0) or junit (JUnit XML); all but text go to standard output, with no diff",
     )
-    parser.add_argument(
-        "--json",
+    add_json(
+        parser,
+        "print every finding as JSON on standard output (--output-format json)",
         dest="output_format",
         action="store_const",
         const="json",
-        help="print every finding as JSON on standard output (--output-format json)",
     )
     parser.add_argument(
         "--statistics",
@@ -634,21 +635,13 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--stdin-filename", metavar="NAME", help="with '-': the name (and so the language) of standard input"
     )
-    parser.add_argument(
-        "--jobs", "-j", metavar="N", type=int, help="processes to use (default: one per core; 1: no pool)"
-    )
-    parser.add_argument("--quiet", "-q", action="store_true", help="print no findings and no summary")
-    parser.add_argument(
-        "--registry",
-        metavar="FILE",
-        default=argparse.SUPPRESS,
-        help="a registry file of user kinds and tags (a fork's own kinds)",
-    )
-    parser.add_argument(
-        "--tvm-version",
-        metavar="VERSION",
+    add_jobs(parser, "processes to use (default: one per core; 1: no pool)")
+    add_quiet(parser, "print no findings and no summary")
+    add_registry(parser, "a registry file of user kinds and tags (a fork's own kinds)", default=argparse.SUPPRESS)
+    add_tvm_version(
+        parser,
+        "read the targets with that TVM release's own kinds and tags (0.10 - 0.23; default: any release's)",
         type=_legacy_release,
-        help="read the targets with that TVM release's own kinds and tags (0.10 - 0.23; default: any release's)",
     )
     parser.add_argument(
         "--target-api",
@@ -658,14 +651,13 @@ def add_parser(commands: Any) -> None:
         help="an API of your own that takes a target: its qualified name and the position (from 0), keyword "
         "or both (1=target) of that argument, '*' for every positional one; repeat for more",
     )
-    parser.add_argument(
-        "--target-version",
-        metavar="VERSION",
-        choices=(*TARGET_VERSIONS, "auto"),
-        help=f"the TVM release (or tirx-0.1: TVM TIRx) the fixed code will run on ({', '.join(TARGET_VERSIONS)}, "
+    add_target_version(
+        parser,
+        f"the TVM release (or tirx-0.1: TVM TIRx) the fixed code will run on ({', '.join(TARGET_VERSIONS)}, "
         f"or auto: the lowest the project's requirement on apache-tvm allows; default: {TARGET_VERSIONS[-1]}): "
         "from 0.25 on a Target reads its attributes again, and a removed property is fixed only where it still "
         "behaves otherwise",
+        choices=(*TARGET_VERSIONS, "auto"),
     )
     parser.add_argument(
         "--line-length",
