@@ -28,8 +28,12 @@ from typing import Any
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
 from ._checking import Finding, SpecCheck, check_spec, finding
 from ._cli_options import (
+    add_compress_tags,
     add_json,
     add_lines,
+    add_llvm,
+    add_output_format,
+    add_policy,
     add_quiet,
     add_registry,
     add_target_version,
@@ -37,7 +41,6 @@ from ._cli_options import (
 )
 from ._eras import release_reading
 from ._inspect_cli import add_parser as _add_inspect_parser
-from ._inspect_cli import llvm_argument
 from ._layering import layered
 from ._logs_cli import add_parser as _add_logs_parser
 from ._signals import say_stopped, signals_held
@@ -591,11 +594,9 @@ def _build_parser() -> argparse.ArgumentParser:
         json_help="one JSON object per spec on stdout: the spec, the JSON (null if it failed), "
         "and each change as {rule, severity, message, span}",
     )
-    migrate.add_argument(
-        "--policy",
-        choices=("error", "drop", "keep"),
-        default="error",
-        help="attributes TVM removed (system-lib, link-params, ...): stop (error, the default), drop them "
+    add_policy(
+        migrate,
+        "attributes TVM removed (system-lib, link-params, ...): stop (error, the default), drop them "
         f"with a warning, or keep them with a warning (TVM {MODERN} will reject the JSON)",
     )
     when = migrate.add_mutually_exclusive_group()
@@ -611,10 +612,8 @@ def _build_parser() -> argparse.ArgumentParser:
     migrate.add_argument(
         "--host", metavar="HOST", help="a host given separately (target_host=, auto_scheduler logs), folded in"
     )
-    migrate.add_argument(
-        "--compress-tags",
-        action="store_true",
-        help=f'write {{"tag": ...}} plus overrides when the result equals a TVM {MODERN} tag\'s configuration',
+    add_compress_tags(
+        migrate, f'write {{"tag": ...}} plus overrides when the result equals a TVM {MODERN} tag\'s configuration'
     )
     add_target_version(migrate)
     migrate.set_defaults(run=_migrate)
@@ -629,11 +628,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "file", metavar="FILE", nargs="?", help="one spec per line; '-' is standard input; none: the bundled sample"
     )
     add_json(check, "one JSON object per failure and a summary object, on stdout")
-    check.add_argument(
-        "--llvm",
-        metavar="VERSION",
-        type=llvm_argument,
-        help="also warn on -mcpu and -mattr names LLVM VERSION (13, 14, 15, 16, 19, 22) does not know for the "
+    add_llvm(
+        check,
+        "also warn on -mcpu and -mattr names LLVM VERSION (13, 14, 15, 16, 19, 22) does not know for the "
         "target's triple (docs/llvm-names.md); warnings leave the exit status as it is",
     )
     _add_tvm_version(check)
@@ -689,11 +686,8 @@ def _add_rule_parser(commands: Any) -> None:
     which = rule.add_mutually_exclusive_group(required=True)
     which.add_argument("rule", metavar="RULE-ID", nargs="?", help=f"the rule's id ({', '.join(RULES)})")
     which.add_argument("--all", action="store_true", help="every rule, one after another")
-    rule.add_argument(
-        "--output-format",
-        choices=("text", "json"),
-        default="text",
-        help="text (the Markdown, the default) or json (id, safety, summary and explanation of each)",
+    add_output_format(
+        rule, ("text", "json"), "text (the Markdown, the default) or json (id, safety, summary and explanation of each)"
     )
     rule.set_defaults(run=_rule)
 

@@ -1,5 +1,6 @@
 """The options several commands take, each declared here once: ``--tvm-version``,
-``--target-version``, ``--registry``, ``--json``, ``--quiet``, ``--jobs``, ``--lines``.
+``--target-version``, ``--registry``, ``--json``, ``--quiet``, ``--jobs``, ``--lines``, ``--llvm``,
+``--policy``, ``--compress-tags``, ``--check``, ``--output-format``.
 
 A command adds the ones it takes with the function named for the option, giving its own help
 where the option says something of its own there (the TVM version that wrote a spec, or a log's
@@ -17,14 +18,20 @@ __all__ = [
     "QUIET_HELP",
     "REGISTRY_HELP",
     "TARGET_VERSION_HELP",
+    "add_check",
+    "add_compress_tags",
     "add_jobs",
     "add_json",
     "add_lines",
+    "add_llvm",
+    "add_output_format",
+    "add_policy",
     "add_quiet",
     "add_registry",
     "add_target_version",
     "add_tvm_version",
     "jobs_argument",
+    "llvm_argument",
     "target_version_argument",
     "tvm_version_argument",
 ]
@@ -74,6 +81,18 @@ def jobs_argument(text: str) -> int:
     return jobs
 
 
+def llvm_argument(text: str) -> str:
+    """``--llvm``'s type: a recorded LLVM's major version, else a usage error that lists the
+    recorded ones."""
+    from ._llvm_names import llvm_release
+    from .errors import TargetError
+
+    try:
+        return llvm_release(text).major
+    except TargetError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def add_tvm_version(parser: Any, help: str, **how: Any) -> None:
     """``--tvm-version VERSION``: read as that TVM release did (``how``: another ``type``, a narrower
     range of releases)."""
@@ -110,3 +129,28 @@ def add_jobs(parser: Any, help: str) -> None:
 def add_lines(parser: Any, help: str) -> None:
     """``--lines``: SPEC names a file of specs, one per line."""
     parser.add_argument("--lines", action="store_true", help=help)
+
+
+def add_llvm(parser: Any, help: str) -> None:
+    """``--llvm VERSION``: a recorded LLVM's names of CPUs and features."""
+    parser.add_argument("--llvm", metavar="VERSION", type=llvm_argument, help=help)
+
+
+def add_policy(parser: Any, help: str) -> None:
+    """``--policy {error,drop,keep}``: what migrating does with an attribute TVM removed."""
+    parser.add_argument("--policy", choices=("error", "drop", "keep"), default="error", help=help)
+
+
+def add_compress_tags(parser: Any, help: str) -> None:
+    """``--compress-tags``: write a tag where the migrated target equals one."""
+    parser.add_argument("--compress-tags", action="store_true", help=help)
+
+
+def add_check(parser: Any, help: str) -> None:
+    """``--check``: write nothing, report what writing would do (its exit status says whether)."""
+    parser.add_argument("--check", action="store_true", help=help)
+
+
+def add_output_format(parser: Any, formats: tuple[str, ...], help: str) -> None:
+    """``--output-format {text,...}``: how the command prints, text by default."""
+    parser.add_argument("--output-format", choices=formats, default="text", help=help)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._cli_options import add_json, add_target_version, add_tvm_version
+from ._cli_options import add_json, add_llvm, add_target_version, add_tvm_version
 from ._spec_words import (
     NotText,
     SpecFormatter,
@@ -182,12 +182,7 @@ def add_parser(commands: Any) -> None:
         help="for KIND llvm, nvptx, rocm or hexagon: the CPUs and features LLVM knows for the triple, as "
         "'llc -mtriple=T -mcpu=help' prints them (docs/llvm-names.md)",
     )
-    kinds.add_argument(
-        "--llvm",
-        metavar="VERSION",
-        type=llvm_argument,
-        help="with --cpus: that LLVM's names (13, 14, 15, 16, 19, 22; default the newest)",
-    )
+    add_llvm(kinds, "with --cpus: that LLVM's names (13, 14, 15, 16, 19, 22; default the newest)")
     kinds.add_argument(
         "--mtriple", metavar="TRIPLE", help="with --cpus: the triple (default: the kind's own, for llvm this machine's)"
     )
@@ -222,17 +217,6 @@ def add_parser(commands: Any) -> None:
     diff.add_argument("a", metavar="A", help=_SPEC_HELP)
     diff.add_argument("b", metavar="B", help=_SPEC_HELP + " (not both)")
     options(diff, reading)
-
-
-def llvm_argument(text: str) -> str:
-    """``--llvm VERSION`` (``check``, ``kinds --cpus``): a recorded LLVM's major version, else a
-    usage error that lists the recorded ones."""
-    from ._llvm_names import llvm_release
-
-    try:
-        return llvm_release(text).major
-    except TargetError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _modern() -> str:

@@ -18,7 +18,16 @@ import zlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._cli_options import add_jobs, add_json, add_quiet, add_target_version, add_tvm_version
+from ._cli_options import (
+    add_check,
+    add_compress_tags,
+    add_jobs,
+    add_json,
+    add_policy,
+    add_quiet,
+    add_target_version,
+    add_tvm_version,
+)
 from ._progress import Progress
 from ._versions import MODERN
 
@@ -213,9 +222,7 @@ def add_parser(commands: Any) -> None:
     where.add_argument(
         "--in-place", action="store_true", help="replace each FILE, atomically, keeping the old one as FILE.bak"
     )
-    where.add_argument(
-        "--check", action="store_true", help="write nothing; exit 1 if a record would change or cannot migrate"
-    )
+    add_check(where, "write nothing; exit 1 if a record would change or cannot migrate")
     migrate.add_argument(
         "--diff", action="store_true", help="print the changed lines as a unified diff (zero context) on stdout"
     )
@@ -225,16 +232,12 @@ def add_parser(commands: Any) -> None:
         default="json",
         help="target strings become JSON text (the default, what TVM >= 0.24 reads) or canonical legacy strings",
     )
-    migrate.add_argument(
-        "--policy",
-        choices=("error", "drop", "keep"),
-        default="error",
-        help="attributes TVM removed: keep the record as written and report it (error, the default), drop them, "
+    add_policy(
+        migrate,
+        "attributes TVM removed: keep the record as written and report it (error, the default), drop them, "
         "or keep them (both with a warning)",
     )
-    migrate.add_argument(
-        "--compress-tags", action="store_true", help=f"write a registered TVM {MODERN} tag where the target equals one"
-    )
+    add_compress_tags(migrate, f"write a registered TVM {MODERN} tag where the target equals one")
     migrate.add_argument("--no-backup", action="store_true", help="with --in-place, keep no FILE.bak")
     add_target_version(migrate)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.metrics import private_imports
+from tools.metrics import option_declarations, private_imports
 
 PACKAGE = Path(__file__).resolve().parents[1] / "targetlang"
 
@@ -139,3 +139,8 @@ def test_the_checker_sees_a_private_import(tmp_path: Path) -> None:
     init = tmp_path / "__init__.py"
     init.write_text("from ._rules import _hidden\nfrom . import _rules\n")
     assert private_imports(init, "targetlang.migration.__init__") == ["targetlang.migration._rules._hidden"]
+
+
+def test_each_command_line_option_is_declared_once() -> None:
+    # (in targetlang/_cli_options.py, whatever command takes it)
+    assert option_declarations() == {}

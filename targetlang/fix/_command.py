@@ -21,7 +21,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .._cli_options import add_jobs, add_json, add_quiet, add_registry, add_target_version, add_tvm_version
+from .._cli_options import (
+    add_check,
+    add_jobs,
+    add_json,
+    add_output_format,
+    add_quiet,
+    add_registry,
+    add_target_version,
+    add_tvm_version,
+)
 from .._eras import DEFAULT_ERA
 from .._registry import Registry, builtin_registry
 from .._signals import signals_held
@@ -587,7 +596,7 @@ def add_parser(commands: Any) -> None:
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="apply the fixes, replacing each file atomically")
-    mode.add_argument("--check", action="store_true", help="print the findings and the summary only, no diff")
+    add_check(mode, "print the findings and the summary only, no diff")
     mode.add_argument(
         "--add-ignore",
         action="store_true",
@@ -600,11 +609,10 @@ def add_parser(commands: Any) -> None:
         help="print the settings in force for each path (the config file read, each key, its value and "
         "where it came from) and exit",
     )
-    parser.add_argument(
-        "--output-format",
-        choices=FORMATS,
-        default="text",
-        help="how to print the findings: text (the default), json, github (workflow annotations), sarif "
+    add_output_format(
+        parser,
+        FORMATS,
+        "how to print the findings: text (the default), json, github (workflow annotations), sarif "
         "(SARIF 2.1.0) or junit (JUnit XML); all but text go to standard output, with no diff",
     )
     add_json(
