@@ -23,13 +23,13 @@ from ._registry import Registry
 from ._target import Target
 from .errors import TargetError
 
-__all__ = ["CHECKS", "Finding", "SpecCheck", "check_spec", "finding"]
+__all__ = ["CHECKS", "CheckFinding", "SpecCheck", "check_spec", "finding"]
 
 CHECKS = ("parse", "round-trip", "canonical", "resolve")
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
+class CheckFinding:
     """One failed check of a text: which check (a name of :data:`CHECKS`), the error's class (or
     ``RoundTripMismatch``, ``CanonicalMismatch``), a one-line message, the message with its caret
     excerpt, and where in the text (when the error points into it)."""
@@ -50,7 +50,7 @@ class SpecCheck:
     spec: str
     target: Target | None
     resolved: Target | None
-    findings: tuple[Finding, ...]
+    findings: tuple[CheckFinding, ...]
 
     @property
     def ok(self) -> bool:
@@ -62,16 +62,16 @@ class SpecCheck:
         return self.target is not None and all(f.rule != rule for f in self.findings)
 
 
-def finding(rule: str, spec: str, err: Exception) -> Finding:
+def finding(rule: str, spec: str, err: Exception) -> CheckFinding:
     """The finding of check ``rule`` that raised ``err`` on ``spec``. An error that is not a
     :class:`TargetError` is a bug of targetlang's, named as such: one text that trips it must not
     end a whole batch."""
     if isinstance(err, TargetError):
         # An error about another text (a host's own string, the canonical form) has no place in this one.
         span = err.span if err.source == spec else None
-        return Finding(rule, type(err).__name__, err.message, str(err), span)
+        return CheckFinding(rule, type(err).__name__, err.message, str(err), span)
     message = f"internal error (a bug in targetlang): {type(err).__name__}: {err}"
-    return Finding(rule, type(err).__name__, message, message, None)
+    return CheckFinding(rule, type(err).__name__, message, message, None)
 
 
 def check_spec(
@@ -83,11 +83,11 @@ def check_spec(
         target = parse(spec, registry=registry, era=era)
     except Exception as err:  # not only TargetError: see finding()
         return SpecCheck(spec, None, None, (finding("parse", spec, err),))
-    findings: list[Finding] = []
+    findings: list[CheckFinding] = []
     printed = str(target)
     if printed != spec:
         message = f"str() gives {printed!r}, not the text as written"
-        findings.append(Finding("round-trip", "RoundTripMismatch", message, message, None))
+        findings.append(CheckFinding("round-trip", "RoundTripMismatch", message, message, None))
     if canonical:
         try:
             text = target.canonical()
@@ -97,7 +97,7 @@ def check_spec(
         else:
             if not same:
                 message = f"the canonical form {text!r} reads back as a different target"
-                findings.append(Finding("canonical", "CanonicalMismatch", message, message, None))
+                findings.append(CheckFinding("canonical", "CanonicalMismatch", message, message, None))
     resolved = None
     try:
         resolved = target.resolve()

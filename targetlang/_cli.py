@@ -26,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 from . import Registry, Target, TargetError, __version__, builtin_registry, load_registry, parse
-from ._checking import Finding, SpecCheck, check_spec, finding
+from ._checking import CheckFinding, SpecCheck, check_spec, finding
 from ._cli_options import (
     add_compress_tags,
     add_json,
@@ -423,7 +423,7 @@ def _migrate(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------- check
 
 
-def _failure(name: str, line: int, spec: str, found: Finding) -> dict[str, Any]:
+def _failure(name: str, line: int, spec: str, found: CheckFinding) -> dict[str, Any]:
     return {
         "record": "failure",
         "file": name,
@@ -436,7 +436,7 @@ def _failure(name: str, line: int, spec: str, found: Finding) -> dict[str, Any]:
     }
 
 
-def _human(name: str, line: int, found: Finding) -> str:
+def _human(name: str, line: int, found: CheckFinding) -> str:
     stage = "" if found.rule == "parse" else f"{found.rule}: "
     return f"{name}:{line}: {stage}{found.error}: {found.detail}"
 

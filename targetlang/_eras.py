@@ -207,16 +207,16 @@ class Era:
         return UnknownKindError(message, text, start, end)
 
 
-class _E0(Era):
+class _Era06(Era):
     """TVM <= v0.6: no schema, no tags, no JSON; options recognised by their spelling."""
 
     reads_tags_and_json = False
 
     def registry(self) -> Registry:
-        return _e0_registry()
+        return _era06_registry()
 
     def options(self, text: str, words: list[_Word], schema: KindSchema, nested: Nested) -> _Fields:
-        return _e0_options(self, text, words, schema)
+        return _era06_options(self, text, words, schema)
 
     def unknown_kind(self, name: str, registry: Registry, text: str, start: int, end: int) -> UnknownKindError:
         message = f"unknown target kind {show(name)}{hint(suggest(name, registry.kinds))}"
@@ -224,14 +224,14 @@ class _E0(Era):
         return UnknownKindError(message, text, start, end)
 
 
-class _E1(Era):
+class _Era07(Era):
     """TVM v0.7: whitespace split, no quoting, 32-bit integers."""
 
     def value(self, text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
-        return _e1_value(text, typ, attr, nested)
+        return _era07_value(text, typ, attr, nested)
 
 
-class _E2(Era):
+class _Era08(Era):
     """TVM v0.8 - v0.9: quote-aware split that removes the quotes."""
 
     repeats_kind = True
@@ -240,10 +240,10 @@ class _E2(Era):
         return _split_quoted(text, " ")
 
     def value(self, text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
-        return _e2_value(text, typ, attr, nested)
+        return _era08_value(text, typ, attr, nested)
 
 
-class _E3(Era):
+class _Era022(Era):
     """TVM v0.10 - v0.23: the default reader."""
 
     def registry(self) -> Registry:
@@ -257,25 +257,25 @@ ERAS: Mapping[str, Era] = MappingProxyType(
     {
         era.name: era
         for era in (
-            _E0(
+            _Era06(
                 "0.6",
                 "E0",
                 *ERA_BOUNDS["0.6"],
                 "words split at any whitespace; options kept verbatim, recognised by their spelling",
             ),
-            _E1(
+            _Era07(
                 "0.7",
                 "E1",
                 *ERA_BOUNDS["0.7"],
                 "words split at any whitespace, no quoting; 32-bit integers; empty array items rejected",
             ),
-            _E2(
+            _Era08(
                 "0.8",
                 "E2",
                 *ERA_BOUNDS["0.8"],
                 "quote-aware split at spaces that removes the quotes; no per-value interpretation",
             ),
-            _E3(
+            _Era022(
                 "0.22",
                 "E3",
                 *ERA_BOUNDS["0.22"],
@@ -349,7 +349,7 @@ def era_registry(era: str) -> Registry:
 
 
 @functools.cache
-def _e0_registry() -> Registry:
+def _era06_registry() -> Registry:
     # TVM <= v0.6 had no schema: v0.7's first one gives the attribute types of the few options
     # E0 read (only its option table decides what is accepted), and v0.6's opengl is added.
     base = builtin_registry(str(FIRST_SCHEMA))
@@ -478,7 +478,7 @@ def _not_text(attr: str, typ: TypeSpec, text: str) -> ValueConversionError:
     )
 
 
-def _e1_value(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
+def _era07_value(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
     """TVM v0.7's ``ParseType`` from text. Errors carry ``text`` as their source."""
     name = typ.name
     if name == "string":
@@ -501,14 +501,14 @@ def _e1_value(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
                     f"attribute {show(attr)} has an empty item: TVM v0.7 could not read it", text, offset, offset + 1
                 )
             try:
-                values.append(_e1_value(item, typ.elem, attr, nested))
+                values.append(_era07_value(item, typ.elem, attr, nested))
             except TargetError as err:
                 raise err.relocated(text, range(offset, offset + len(item)), offset + len(item)) from None
         return tuple(values)
     raise _not_text(attr, typ, text)
 
 
-def _e2_value(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
+def _era08_value(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
     """TVM v0.8's ``ParseType`` from text (no interpretation: the split removed the quotes)."""
     name = typ.name
     if name == "string":
@@ -536,7 +536,7 @@ def _e2_value(text: str, typ: TypeSpec, attr: str, nested: Nested) -> Any:
         values = []
         for item in _split_quoted(text, ","):
             try:
-                values.append(_e2_value(item.text, typ.elem, attr, nested))
+                values.append(_era08_value(item.text, typ.elem, attr, nested))
             except TargetError as err:
                 raise err.relocated(text, item.offsets, item.end) from None
         return tuple(values)
@@ -628,7 +628,7 @@ _E0_LISTS = frozenset({"keys", "libs", "mattr"})
 _STRING_LIST = TypeSpec("array", TypeSpec("string"))
 
 
-def _e0_unknown(option: str, schema: KindSchema, text: str, start: int, end: int) -> UnknownAttributeError:
+def _era06_unknown(option: str, schema: KindSchema, text: str, start: int, end: int) -> UnknownAttributeError:
     known = [prefix[:-1] for prefix, _ in _E0_PREFIXES] + ["-system-lib"]
     if schema.name in _E0_LLVM_KINDS:
         known += list(_E0_LLVM_OPTIONS)
@@ -640,7 +640,7 @@ def _e0_unknown(option: str, schema: KindSchema, text: str, start: int, end: int
     return err
 
 
-def _e0_options(era: Era, text: str, words: list[_Word], schema: KindSchema) -> _Fields:
+def _era06_options(era: Era, text: str, words: list[_Word], schema: KindSchema) -> _Fields:
     """E0: the options after the kind, recognised by the spellings TVM <= v0.6 scanned for."""
     attrs: dict[str, Any] = {}
     fields: dict[str, Any] = {}
@@ -679,7 +679,7 @@ def _e0_options(era: Era, text: str, words: list[_Word], schema: KindSchema) -> 
                             word.start,
                             word.end,
                         )
-                    raise _e0_unknown(option, schema, text, word.start, word.start + len(option))
+                    raise _era06_unknown(option, schema, text, word.start, word.start + len(option))
                 attr = found
                 if eq >= 0:
                     value, value_start, value_end = raw[eq + 1 :], word.start + eq + 1, word.end

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from targetlang.logs import LogMigrator, parse_line, splice
-from targetlang.logs.spans import REPEATED, walk
+from targetlang.logs._spans import REPEATED, walk
 
 
 def test_carriage_return_inside_a_meta_schedule_target_object() -> None:

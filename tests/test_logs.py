@@ -24,8 +24,8 @@ from targetlang._cli import main
 from targetlang.logs import Format, Record, TargetReader, encode_value, parse_line, read_file, read_lines, splice
 from targetlang.logs import records as records_module
 from targetlang.logs import targets as targets_module
+from targetlang.logs._spans import scan, walk
 from targetlang.logs.check import Checker, CheckSummary
-from targetlang.logs.spans import scan, walk
 
 from .conftest import Run, data_path, examples, read_jsonl
 from .strategies import grammar_texts, target_configs, targets
@@ -886,7 +886,7 @@ def test_check_json_of_a_blank_line(run: Run, tmp_path: Path) -> None:
 
 
 def test_check_lines_wait_for_the_first_record_only_so_long(monkeypatch: pytest.MonkeyPatch) -> None:
-    from targetlang.logs import loading
+    from targetlang.logs import _loading as loading
 
     monkeypatch.setattr(loading, "_MAX_WAITING", 3)
     lines = [" \n"] * 4 + [AS_LINE + "\n", " \n"]
@@ -1320,7 +1320,7 @@ def test_long_fractions_are_not_long_integers() -> None:
 def test_auto_scheduler_lines_json_loads_read_are_seen_at_once_as_dmlc_reads_them(name: str) -> None:
     # auto_scheduler_line takes a line json.loads read the fast way (its decoded value): it must say
     # what dmlc's reader, followed character by character, says of every line of the goldens.
-    from targetlang.logs.loading import auto_scheduler_line
+    from targetlang.logs._loading import auto_scheduler_line
 
     texts = [row["log"] for row in read_jsonl("oracle", f"logs-{name}.jsonl") if "log" in row]
     texts += [(LOGS / path).read_text() for path in (AS_MATMUL, AS_RESNET, AS_V08)]

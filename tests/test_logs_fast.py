@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from targetlang.logs.fast import CheckLines, MigrateLines, StatsLines
+from targetlang.logs._fast import CheckLines, MigrateLines, StatsLines
 from targetlang.logs.records import line_record
 
 from .conftest import Run, examples
@@ -356,7 +356,7 @@ def test_a_member_written_twice_takes_the_general_path() -> None:
 
 
 def test_without_msgspec_every_auto_scheduler_record_takes_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    import targetlang.logs.fast as fast_module
+    import targetlang.logs._fast as fast_module
 
     lines = [BASE.replace("core-avx2", cpu).encode() for cpu in ("core-avx2", "skylake", "core-avx2", "skylake") * 5]
     taken: list[int] = []

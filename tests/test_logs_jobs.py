@@ -24,9 +24,9 @@ from targetlang import _logs_cli
 from targetlang._cache import LruCache
 from targetlang._cli import main
 from targetlang.logs import TargetReader, read_lines
-from targetlang.logs import jobs as jobs_module
-from targetlang.logs.fast import CheckLines, MigrateLines, StatsLines
-from targetlang.logs.jobs import Source, blocks
+from targetlang.logs import _jobs as jobs_module
+from targetlang.logs._fast import CheckLines, MigrateLines, StatsLines
+from targetlang.logs._jobs import Source, blocks
 from targetlang.logs.records import line_record
 from targetlang.logs.report import Digest
 from targetlang.logs.stats import LONG, PLANS, Stats, StatsPlan
@@ -336,7 +336,7 @@ def test_the_shortcut_and_two_processes_give_what_the_general_path_gives(
 def test_the_shortcut_takes_the_lines_of_the_common_shapes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # (else the test above would compare the general path with itself): nearly every line of
     # TopHub's logs, and a good part of the generated ones, odd as they are.
-    from targetlang.logs import fast
+    from targetlang.logs import _fast as fast
 
     tophub = b"".join((LOGS / name).read_bytes() for name in ALL_LOGS[:3]) * 10
     shares = {"tophub": (tophub, 0.05), "generated": (generated_log(7, 3000), 0.75)}

@@ -1,11 +1,11 @@
 """auto_scheduler's records as TVM's reader reads them, told by msgspec's typed decoder in one pass.
 
 ``logs check`` gives a record what it found for the first record with the same target and host
-(:class:`~targetlang.logs.fast.CheckLines`) only if TVM's reader reads both alike: then what
+(:class:`~targetlang.logs._fast.CheckLines`) only if TVM's reader reads both alike: then what
 checking finds depends on the target and the host alone. :func:`scheduler_reader`'s function says so of a
 line at about the cost of decoding it (orjson's decoding, then checks in Python, took twice as
 long): the schema below is at least as strict as
-:func:`~targetlang.logs.loading.auto_scheduler_line`'s shortcut for a decoded record
+:func:`~targetlang.logs._loading.auto_scheduler_line`'s shortcut for a decoded record
 (``_from_value``), written as types and made from the same table of transform steps, and the
 bytes of the line are held to what that shortcut asks of the text.
 
@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from .loading import TRANSFORM_STEPS
+from ._loading import TRANSFORM_STEPS
 
 __all__ = ["scheduler_reader"]
 

@@ -3,7 +3,7 @@ and TVM's own loader reads every line.
 
 Checking reports, it does not stop: one :class:`Problem` per failed check of a record, and a
 :class:`CheckSummary` per file. A line the loader of the file's tuner raises on (a blank line, an
-AutoTVM record without ``config``, see :mod:`.loading`) is a problem too: TVM failed to load the
+AutoTVM record without ``config``, see :mod:`._loading`) is a problem too: TVM failed to load the
 whole log.
 """
 
@@ -14,11 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from ._loading import AUTOTVM_LOADER, FileLoading, LineLoad, autotvm_line, is_blank
 from .formats import Format
-from .loading import AUTOTVM_LOADER, FileLoading, LineLoad, autotvm_line, is_blank
 from .records import Record, parse_line, writer_version
 from .report import counts, plural
-from .targets import Finding, Reading, TargetReader
+from .targets import CheckFinding, Reading, TargetReader
 
 if TYPE_CHECKING:
     from .migration import LogMigrator
@@ -239,7 +239,9 @@ class Checker:
             return False  # no migration asked for, or the line itself is at fault
         return migration_fixes(record, self.reader, self.migrator)
 
-    def _problem(self, record: Record, name: str, spec: str, era: str, finding: Finding, reading: Reading) -> Problem:
+    def _problem(
+        self, record: Record, name: str, spec: str, era: str, finding: CheckFinding, reading: Reading
+    ) -> Problem:
         message, detail = finding.message, finding.detail
         if reading.reads_as_v08 and writer_version(record) is None and self.reader.assume is None:
             # Neither the record nor the user says which TVM wrote it; say which one would have read it.

@@ -30,9 +30,9 @@ from .._parsing import parse
 from .._versions import MODERN, release_title
 from ..errors import TargetError, pointed
 from ..migration import Change, Migration, Policy, migrate, modern_release
+from ._loading import blank_load, loader_of
 from .check import FileSummary, Problem
 from .formats import Format
-from .loading import blank_load, loader_of
 from .records import Field, Record, encode_value, json_text, splice, writer_version
 from .report import counts, plural
 from .targets import DEFAULT_ERA, TargetReader
@@ -183,7 +183,7 @@ class LogMigrator:
     def migrate(self, record: Record, loader: str | None = None) -> RecordMigration:
         """``record`` migrated; its text unchanged where nothing needs to change or nothing can.
         A line of no known format, or a blank line the file's ``loader`` (see
-        :func:`~targetlang.logs.loading.loader_of`; AutoTVM's when ``None``) fails on, is kept
+        :func:`~targetlang.logs._loading.loader_of`; AutoTVM's when ``None``) fails on, is kept
         and has a problem, as ``check`` reports it."""
         if record.format is Format.UNKNOWN:
             why = record.problem

@@ -14,8 +14,8 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from ._spans import COMPACT, PYTHON, STYLES, Style, locate
 from .formats import FORMATS, ROWS, Format, Layout, Path, classify, classify_columns
-from .spans import COMPACT, PYTHON, STYLES, Style, locate
 
 __all__ = [
     "Field",

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, TypeVar, Union
 
 from .._cache import LruCache
+from ._loading import blank_load, loader_of
 from .check import migration_fixes
 from .formats import Format
-from .loading import blank_load, loader_of
 from .records import Record, writer_version
 from .report import counts, plural
 from .targets import Reading, TargetReader, autotvm_rewrite

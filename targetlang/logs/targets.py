@@ -20,13 +20,13 @@ from dataclasses import dataclass, replace
 import targetlang
 
 from .._cache import LruCache
-from .._checking import Finding, check_spec
+from .._checking import CheckFinding, check_spec
 from .._eras import DEFAULT_ERA, release_reading
 from .._registry import Registry, builtin_registry
 from .._target import Target
 from .._versions import RELEASES, Version
 
-__all__ = ["DEFAULT_ERA", "Finding", "Reading", "TargetReader", "autotvm_rewrite"]
+__all__ = ["DEFAULT_ERA", "CheckFinding", "Reading", "TargetReader", "autotvm_rewrite"]
 
 # Readings kept at once, besides the bound on their specs' text (_cache.TEXT_BUDGET).
 # A reading holds parsed and resolved targets (about 2.7 KB for a 100-character spec): both bounds
@@ -42,7 +42,7 @@ class Reading:
     era: str  # the era the spec was read in: "0.22", "0.8", ...
     target: Target | None  # None when the spec does not read
     resolved: Target | None  # None when it does not read or does not resolve
-    findings: tuple[Finding, ...]
+    findings: tuple[CheckFinding, ...]
     reads_as_v08: bool = False  # it fails in v0.22's rules but reads with TVM v0.8's kinds
 
     @property
@@ -150,7 +150,7 @@ def _reads(spec: str) -> bool:
     return True
 
 
-def _in_logs(spec: str, found: Finding) -> Finding:
+def _in_logs(spec: str, found: CheckFinding) -> CheckFinding:
     """``found``, saying so when the option it is about is one AutoTVM's log reader rewrote."""
     if found.rule != "parse" or found.error != "UnknownAttributeError" or found.span is None:
         return found

@@ -182,7 +182,7 @@ _SWAP_AT = r"""
 import os, sys
 import targetlang.fix._command as command
 from targetlang._cli import main
-from targetlang.logs import jobs
+from targetlang.logs import _jobs as jobs
 when, path, link = sys.argv[1], sys.argv[2], sys.argv[3]
 argv = sys.argv[4:]
 done = []

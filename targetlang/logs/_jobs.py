@@ -36,9 +36,9 @@ from .._cache import LruCache
 from .._pool import Pool as _Pool
 from .._versions import MODERN
 from ..migration import Policy
+from ._fast import CheckLines, MigrateLines, StatsLines
+from ._loading import FileLoading
 from .check import Checker, CheckSummary
-from .fast import CheckLines, MigrateLines, StatsLines
-from .loading import FileLoading
 from .match import Matcher, Query
 from .migration import Form, LogMigrator, MigrateSummary
 from .records import line_record

@@ -14,7 +14,7 @@ is the same:
   the record whatever else it holds, so only its target counts.
 * AutoTVM's log format v0.2 (the target first in ``"input"``), for ``logs check`` with a config
   and a result TVM's loader reads without raising, by conditions at least as strict as those of
-  :mod:`.loading`'s own shortcut (and no ``{`` in the line but the record's, the config's, the
+  :mod:`._loading`'s own shortcut (and no ``{`` in the line but the record's, the config's, the
   keyword arguments' and the target's: the arguments hold no object).
 
 The general path finds the target's token with records.py's pattern, where it sees the line, or
@@ -47,10 +47,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._cache import LruCache
+from ._loading import KNOB_KINDS, FileLoading
 from ._scheduler_schema import scheduler_reader
 from .check import Checker, CheckSummary, Problem, distinct_spec
 from .formats import ROWS, Format
-from .loading import KNOB_KINDS, FileLoading
 from .migration import LogMigrator, MigrateSummary, RecordMigration
 from .records import Record, line_record
 from .report import Digest
@@ -228,7 +228,7 @@ class CheckLines:
         self._scheduler: LruCache[tuple[str, str, str, str | None], _CheckEntry] = LruCache(_CACHE_SIZE, _AS_BUDGET)
 
     def check(self, lines: list[bytes], first: int, open_end: bool, summary: CheckSummary, digest: Digest) -> list[str]:
-        """Check ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
+        """Check ``lines`` (as :func:`~targetlang.logs._jobs.blocks` gives them; ``open_end``: the
         last has no line break), numbered from ``first``, counting into ``summary`` and
         ``digest``; the JSON lines of their problems."""
         out: list[str] = []
@@ -552,7 +552,7 @@ class MigrateLines:
         diff: list[tuple[int, bytes, bytes, bool]] | None,
         said: list[tuple[Any, str]],
     ) -> None:
-        """Migrate ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
+        """Migrate ``lines`` (as :func:`~targetlang.logs._jobs.blocks` gives them; ``open_end``: the
         last has no line break), numbered from ``first``: the new lines go to ``out`` (with their
         line breaks), the changed ones to ``diff`` as ``(line, old, new, has a line break)``, the
         reports to ``digest`` (text) or ``said`` (JSON: ``(seen, line)``, ``seen`` ``None`` for a
@@ -788,7 +788,7 @@ class StatsLines:
 
     @classmethod
     def count(cls, stats: Stats, lines: list[bytes], first: int, open_end: bool, name: str) -> None:
-        """Count ``lines`` (as :func:`~targetlang.logs.jobs.blocks` gives them; ``open_end``: the
+        """Count ``lines`` (as :func:`~targetlang.logs._jobs.blocks` gives them; ``open_end``: the
         last has no line break), numbered from ``first``, into ``stats``."""
         plans = stats.plans
         held = plans._data.get
