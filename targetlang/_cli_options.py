@@ -4,7 +4,9 @@
 
 A command adds the ones it takes with the function named for the option, giving its own help
 where the option says something of its own there (the TVM version that wrote a spec, or a log's
-records); the name, the value's metavar and the converter of its value are the same everywhere.
+records); the name and the value's metavar are the same everywhere, and so is the converter of
+its value but where a command narrows it (``fix`` reads releases 0.10 - 0.23 only, and takes
+``auto`` for a target version).
 """
 
 from __future__ import annotations
@@ -15,9 +17,6 @@ from typing import Any
 from ._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS
 
 __all__ = [
-    "QUIET_HELP",
-    "REGISTRY_HELP",
-    "TARGET_VERSION_HELP",
     "add_check",
     "add_compress_tags",
     "add_jobs",
@@ -30,25 +29,21 @@ __all__ = [
     "add_registry",
     "add_target_version",
     "add_tvm_version",
-    "jobs_argument",
-    "llvm_argument",
-    "target_version_argument",
-    "tvm_version_argument",
 ]
 
-TARGET_VERSION_HELP = (
+_TARGET_VERSION_HELP = (
     f"the TVM release to write for: {', '.join(str(v) for v in MODERN_RELEASES)} (default: {MODERN}), "
     f"or a named distribution: {', '.join(NAMED_DISTRIBUTIONS)} (tirx: TVM TIRx); "
     "its own kinds, tags and the checks of its canonicalisers"
 )
-REGISTRY_HELP = (
+_REGISTRY_HELP = (
     "a JSON or TOML file of user kinds and tags, added to TVM v0.22's: "
     '{"kinds": {NAME: {"attrs": {ATTR: TYPE}, "default_keys": [...]}}, "tags": {NAME: CONFIG}}'
 )
-QUIET_HELP = "no notes on stderr: only errors (and the summary of check)"
+_QUIET_HELP = "no notes on stderr: only errors (and the summary of check)"
 
 
-def tvm_version_argument(text: str) -> str:
+def _tvm_version_argument(text: str) -> str:
     """``--tvm-version``'s type: a TVM version targetlang knows (``0.8``, ``0.7.dev0``, ``v0.19.0``)."""
     from ._versions import release
 
@@ -59,7 +54,7 @@ def tvm_version_argument(text: str) -> str:
     return text
 
 
-def target_version_argument(text: str) -> str:
+def _target_version_argument(text: str) -> str:
     """``--target-version``'s type: a target distribution whose data ships (``0.24`` ... ``0.27``,
     ``tirx-0.1``), as :func:`targetlang.migrate`'s ``to`` takes it."""
     from .migration import modern_release
@@ -70,7 +65,7 @@ def target_version_argument(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def jobs_argument(text: str) -> int:
+def _jobs_argument(text: str) -> int:
     """``--jobs``'s type: a number of processes, one or more."""
     try:
         jobs = int(text)
@@ -81,7 +76,7 @@ def jobs_argument(text: str) -> int:
     return jobs
 
 
-def llvm_argument(text: str) -> str:
+def _llvm_argument(text: str) -> str:
     """``--llvm``'s type: a recorded LLVM's major version, else a usage error that lists the
     recorded ones."""
     from ._llvm_names import llvm_release
@@ -96,17 +91,17 @@ def llvm_argument(text: str) -> str:
 def add_tvm_version(parser: Any, help: str, **how: Any) -> None:
     """``--tvm-version VERSION``: read as that TVM release did (``how``: another ``type``, a narrower
     range of releases)."""
-    parser.add_argument("--tvm-version", metavar="VERSION", **{"type": tvm_version_argument, **how}, help=help)
+    parser.add_argument("--tvm-version", metavar="VERSION", **{"type": _tvm_version_argument, **how}, help=help)
 
 
-def add_target_version(parser: Any, help: str = TARGET_VERSION_HELP, **how: Any) -> None:
+def add_target_version(parser: Any, help: str = _TARGET_VERSION_HELP, **how: Any) -> None:
     """``--target-version VERSION``: the TVM release written for (``how``: ``choices`` instead of the
     type, where ``auto`` is one)."""
-    kind = how if "choices" in how else {"type": target_version_argument, **how}
+    kind = how if "choices" in how else {"type": _target_version_argument, **how}
     parser.add_argument("--target-version", metavar="VERSION", **kind, help=help)
 
 
-def add_registry(parser: Any, help: str = REGISTRY_HELP, **how: Any) -> None:
+def add_registry(parser: Any, help: str = _REGISTRY_HELP, **how: Any) -> None:
     """``--registry FILE``: user kinds and tags."""
     parser.add_argument("--registry", metavar="FILE", **how, help=help)
 
@@ -116,14 +111,14 @@ def add_json(parser: Any, help: str, **how: Any) -> None:
     parser.add_argument("--json", **{"action": "store_true", **how}, help=help)
 
 
-def add_quiet(parser: Any, help: str = QUIET_HELP, **how: Any) -> None:
+def add_quiet(parser: Any, help: str = _QUIET_HELP, **how: Any) -> None:
     """``-q, --quiet``."""
     parser.add_argument("-q", "--quiet", action="store_true", **how, help=help)
 
 
 def add_jobs(parser: Any, help: str) -> None:
     """``-j N, --jobs N``: worker processes."""
-    parser.add_argument("-j", "--jobs", metavar="N", type=jobs_argument, help=help)
+    parser.add_argument("-j", "--jobs", metavar="N", type=_jobs_argument, help=help)
 
 
 def add_lines(parser: Any, help: str) -> None:
@@ -133,7 +128,7 @@ def add_lines(parser: Any, help: str) -> None:
 
 def add_llvm(parser: Any, help: str) -> None:
     """``--llvm VERSION``: a recorded LLVM's names of CPUs and features."""
-    parser.add_argument("--llvm", metavar="VERSION", type=llvm_argument, help=help)
+    parser.add_argument("--llvm", metavar="VERSION", type=_llvm_argument, help=help)
 
 
 def add_policy(parser: Any, help: str) -> None:

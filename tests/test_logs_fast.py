@@ -40,7 +40,7 @@ STEPS: list[list[Any]] = [
     ["FFSP", 1, 2, [3], 4, 1],
     ["SP", 3, 1, 512, [8], 0],
 ]
-# A few states, so that records share their skeletons.
+# A few states, so that records share their shapes.
 STATES = [STEPS[:8], STEPS[:1] + STEPS[3:7], STEPS, STEPS[11:14], [STEPS[0], STEPS[14], STEPS[4]], []]
 NUMBERS = [0, 1, 2, 7, 16, 64, 1024, 99999, 123456789]
 # What a record's numbers may be replaced by, now and then: each at an edge of dmlc's reading.
@@ -221,7 +221,7 @@ BASE = (
 )
 
 # (what changes in BASE, what replaces it, whether auto_scheduler's reader reads the line): each
-# line comes after BASE, whose skeleton most of them share, so that the shortcut meets them.
+# line comes after BASE, whose target and host most of them share, so that the shortcut meets them.
 SCHEDULER_CASES = [
     ("[2, 4], 1]", "[2, 4], 0]", True),
     ("[2, 4], 1]", "[2, 4], 2]", False),
@@ -336,6 +336,20 @@ def test_an_auto_scheduler_record_reads_as_the_general_path_reads_it(old: str, n
 def test_the_real_auto_scheduler_logs_read_alike_on_both_paths(path: Path) -> None:
     lines = path.read_bytes().split(b"\n")
     assert lines.pop() == b""
+    assert _checked(lines, True) == _checked(lines, False)
+
+
+def test_a_workload_key_not_in_utf8_takes_the_general_path() -> None:
+    # msgspec does not decode the workload key (its token's end is all the shortcut asks): its
+    # bytes are checked apart, or the line would go where orjson and json.loads refuse it.
+    from targetlang.logs._scheduler_schema import scheduler_reader
+
+    read = scheduler_reader()
+    assert read is not None
+    line = BASE.replace("llvm -mcpu=core-avx2", "llvm -target=aarch64-linux-gnu").encode()
+    odd = line.replace(b"matmul", b"mat\xffmul", 1)
+    assert read(line) == ("llvm -target=aarch64-linux-gnu", "") and read(odd) is None
+    lines = [line, odd, line, odd]
     assert _checked(lines, True) == _checked(lines, False)
 
 

@@ -341,7 +341,7 @@ def test_the_shortcut_takes_the_lines_of_the_common_shapes(monkeypatch: pytest.M
     tophub = b"".join((LOGS / name).read_bytes() for name in ALL_LOGS[:3]) * 10
     shares = {"tophub": (tophub, 0.05), "generated": (generated_log(7, 3000), 0.75)}
     general: list[int] = []
-    real = fast.line_record  # type: ignore[attr-defined]  # the name fast.py calls, replaced below
+    real = fast.line_record  # type: ignore[attr-defined]  # the name _fast.py calls, replaced below
 
     def counting(*args: Any) -> Any:
         general.append(args[3])

@@ -1,4 +1,4 @@
-"""How the house is built, in figures: what issue "a house a newcomer can live in" measures.
+"""How the code base is built, in figures: where a newcomer would trip (docs/design.md).
 
     python -m tools.metrics          # each figure, its goal, and what stands behind it
     python -m tools.metrics --table  # the table of docs/design.md ("The house in figures")

@@ -48,7 +48,7 @@ from typing import Any
 
 from .._cache import LruCache
 from ._loading import KNOB_KINDS, FileLoading
-from ._scheduler_schema import scheduler_reader
+from ._scheduler_schema import Targets, scheduler_reader
 from .check import Checker, CheckSummary, Problem, distinct_spec
 from .formats import ROWS, Format
 from .migration import LogMigrator, MigrateSummary, RecordMigration
@@ -83,7 +83,6 @@ _NUMBERS = frozenset((float, int))
 _V01_FORMAT = Format.AUTOTVM_V01.value
 _V02_FORMAT = Format.AUTOTVM_V02.value
 _V01_WRITER = "0.6"  # writer_version of a record of log format v0.1 (it says no TVM version)
-_SHORTCUT_LOADERS = frozenset(("autotvm", "auto_scheduler"))
 
 
 def _template(text: str, line: int, marker: str) -> tuple[str, str]:
@@ -183,7 +182,7 @@ def _plain_v02(raw: bytes) -> bool:
 
 def _as_written(value: dict[str, Any], inp: list[Any], raw: bytes, braces: int) -> bool:
     """Whether a record of log format v0.2 is one AutoTVM's loader reads without raising, by
-    conditions at least as strict as those of ``loading._as_written``: its config and result of
+    conditions at least as strict as those of ``_loading._as_written``: its config and result of
     the shapes TVM wrote, and no ``{`` in the line but the record's, its config's, its keyword
     arguments' and the ``braces`` of its target (so its arguments hold no object)."""
     config, result = value.get("config"), value.get("result")
@@ -235,8 +234,9 @@ class CheckLines:
         file = summary.file
         loading = summary.loading
         final = first + len(lines) - 1 if open_end else -1  # the line without a line break
-        if self._scheduler_settled(loading):
-            self._check_scheduler(lines, first, final, summary, digest, out)
+        read = self._scheduler_reader(loading)
+        if read is not None:
+            self._check_scheduler(read, lines, first, final, summary, digest, out)
             return out
         reporting = self.mode != "quiet"  # (each problem again, at each line of a shape met before)
         fast = self.shortcut and loading.settled and loading.loader == "autotvm"
@@ -306,8 +306,10 @@ class CheckLines:
                         seen01.clear()
                         seen02.clear()
                     elif not fast:  # the first lines of a file tell whose it is
-                        if self._scheduler_settled(loading):
-                            self._check_scheduler(lines[number - first + 1 :], number + 1, final, summary, digest, out)
+                        read = self._scheduler_reader(loading)
+                        if read is not None:
+                            rest = lines[number - first + 1 :]
+                            self._check_scheduler(read, rest, number + 1, final, summary, digest, out)
                             break
                         fast = self.shortcut and loading.settled and loading.loader == "autotvm"
                     continue
@@ -318,19 +320,24 @@ class CheckLines:
             _tally((*dropped, *seen01.values(), *seen02.values()), summary)
         return out
 
-    def _scheduler_settled(self, loading: FileLoading) -> bool:
-        """Whether the lines to come are auto_scheduler's, each read by :func:`scheduler_reader`'s."""
+    def _scheduler_reader(self, loading: FileLoading) -> Targets | None:
+        """:func:`scheduler_reader`'s function, where the lines to come are auto_scheduler's."""
         settled = self.shortcut and loading.settled and loading.loader == "auto_scheduler"
-        return settled and scheduler_reader() is not None
+        return scheduler_reader() if settled else None
 
     def _check_scheduler(
-        self, lines: list[bytes], first: int, final: int, summary: CheckSummary, digest: Digest, out: list[str]
+        self,
+        read: Targets,
+        lines: list[bytes],
+        first: int,
+        final: int,
+        summary: CheckSummary,
+        digest: Digest,
+        out: list[str],
     ) -> None:
         """:meth:`check` of the lines of a file of auto_scheduler's records (its loader settled):
         a record :func:`scheduler_reader`'s function reads is given what the first of its target and host
         found. (The loop over most lines of such a log: it does as little a line as it can.)"""
-        read = scheduler_reader()
-        assert read is not None
         file = summary.file
         cached = self._scheduler._data.get
         seen: dict[tuple[str, str | None], _CheckEntry] = {}  # this call's entries, by target and host

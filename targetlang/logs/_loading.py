@@ -41,6 +41,8 @@ from .records import Field, Record
 
 __all__ = [
     "AUTOTVM_LOADER",
+    "INT32_RANGE",
+    "ODD_ESCAPE",
     "TRANSFORM_STEPS",
     "AutoSchedulerLine",
     "AutotvmLine",
@@ -458,7 +460,7 @@ _DMLC_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
 _DMLC_INT = re.compile(r"[+-]?[0-9]+")
 _DMLC_MANTISSA = re.compile(r"[+-]?[0-9]*(?:\.[0-9]*)?")
 _DMLC_EXPONENT = re.compile(r"[eE][+-]?[0-9]*")
-_INT_RANGE = range(-(2**31), 2**31)
+INT32_RANGE = range(-(2**31), 2**31)
 # The transform steps auto_scheduler reads (StepReadFromRecord, src/auto_scheduler/transform_step.cc)
 # and what each reads after its name: i an int, s a string, a an array of ints, b a bool (0 or 1).
 TRANSFORM_STEPS = {
@@ -550,7 +552,7 @@ class _Dmlc:
         """``is >> int``."""
         self._peek()
         found = _DMLC_INT.match(self.text, self.pos)
-        if found is None or int(found.group()) not in _INT_RANGE:
+        if found is None or int(found.group()) not in INT32_RANGE:
             raise self.fail("expected a number (an int)")
         self.pos = found.end()
         return int(found.group())
@@ -596,7 +598,7 @@ class _Dmlc:
         self.need(not self.item(), f"the transform step {name!r} has too many members")
 
 
-_ODD_ESCAPE = re.compile(r'\\[^"\\nrt]')  # an escape dmlc may not know (a "\\\\u" too: then the slow way)
+ODD_ESCAPE = re.compile(r'\\[^"\\nrt]')  # an escape dmlc may not know (a "\\\\u" too: then the slow way)
 _KEY = re.compile(r'"[irv]"\s*:')
 
 
@@ -604,7 +606,7 @@ def auto_scheduler_line(text: str, value: Any = None) -> AutoSchedulerLine:
     """What auto_scheduler's ``ReadMeasureRecord`` (TVM v0.19) did with the line ``text`` (not a
     comment: the reader skips lines starting with ``#`` or a space). ``value``, when given, is
     ``json.loads(text)``: a record as TVM wrote it is then seen at once (without its fields)."""
-    plain = isinstance(value, dict) and not text.startswith("\ufeff") and not _ODD_ESCAPE.search(text)
+    plain = isinstance(value, dict) and not text.startswith("\ufeff") and not ODD_ESCAPE.search(text)
     if plain and len(_KEY.findall(text)) == len(value):
         # json.loads read the line and dmlc decodes its strings alike; no member is repeated.
         try:
@@ -679,7 +681,7 @@ def _strings(items: list[Any]) -> bool:
 
 
 def _int32(value: Any) -> bool:
-    return type(value) is int and value in _INT_RANGE
+    return type(value) is int and value in INT32_RANGE
 
 
 def _double(value: Any) -> bool:

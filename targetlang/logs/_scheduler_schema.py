@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from ._loading import TRANSFORM_STEPS
+from ._loading import INT32_RANGE, ODD_ESCAPE, TRANSFORM_STEPS
 
-__all__ = ["scheduler_reader"]
+__all__ = ["Targets", "scheduler_reader"]
 
 Targets = Callable[[bytes], "tuple[str, str | None] | None"]
 
@@ -39,9 +39,9 @@ def scheduler_reader() -> Targets | None:
         from msgspec import UNSET, Meta, UnsetType
     except ImportError:
         return None
-    # dmlc reads an int as C's int, a double as a finite double (an int beyond one is none): so
-    # does msgspec a float (it reads no number beyond a double: tests/test_logs_fast.py's 1e400)
-    int32 = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)]
+    # dmlc reads an int as C's int, and a double as a finite double (an integer too large for one
+    # is refused): so does msgspec a float (tests/test_logs_fast.py's 1e400)
+    int32 = Annotated[int, Meta(ge=INT32_RANGE.start, le=INT32_RANGE.stop - 1)]
     double = float
     member = {"i": int32, "s": str, "a": list[int32], "b": Literal[0, 1]}
     # a step is an array whose first member names it (msgspec's tag of an array-like struct),
@@ -103,6 +103,12 @@ def scheduler_reader() -> Targets | None:
         # takes a nanosecond a byte; a find, a tenth)
         if raw.find(b"\\", key_end) >= 0 or _ODD_ESCAPE.search(raw, 8, key_end) is not None:
             return None
+        # the workload key's token is UTF-8 (msgspec decodes every other string, so checks theirs)
+        if not raw.isascii():
+            try:
+                raw[8:key_end].decode("utf-8")
+            except UnicodeDecodeError:
+                return None
         host = task.host
         if host is UNSET:
             return task.target, None
@@ -114,6 +120,4 @@ def scheduler_reader() -> Targets | None:
 
 
 _HEAD = b'{"i": [["'  # how TVM wrote a record: "i" first, its workload key's token at 8
-# An escape TVM's reader (dmlc) does not know, or a key or step name spelled with one: a line with
-# any is read by the general path (the shortcut of loading.auto_scheduler_line asks as much)
-_ODD_ESCAPE = re.compile(rb'\\[^"\\nrt]')
+_ODD_ESCAPE = re.compile(ODD_ESCAPE.pattern.encode())  # (over bytes)
