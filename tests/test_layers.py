@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.metrics import option_declarations, private_imports
+from tools.metrics import imported_module, option_declarations, private_imports
 
 PACKAGE = Path(__file__).resolve().parents[1] / "targetlang"
 
@@ -66,21 +66,17 @@ def _layer(module: str) -> str:
 def _imports(path: Path, name: str) -> list[tuple[str, str]]:
     """(module imported, enclosing function or "") for each import of a targetlang module."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = name.split(".")[:-1] if path.name != "__init__.py" else name.split(".")
     found: list[tuple[str, str]] = []
 
     def visit(node: ast.AST, function: str) -> None:
         for child in ast.iter_child_nodes(node):
             inner = child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else function
             if isinstance(child, ast.ImportFrom):
-                if child.level:
-                    base = package[: len(package) - child.level + 1]
-                    module = ".".join([*base, child.module] if child.module else base)
-                    targets = [module] if child.module else [f"{module}.{a.name}" for a in child.names]
-                elif child.module and child.module.split(".")[0] == "targetlang":
-                    targets = [child.module]
-                else:
+                module = imported_module(child, name)
+                if module is None:
                     targets = []
+                else:  # ``from . import x``: x, a module or a name of the package
+                    targets = [module] if child.module else [f"{module}.{a.name}" for a in child.names]
                 found.extend((t.removeprefix("targetlang").lstrip(".") or "__init__", function) for t in targets)
             elif isinstance(child, ast.Import):
                 found.extend(

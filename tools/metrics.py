@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "targetlang"
 
-__all__ = ["complex_functions", "long_modules", "option_declarations", "private_imports"]
+__all__ = ["complex_functions", "imported_module", "long_modules", "option_declarations", "private_imports"]
 
 
 def _modules() -> list[tuple[str, Path]]:
@@ -57,22 +57,26 @@ def complex_functions(least: int = 20) -> list[tuple[str, str, int]]:
     return sorted(found, key=lambda item: -item[2])
 
 
+def imported_module(node: ast.ImportFrom, name: str) -> str | None:
+    """The targetlang module ``from ... import`` reads from in the module ``name`` (relative
+    imports resolved), or ``None`` for another package's."""
+    if node.level:
+        package = name.split(".")[:-1]  # (of targetlang.logs.__init__ too: targetlang.logs)
+        base = package[: len(package) - node.level + 1]
+        return ".".join([*base, node.module] if node.module else base)
+    if node.module and node.module.split(".")[0] == "targetlang":
+        return node.module
+    return None
+
+
 def private_imports(path: Path, name: str) -> list[str]:
     """The private names (``_x``, not a module) the module ``name`` at ``path`` imports from
     another targetlang module, as ``module.name``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = name.split(".")[:-1]  # (of targetlang.logs.__init__ too: targetlang.logs)
     itself = name.removesuffix(".__init__")
     found = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        if node.level:
-            base = package[: len(package) - node.level + 1]
-            module = ".".join([*base, node.module] if node.module else base)
-        elif node.module and node.module.split(".")[0] == "targetlang":
-            module = node.module
-        else:
+        if not isinstance(node, ast.ImportFrom) or (module := imported_module(node, name)) is None:
             continue
         folder = ROOT.joinpath(*module.split("."))
         for alias in node.names:
