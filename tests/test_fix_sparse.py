@@ -89,6 +89,20 @@ CASES = [
         None,
         id="a last line without a newline is not elided",
     ),
+    pytest.param(
+        'import tvm\n\ndef f(m):\n    t = "llvm -mcpu=a"\n    u = t\n    s = u.split()\n    n = len(s)\n    print(n)\n'
+        "    tvm.build(m, target=u)\n",
+        'import tvm\n\ndef f(m):\n    t = "llvm -mcpu=a"\n    u = t\n    s = u.split()\n    pass  # elided\n\n'
+        "    tvm.build(m, target=u)\n",
+        id="followed through a name that holds the value, not past a use that uses it up",
+    ),
+    pytest.param(
+        'import tvm\n\nT = "llvm -mcpu=a"\n\ndef g(m):\n    x = cache_build(m)\n    return x\n\n'
+        "def h(m):\n    return tvm.build(m, target=T)\n",
+        'import tvm\n\nT = "llvm -mcpu=a"\n\ndef g(m):\n    pass  # elided\n\n\n'
+        "def h(m):\n    return tvm.build(m, target=T)\n",
+        id="a function whose name ends in an API's is no API",
+    ),
 ]
 
 
@@ -178,6 +192,21 @@ SHAPES = [
     pytest.param(
         'import tvm\ndef f():\n\x0c    x = 1\n    t = tvm.target.Target("llvm -mcpu=a")\n',
         id="a form feed",
+    ),
+    pytest.param(
+        'import tvm\ndef g(k):\n    a = "llvm -mcpu=a"\n    b = a if k else None\n    n = 1\n    c = (k or b, 2)\n'
+        "    for t in c:\n        x = 2\n        t.split()\n    tvm.build(m, target=a)\n",
+        id="a value handed on through a branch, an or, a tuple and a loop",
+    ),
+    pytest.param(
+        'import tvm\ndef g():\n    a = "llvm -mcpu=a"\n    print((b := a))\n    n = 1\n    b.split()\n'
+        "    tvm.build(m, target=a)\n",
+        id="a value handed on by a walrus inside a call",
+    ),
+    pytest.param(
+        'import tvm\ndef mk():\n    t = "llvm -mcpu=a"\n    return t\n\ndef use(m):\n    x = mk()\n    n = 1\n'
+        "    y = x\n    y.split()\n    tvm.build(m, target=x)\n",
+        id="a returned value, then the names of its caller",
     ),
 ]
 

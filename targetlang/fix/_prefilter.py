@@ -46,8 +46,14 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
         # in a file that has any, what the survey looks at is broader than what gates the file:
         # any text with an option (of a kind no registry knows), every call where a target is
         # read (a text built there is read whole), and any text shaped as a tag
-        for pattern in (_ANY_OPTION, _api_call(), _TAG_TEXT):
+        for pattern in (_ANY_OPTION, _TAG_TEXT):
             found += [match.span() for match in pattern.finditer(text)]
+        # (a name that ends in an API's, _target( or cache_build(, is another function)
+        found += [
+            match.span()
+            for match in _api_call().finditer(text)
+            if not match.start() or not _NAME_CHARACTER.match(text, match.start() - 1)
+        ]
     return found
 
 
@@ -74,6 +80,7 @@ _TARGET_AS = re.compile(r"target\s+as\s")
 # what _candidates reads as an option: a dash after a space, then a name, a dash, a quote (the
 # next part of a concatenation) or a brace (a field of an f-string)
 _ANY_OPTION = re.compile(r"""\s-(?:[^\W\d]|-\w|["'{])""")
+_NAME_CHARACTER = re.compile(r"\w")
 _TAG_TEXT = re.compile(r"""["']\s*[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+\s*["']""")
 
 

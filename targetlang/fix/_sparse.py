@@ -8,8 +8,9 @@ prefilter found (:func:`._prefilter.hits`), this module keeps
 * the statements those places are in (the seeds), and the imports, the module's docstring and the
   headers of its top-level classes and functions (the survey reads the names they bind);
 * every statement that uses a name a kept statement binds, in the scope it binds it in, again
-  from each of those (where a value goes: the flow follows it through names), and the callers of
-  a function a kept ``return`` returns from;
+  from each of those that hands the value on to another name (where a value goes: the flow
+  follows it through names, and stops at a use that uses it up), and the callers of a function
+  a kept ``return`` returns from;
 * the statements that bind a name a kept statement uses (what a name holds: a ``Target``, a
   literal), one step;
 * the header of every compound statement around a kept one.
@@ -304,16 +305,22 @@ def _kept(module: _Module, seeds: set[int]) -> set[int]:
     # the headers of the top-level functions and classes: what the module defines (their bodies
     # are elided unless something in them is kept)
     always.extend(i for i in top if isinstance(statements[i].node, _SCOPES))
-    # uses: from each kept statement, the statements that read a name it binds, transitively
+    # uses: from each kept statement, the statements that read a name it binds, transitively;
+    # past a statement that reads a followed name, only where the statement hands the name's
+    # value on (binds it to another name, returns it): elsewhere the flow stops there too
     tracked: set[tuple[int, str]] = set()
-    pending = list(seeds)
+    pending: list[tuple[int, tuple[str, bool] | None]] = [(seed, None) for seed in seeds]
     reached: set[int] = set()
+    followed: set[int] = set()
     while pending:
-        index = pending.pop()
-        if index in reached:
+        index, via = pending.pop()
+        if index in followed:
             continue
         reached.add(index)
         statement = statements[index]
+        if via is not None and not _hands_on(statement.node, *via):
+            continue
+        followed.add(index)
         names = [(statement.scope, name) for name in module.bound(index)]
         if isinstance(statement.node, _FUNCTIONS):
             names += [(index, name) for name in _parameters(statement.node)]  # their uses
@@ -328,7 +335,9 @@ def _kept(module: _Module, seeds: set[int]) -> set[int]:
             tracked.add((home, name))
             if home >= 0 and isinstance(statements[home].node, ast.ClassDef):
                 continue  # a class attribute: the flow follows it no further
-            pending.extend(_uses(module, home, name))
+            # of a function whose return is followed, the value is that of each call of it
+            called = isinstance(statement.node, (ast.Return, ast.Expr)) and name not in module.bound(index)
+            pending.extend((use, (name, called)) for use in _uses(module, home, name))
     kept |= reached
     # definitions: one step from every statement kept so far
     for index in list(reached):
@@ -369,6 +378,57 @@ def _uses(module: _Module, home: int, name: str) -> Iterator[int]:
             yield index
         elif isinstance(module.statements[index].node, _FUNCTIONS):
             yield index  # a header: a default, a decorator read in the scope around
+
+
+def _hands_on(node: ast.stmt, name: str, called: bool) -> bool:
+    """Whether ``node``, which reads ``name`` (with ``called``, calls it: the value is what the
+    call returns), may hand its value on as :class:`._flow.Flow` follows one: bind it to a name
+    (an assignment, a ``for`` loop over it, a ``:=``), return it, or give it to a function's
+    parameters (a default, a decorator). A value in a list, a tuple or a branch of a conditional
+    is the value; anything else uses it up (a call, an operator, an attribute)."""
+    if isinstance(node, _SCOPES):
+        return True  # a default, a decorator's argument: the parameters are followed
+    if isinstance(node, ast.Assign):
+        value: ast.expr | None = node.value
+    elif isinstance(node, ast.AnnAssign):
+        value = node.value
+    elif isinstance(node, (ast.For, ast.AsyncFor)):
+        value = node.iter
+    elif isinstance(node, ast.Return):
+        value = node.value
+    else:
+        value = None
+    if value is not None and _carries(value, name, called):
+        return True
+    return any(
+        isinstance(child, ast.NamedExpr) and _carries(child.value, name, called)
+        for part in _header_nodes(node)
+        for child in ast.walk(part)
+    )
+
+
+def _carries(node: ast.expr, name: str, called: bool) -> bool:
+    """Whether the value of ``node`` may be the value of the name ``name`` (``called``: of a call
+    of it), or hold it as an item: the name itself, in a list, tuple or set, a branch of
+    ``if``/``else``, an operand of ``and``/``or``, a ``:=``."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if called and isinstance(current, ast.Call):
+            if isinstance(current.func, ast.Name) and current.func.id == name:
+                return True
+        elif not called and isinstance(current, ast.Name):
+            if current.id == name:
+                return True
+        elif isinstance(current, (ast.List, ast.Tuple, ast.Set)):
+            pending.extend(current.elts)
+        elif isinstance(current, (ast.Starred, ast.NamedExpr)):
+            pending.append(current.value)
+        elif isinstance(current, ast.IfExp):
+            pending.extend((current.body, current.orelse))
+        elif isinstance(current, ast.BoolOp):
+            pending.extend(current.values)
+    return False
 
 
 def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
