@@ -14,7 +14,7 @@ import pytest
 
 import targetlang
 from targetlang import _checking as checking
-from targetlang import _cli as cli
+from targetlang._cli import target as cli
 
 from .conftest import Run, read_jsonl
 

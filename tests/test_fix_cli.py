@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+import targetlang._cli.fix as command
 import targetlang.fix
-import targetlang.fix._command as command
 from targetlang.fix import FixResult
 
 from .conftest import Run
@@ -569,7 +569,7 @@ def test_a_bug_met_in_one_file_is_an_error_on_one_line(run: Run, monkeypatch: py
             raise RecursionError("maximum recursion depth exceeded\nmore")
         return real(text, **options)
 
-    monkeypatch.setattr("targetlang.fix._command.fix_source", fix_source)
+    monkeypatch.setattr("targetlang._cli.fix.fix_source", fix_source)
     status, out, err = run("fix", "--write", "-j", "1", ".")
     assert (status, out) == (2, "")
     assert err == (

@@ -234,7 +234,7 @@ def test_python_api_examples() -> None:
 
 def test_the_rules_and_options_named_are_real() -> None:
     """Every option of the page's option table is one ``targetlang fix`` has."""
-    from targetlang._cli import _build_parser
+    from targetlang._cli.command_line import _build_parser
 
     parser = _build_parser()
     text = DOC.read_text(encoding="utf-8")

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from targetlang import TargetError, UnknownKindError, parse
-from targetlang import _cli as cli
-from targetlang._inspect_cli import add_parser
+from targetlang._cli import command_line as cli
+from targetlang._cli.inspect import add_parser
 from targetlang.inspection import (
     diff,
     explain,
@@ -36,7 +36,7 @@ COMMANDS = ("kinds", "tags", "explain", "diff")
 
 @pytest.fixture
 def tl(run: Run, monkeypatch: pytest.MonkeyPatch) -> Run:
-    """The ``targetlang`` command with the inspection commands, whether cli.py adds them yet or not."""
+    """The ``targetlang`` command with the inspection commands, whether the command line adds them yet or not."""
     original = cli._build_parser
 
     def build() -> argparse.ArgumentParser:

@@ -43,13 +43,9 @@ CHAIN = (
     "_progress",
     "_signals",
     "_pool",
-    "_cli_options",
     "logs",
     "fix",
     "inspection",
-    "_spec_words",
-    "_logs_cli",
-    "_inspect_cli",
     "_cli",
     "__main__",
 )
@@ -138,5 +134,24 @@ def test_the_checker_sees_a_private_import(tmp_path: Path) -> None:
 
 
 def test_each_command_line_option_is_declared_once() -> None:
-    # (in targetlang/_cli_options.py, whatever command takes it)
+    # (in targetlang/_cli/options.py, whatever command takes it)
     assert option_declarations() == {}
+
+
+# _tvmc reads a tvmc command line as TVM's own argparse parser read it: a model of TVM's tool,
+# not a command of targetlang's.
+ARGPARSE_OUTSIDE_THE_COMMAND_LINE = {"targetlang._tvmc"}
+
+
+def test_the_library_holds_no_argparse() -> None:
+    # the command line is one layer, targetlang/_cli: no library module builds options
+    users = set()
+    for name, path in MODULES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if "argparse" in names or (isinstance(node, ast.ImportFrom) and node.module == "argparse"):
+                users.add(name)
+    assert users, "no module imports argparse: the check reads nothing"
+    outside = {name for name in users if not name.startswith("targetlang._cli.")}
+    assert outside == ARGPARSE_OUTSIDE_THE_COMMAND_LINE

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from targetlang import _logs_cli
 from targetlang._cache import LruCache
+from targetlang._cli import logs as logs_cli
 from targetlang._cli import main
 from targetlang.logs import TargetReader, read_lines
 from targetlang.logs import _jobs as jobs_module
@@ -385,13 +385,13 @@ def test_a_digest_that_fills_up_midway_is_made_record_by_record(
     # at once, and the command reads the chunk again itself.
     monkeypatch.setattr(Digest.__init__, "__defaults__", (2,))
     again = []
-    real = _logs_cli._again
+    real = logs_cli._again
 
     def counting(*args: Any) -> None:
         again.append(args[1:4])
         real(*args)
 
-    monkeypatch.setattr(_logs_cli, "_again", counting)
+    monkeypatch.setattr(logs_cli, "_again", counting)
     files = _pooled(inputs)
     one = outcome(run, variant, files, tmp_path / "out", "-j", "1")
     two = outcome(run, variant, files, tmp_path / "out", "-j", "2")

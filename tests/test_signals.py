@@ -74,7 +74,7 @@ runpy.run_module("targetlang", run_name="__main__", alter_sys=True)
 
 _STOP_IN_OPTIONS = """
 import os, signal, sys
-from targetlang import _cli
+from targetlang._cli import command_line as _cli
 signum = getattr(signal, sys.argv[1])
 build = _cli._build_parser
 def stopping():

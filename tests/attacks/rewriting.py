@@ -180,7 +180,7 @@ def link_swap(trials: int, seed: int = 0) -> Outcome:
 
 _SWAP_AT = r"""
 import os, sys
-import targetlang.fix._command as command
+import targetlang._cli.fix as command
 from targetlang._cli import main
 from targetlang.logs import _jobs as jobs
 when, path, link = sys.argv[1], sys.argv[2], sys.argv[3]

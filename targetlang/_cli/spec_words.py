@@ -12,10 +12,10 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._diagnostics import unknown_kind
-from ._registry import Registry
-from ._versions import release
-from .errors import TargetError, TargetSyntaxError
+from .._diagnostics import unknown_kind
+from .._registry import Registry
+from .._versions import release
+from ..errors import TargetError, TargetSyntaxError
 
 __all__ = [
     "NotText",

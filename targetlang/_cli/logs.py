@@ -18,7 +18,9 @@ import zlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._cli_options import (
+from .._progress import Progress
+from .._versions import MODERN
+from .options import (
     add_check,
     add_compress_tags,
     add_jobs,
@@ -28,13 +30,11 @@ from ._cli_options import (
     add_target_version,
     add_tvm_version,
 )
-from ._progress import Progress
-from ._versions import MODERN
 
 POOL_FROM = 1 << 23  # targetlang.logs._jobs.POOL_FROM, without importing it for every command line
 
 if TYPE_CHECKING:
-    from .logs._jobs import Pool, Source
+    from ..logs._jobs import Pool, Source
 
 # The commands import their modules when they run: building the parser for another command
 # (every run of targetlang builds it) must not pay for reading logs.
@@ -244,7 +244,7 @@ def add_parser(commands: Any) -> None:
 
 def _pool(args: argparse.Namespace) -> Pool | None:
     """The worker processes ``--jobs`` asks for (by default one per core); ``None`` for one."""
-    from .logs._jobs import Pool
+    from ..logs._jobs import Pool
 
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     return Pool(jobs) if jobs > 1 else None
@@ -258,9 +258,9 @@ EXIT_NEEDS_MIGRATION = 3
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .logs._jobs import CheckJob, CheckPart, check_chunk, drive, fresh
-    from .logs.check import CheckSummary
-    from .logs.report import Digest
+    from ..logs._jobs import CheckJob, CheckPart, check_chunk, drive, fresh
+    from ..logs.check import CheckSummary
+    from ..logs.report import Digest
 
     job = CheckJob(getattr(args, "registry", None), args.tvm_version, _mode(args))
     fresh()
@@ -328,7 +328,7 @@ def _log_files(args: argparse.Namespace) -> list[str]:
     """The files ``args.files`` names, each directory's logs in it (see
     :func:`targetlang.logs._jobs.log_files`); a directory that cannot be listed is reported, and
     ``args.unreadable`` (the exit status 1) set."""
-    from .logs._jobs import log_files
+    from ..logs._jobs import log_files
 
     def report(path: str, err: OSError) -> None:
         print(f"error: cannot read {path}: {err.strerror or err}", file=sys.stderr)
@@ -352,7 +352,7 @@ def _unreadable(args: argparse.Namespace) -> int:
 def _each_source(args: argparse.Namespace, take: Callable[[Source, Pool | None], None]) -> int:
     """Give each file, opened, to ``take``, with the pool of ``--jobs``; 1 if a file could not be
     read, else 0."""
-    from .logs._jobs import Source
+    from ..logs._jobs import Source
 
     status = 0
     pool = _pool(args)
@@ -373,7 +373,7 @@ def _each_source(args: argparse.Namespace, take: Callable[[Source, Pool | None],
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from .logs._jobs import StatsJob, StatsPart, count_lines, drive, fresh, stats_chunk
+    from ..logs._jobs import StatsJob, StatsPart, count_lines, drive, fresh, stats_chunk
 
     job = StatsJob(getattr(args, "registry", None), args.tvm_version)
     fresh()
@@ -406,7 +406,7 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from .logs._jobs import MatchJob, MatchPart, drive, fresh, match_chunk, match_lines
+    from ..logs._jobs import MatchJob, MatchPart, drive, fresh, match_chunk, match_lines
 
     # What became of each record is kept (in a temporary file) only when it is shown.
     job = MatchJob(getattr(args, "registry", None), args.tvm_version, args.target, args.json or args.verbose)
@@ -565,10 +565,10 @@ class _Compressing:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from ._atomic_file import AtomicFile, ChangedMeanwhileError
-    from .logs._jobs import MigrateJob, MigratePart, Source, drive, fresh, migrate_chunk
-    from .logs.migration import MigrateSummary
-    from .logs.report import Digest
+    from .._atomic_file import AtomicFile, ChangedMeanwhileError
+    from ..logs._jobs import MigrateJob, MigratePart, Source, drive, fresh, migrate_chunk
+    from ..logs.migration import MigrateSummary
+    from ..logs.report import Digest
 
     args.paths = _log_files(args)
     try:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS
+from .._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS
 
 __all__ = [
     "add_check",
@@ -45,7 +45,7 @@ _QUIET_HELP = "no notes on stderr: only errors (and the summary of check)"
 
 def _tvm_version_argument(text: str) -> str:
     """``--tvm-version``'s type: a TVM version targetlang knows (``0.8``, ``0.7.dev0``, ``v0.19.0``)."""
-    from ._versions import release
+    from .._versions import release
 
     try:
         release(text)
@@ -57,7 +57,7 @@ def _tvm_version_argument(text: str) -> str:
 def _target_version_argument(text: str) -> str:
     """``--target-version``'s type: a target distribution whose data ships (``0.24`` ... ``0.27``,
     ``tirx-0.1``), as :func:`targetlang.migrate`'s ``to`` takes it."""
-    from .migration import modern_release
+    from ..migration import modern_release
 
     try:
         return modern_release(text)
@@ -79,8 +79,8 @@ def _jobs_argument(text: str) -> int:
 def _llvm_argument(text: str) -> str:
     """``--llvm``'s type: a recorded LLVM's major version, else a usage error that lists the
     recorded ones."""
-    from ._llvm_names import llvm_release
-    from .errors import TargetError
+    from .._llvm_names import llvm_release
+    from ..errors import TargetError
 
     try:
         return llvm_release(text).major

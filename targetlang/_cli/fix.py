@@ -21,7 +21,29 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .._cli_options import (
+from .._eras import DEFAULT_ERA
+from .._registry import Registry, builtin_registry
+from .._signals import signals_held
+from .._versions import LAST_LEGACY, MODERN, release
+from ..errors import TargetError
+from ..fix import (
+    NOTEBOOK_SUFFIXES,
+    PYTHON_SUFFIXES,
+    RULES,
+    TARGET_VERSIONS,
+    TEXT_SUFFIXES,
+    Finding,
+    FixResult,
+    fix_source,
+)
+from ..fix._apis import TargetApi, parse_api
+from ..fix._diff import lines as split_lines
+from ..fix._diff import unified_diff
+from ..fix._report import FORMATS, render, statistics, statistics_json
+from ..fix._report import shown as _shown
+from ..fix._report import summary as _summary
+from ..fix._settings import DEFAULT_EXCLUDE, Settings, api_text, ignored_for, load_settings
+from .options import (
     add_check,
     add_jobs,
     add_json,
@@ -31,19 +53,6 @@ from .._cli_options import (
     add_target_version,
     add_tvm_version,
 )
-from .._eras import DEFAULT_ERA
-from .._registry import Registry, builtin_registry
-from .._signals import signals_held
-from .._versions import LAST_LEGACY, MODERN, release
-from ..errors import TargetError
-from . import NOTEBOOK_SUFFIXES, PYTHON_SUFFIXES, RULES, TARGET_VERSIONS, TEXT_SUFFIXES, Finding, FixResult, fix_source
-from ._apis import TargetApi, parse_api
-from ._diff import lines as split_lines
-from ._diff import unified_diff
-from ._report import FORMATS, render, statistics, statistics_json
-from ._report import shown as _shown
-from ._report import summary as _summary
-from ._settings import DEFAULT_EXCLUDE, Settings, api_text, ignored_for, load_settings
 
 __all__ = ["add_parser"]
 
@@ -250,7 +259,7 @@ def _fix_text(outcome: _Outcome, job: _Job) -> _Outcome:
     try:
         result = fixed(outcome.source[len(bom) :])
         if job.add_ignore:
-            from ._suppress import ignore_remaining
+            from ..fix._suppress import ignore_remaining
 
             text, findings = ignore_remaining(result, os.path.splitext(outcome.path)[1].lower(), fixed)
             result = replace(result, text=text, findings=tuple(findings))

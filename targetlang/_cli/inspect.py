@@ -12,8 +12,9 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._cli_options import add_json, add_llvm, add_target_version, add_tvm_version
-from ._spec_words import (
+from ..errors import TargetError
+from .options import add_json, add_llvm, add_target_version, add_tvm_version
+from .spec_words import (
     NotText,
     SpecFormatter,
     before_spec,
@@ -23,11 +24,10 @@ from ._spec_words import (
     spec_words,
     text_of,
 )
-from .errors import TargetError
 
 if TYPE_CHECKING:
-    from ._registry import Registry
-    from .inspection import Explanation, KindInfo, TagInfo, TargetDiff
+    from .._registry import Registry
+    from ..inspection import Explanation, KindInfo, TagInfo, TargetDiff
 
 # The commands import targetlang.inspection when they run: building the parser for another
 # command (every run of targetlang builds it) must not pay for it.
@@ -220,7 +220,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _modern() -> str:
-    from ._versions import MODERN
+    from .._versions import MODERN
 
     return str(MODERN)
 
@@ -249,7 +249,7 @@ def _listing(args: argparse.Namespace, command: str) -> str | None:
         raise TargetError(f"--registry adds kinds and tags for reading targets; 'targetlang {command}' lists TVM's own")
     if args.tvm_version is None:
         return None
-    from ._registry import builtin_registry
+    from .._registry import builtin_registry
 
     try:
         return builtin_registry(args.tvm_version).version
@@ -285,7 +285,7 @@ def _user_registry(args: argparse.Namespace) -> Registry | None:
     path = getattr(args, "registry", None)
     if not path:
         return None
-    from ._registry_files import load_registry
+    from .._registry_files import load_registry
 
     return load_registry(path)
 
@@ -310,7 +310,7 @@ def _spec(text: str) -> str:
 
 @_failing
 def _kinds(args: argparse.Namespace) -> int:
-    from .inspection import kind_info, kind_table
+    from ..inspection import kind_info, kind_table
 
     version = _listing(args, "kinds")
     if args.cpus or args.llvm is not None or args.mtriple is not None:
@@ -332,8 +332,8 @@ def _kinds(args: argparse.Namespace) -> int:
 
 def _llvm_names(args: argparse.Namespace) -> int:
     """``kinds KIND --cpus``: the names of the recorded tables, in llc's words and order."""
-    from . import parse
-    from ._llvm_names import llvm_release, name_table, recorded_llvm, target_triple, triple_arch
+    from .. import parse
+    from .._llvm_names import llvm_release, name_table, recorded_llvm, target_triple, triple_arch
 
     if not args.cpus:
         raise TargetError("--llvm and --mtriple go with --cpus")
@@ -364,9 +364,9 @@ def _llvm_names(args: argparse.Namespace) -> int:
 
 @_failing
 def _tags(args: argparse.Namespace) -> int:
-    from ._diagnostics import hint, suggest
-    from .errors import UnknownTagError, show
-    from .inspection import tag_table
+    from .._diagnostics import hint, suggest
+    from ..errors import UnknownTagError, show
+    from ..inspection import tag_table
 
     version = _listing(args, "tags")
     found = tag_table(args.pattern, version)
@@ -393,7 +393,7 @@ def _tags(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from .inspection import explain
+    from ..inspection import explain
 
     # the SPEC words joined by spaces, without a leading "--", as parse, fmt and legacy read them
     words, dashed = spec_words(args.spec, before_spec(args), args.spec_options)
@@ -433,7 +433,7 @@ def _explain(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     """As diff(1) and ``git diff --exit-code``: 0 when the targets do not differ, 1 when they do,
     2 when they cannot be compared (a spec that does not read, a usage error)."""
-    from .inspection import diff
+    from ..inspection import diff
 
     if args.a == "-" and args.b == "-":
         print("error: only one of A and B can be read from standard input ('-')", file=sys.stderr)
@@ -459,8 +459,8 @@ def _diff(args: argparse.Namespace) -> int:
 
 def _release_registry(version: str | None, registry: Registry | None) -> Registry:
     """The registry whose tags TVM ``version`` read (what ``read_by_release`` lets through)."""
-    from ._eras import release_reading
-    from ._registry import builtin_registry
+    from .._eras import release_reading
+    from .._registry import builtin_registry
 
     if version is None:
         return registry or builtin_registry()
@@ -471,10 +471,10 @@ def _read_by_an_older_release(spec: str, err: TargetError) -> TargetError:
     """``err`` (``spec`` read as TVM v0.22 read it, refused), saying which older release read the
     spec, if one did, and the ``--tvm-version`` that reads it as that release did, as ``logs
     check`` says for a record of no known TVM: ``llvm -target=...`` is TVM v0.6's ``-mtriple``."""
-    from . import parse
-    from ._eras import release_reading
-    from ._versions import DEFAULT, RELEASES, Version
-    from .errors import UnknownAttributeError, UnknownKindError
+    from .. import parse
+    from .._eras import release_reading
+    from .._versions import DEFAULT, RELEASES, Version
+    from ..errors import UnknownAttributeError, UnknownKindError
 
     if not isinstance(err, UnknownAttributeError | UnknownKindError) or err.source != spec:
         return err
@@ -497,7 +497,7 @@ def _read_by_an_older_release(spec: str, err: TargetError) -> TargetError:
 
 
 def _table(rows: Sequence[Sequence[str]]) -> list[str]:
-    from .logs.report import table
+    from ..logs.report import table
 
     return table(rows, right=0)
 
@@ -509,7 +509,7 @@ def _compact(value: Any) -> str:
 
 def render_kinds(kinds: Sequence[KindInfo]) -> list[str]:
     """The lines of ``targetlang kinds``: one row per kind."""
-    from .inspection import release_ranges
+    from ..inspection import release_ranges
 
     rows = [("kind", "releases", "default keys", "attributes")]
     for kind in kinds:
@@ -521,7 +521,7 @@ def render_kinds(kinds: Sequence[KindInfo]) -> list[str]:
 
 def render_kind(kind: KindInfo) -> list[str]:
     """The lines of ``targetlang kinds KIND``: the kind, then one row per attribute."""
-    from .inspection import release_ranges
+    from ..inspection import release_ranges
 
     if kind.version is None:
         shown = f"every release's attributes; the rest as of TVM v{kind.releases[-1]}"
@@ -544,7 +544,7 @@ def render_kind(kind: KindInfo) -> list[str]:
 
 def render_tags(tags: Sequence[TagInfo]) -> list[str]:
     """The lines of ``targetlang tags``: one row per tag, its config as JSON."""
-    from .inspection import release_ranges
+    from ..inspection import release_ranges
 
     rows = [("tag", "releases", "config")]
     for tag in tags:
@@ -562,7 +562,7 @@ def _explanation_lines(explanation: Explanation) -> Iterator[list[str]]:
     """The lines of :func:`render_explanation`, each as its pieces. A long value makes a line of
     each row of the table as long as its cell (the cells before the last are padded to their
     column's width): the lines are made one at a time, their cells and padding left apart."""
-    from .errors import show
+    from ..errors import show
 
     yield [
         explanation.spec,
