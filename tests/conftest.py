@@ -123,6 +123,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 SLOW: dict[str, float] = {
     "test_attacks.py::test_no_attack_breaks_an_invariant[stats-distinct-targets]": 16,
     "test_attacks.py::test_no_attack_breaks_an_invariant[fix-parent-killed]": 10,
+    "test_fix_flow.py::test_the_scopes_are_libcst_s": 9.4,
     "test_attacks.py::test_no_attack_breaks_an_invariant[explain-huge-array]": 8,
     "test_attacks.py::test_no_attack_breaks_an_invariant[fix-group-interrupt]": 7.5,
     "test_attacks.py::test_no_attack_breaks_an_invariant[fix-deep-python]": 7,

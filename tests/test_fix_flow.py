@@ -21,6 +21,7 @@ from targetlang.fix import Finding, fix_source, parse_api
 from targetlang.fix import _python as python_module
 from targetlang.fix._apis import DEFAULT_TABLE
 from targetlang.fix._flow import Flow, _scopes
+from targetlang.fix._walk import TRIVIA
 
 from .conftest import examples
 
@@ -536,15 +537,63 @@ def test_a_local_is_read_in_the_scopes_of_its_function_alone() -> None:
     assert flow._scopes is not None
 
 
-def test_the_scope_provider_visits_as_libcst_s_does() -> None:
-    # its visit functions found once for the class: the same names, bound to each instance
-    from libcst.metadata import ScopeProvider
+def _scope_facts(module: cst.Module, scopes: dict[cst.CSTNode, Scope | None]) -> list[Any]:
+    """What the flow reads of ``scopes``, by the place of each node in ``module``: each node's
+    scope, and each scope's kind, node, assignments (with their references) and accesses (with
+    their referents). (A string annotation LibCST parses makes nodes of its own each time:
+    none of them is the tree's, and they are left out.)"""
+    place: dict[int, int] = {}
 
-    from targetlang.fix._flow import _ScopeProvider
+    class Places(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            place[id(node)] = len(place)
+            return True
 
-    ours, theirs = _ScopeProvider(), ScopeProvider()
-    for _ in range(2):
-        found = ours.get_visitors()
-        assert sorted(found) == sorted(theirs.get_visitors()) != []
-        assert all(getattr(method, "__self__", None) is ours for method in found.values())
-    assert _ScopeProvider().get_visitors() != found  # (bound to the new instance)
+    module.visit(Places())
+
+    def at(node: object) -> int:
+        return place.get(id(node), -1)
+
+    facts: list[Any] = sorted(
+        (at(node), at(getattr(scope, "node", None)))
+        for node, scope in scopes.items()
+        if at(node) >= 0 and scope is not None and type(node) not in TRIVIA
+    )
+    seen: set[int] = set()
+    for scope in scopes.values():
+        if scope is None or id(scope) in seen:
+            continue
+        seen.add(id(scope))
+        assignments = sorted(
+            (a.name, at(getattr(a, "node", None)), sorted(at(r.node) for r in a.references if at(r.node) >= 0))
+            for a in scope.assignments
+        )
+        accesses = sorted(
+            (at(a.node), sorted(at(getattr(r, "node", None)) for r in a.referents))
+            for a in scope.accesses
+            if at(a.node) >= 0
+        )
+        facts.append((type(scope).__name__, at(getattr(scope, "node", None)), assignments, accesses))
+    return facts
+
+
+def test_the_scopes_are_libcst_s() -> None:
+    # _scopes runs LibCST's own visitors without rebuilding the tree: what it gives is what
+    # MetadataWrapper.resolve(ScopeProvider) gives, on real files of TVM's and of downstream
+    # projects (tests/data/fix/SOURCES.md), and on a def or class of them alone (as the flow asks
+    # of a statement)
+    from libcst.metadata import MetadataWrapper, ScopeProvider
+
+    files = sorted((FLOW.parent).rglob("*.before")) + sorted((FLOW.parent).rglob("*.py"))
+    compared = 0
+    for path in (path for path in files if path.stat().st_size < 12_000):  # (LibCST's own takes a while)
+        try:
+            module = cst.parse_module(path.read_text(encoding="utf-8"))
+        except cst.ParserSyntaxError:
+            continue
+        alone = [cst.Module(body=[s]) for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))]
+        for tree in [module, *alone[:2]]:
+            theirs = dict(MetadataWrapper(tree, unsafe_skip_copy=True).resolve(ScopeProvider))
+            assert _scope_facts(tree, _scopes(tree)) == _scope_facts(tree, theirs), path
+            compared += 1
+    assert compared > 100

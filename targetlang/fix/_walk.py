@@ -23,7 +23,7 @@ from typing import cast
 
 import libcst as cst
 
-__all__ = ["walk"]
+__all__ = ["TRIVIA", "walk", "walk_children"]
 
 
 class _Announced(cst.CSTVisitor):
@@ -124,14 +124,27 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor, trivia: bool = True) -> Non
         node.visit(visitor)
         return
     if visitor.on_visit(node):
-        for name in fields:
-            value = getattr(node, name)
-            kind = _KINDS.get(type(value)) or _kind(value)  # (_kind's lookup inline: a node, a list)
-            if kind == 1 or (kind == 3 and trivia):
-                walk(value, visitor, trivia)
-            elif kind == 2:
-                for child in value:
-                    kind = _KINDS.get(type(child)) or _kind(child)
-                    if kind == 1 or (kind == 3 and trivia):
-                        walk(child, visitor, trivia)
+        _children(node, fields, visitor, trivia)
     visitor.on_leave(node)
+
+
+def walk_children(node: cst.CSTNode, visitor: cst.CSTVisitor, trivia: bool = True) -> None:
+    """:func:`walk` of each child of ``node``, in LibCST's order (``node`` itself not met)."""
+    fields = _fields(node)
+    if fields is None:
+        node._visit_and_replace_children(visitor)  # (LibCST's own, for a node it does not announce)
+    else:
+        _children(node, fields, visitor, trivia)
+
+
+def _children(node: cst.CSTNode, fields: tuple[str, ...], visitor: cst.CSTVisitor, trivia: bool) -> None:
+    for name in fields:
+        value = getattr(node, name)
+        kind = _KINDS.get(type(value)) or _kind(value)  # (_kind's lookup inline: a node, a list)
+        if kind == 1 or (kind == 3 and trivia):
+            walk(value, visitor, trivia)
+        elif kind == 2:
+            for child in value:
+                kind = _KINDS.get(type(child)) or _kind(child)
+                if kind == 1 or (kind == 3 and trivia):
+                    walk(child, visitor, trivia)
