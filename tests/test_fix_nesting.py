@@ -65,15 +65,62 @@ def test_a_shallow_file_nests_less_than_libcst_takes(lines: list[str], deep: lis
         assert not shallow(text, ast.parse(text))
 
 
-def test_a_file_of_targets_is_shallow_and_a_file_of_functions_is_tokenized() -> None:
+# Blocks the lines go into: a function, a class, a branch, a loop, a try (with clauses that carry
+# brackets of their own), a with, a decorated function.
+_BLOCKS = st.sampled_from(
+    [
+        "def f(a, b=(1, 2)):",
+        "class C(Base, metaclass=M):",
+        "if (a and b) or c:",
+        "for x in [1, 2, (3, 4)]:",
+        "try:",
+        "with open(x) as f, g((1, 2)):",
+        "@dec((1, 2))\n@other\ndef g():",
+    ]
+)
+
+
+def _nest(lines: list[str], blocks: list[str]) -> str:
+    """``lines`` in ``blocks``, each block inside the one before: a try's last clauses after."""
+    text = "".join(f"{line}\n" for line in lines)
+    for block in reversed(blocks):
+        body = "".join(f"    {line}\n" for line in text.removesuffix("\n").split("\n"))
+        if block == "try:":
+            body += "except (ValueError, KeyError) as e:\n    pass\nelse:\n    x = [(1,)]\nfinally:\n    pass\n"
+        text = f"{block}\n{body}"
+    return text
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.lists(_LINES, min_size=150, max_size=400),
+    st.lists(_DEEP, max_size=1),
+    st.integers(0, 400),
+    st.lists(_BLOCKS, max_size=4),
+    st.lists(_LINES, max_size=40),
+)
+def test_a_shallow_file_of_blocks_nests_less_than_libcst_takes(
+    lines: list[str], deep: list[str], at: int, blocks: list[str], after: list[str]
+) -> None:
+    lines[at % len(lines) : at % len(lines)] = deep
+    text = _nest(lines, blocks) + "\n".join(after) + "\n"
+    _agrees(text)
+    if deep:
+        assert not shallow(text, ast.parse(text))
+
+
+def test_a_file_of_targets_and_a_file_of_functions_are_shallow() -> None:
     flat = "import tvm\n" + "".join(f"lib{i} = tvm.build(m, target='llvm -num-cores={i}')\n" for i in range(300))
     assert shallow(flat, ast.parse(flat))
-    nested = "def f():\n" + "".join(f"    x{i} = a + b + c + d\n" for i in range(300))
-    assert not shallow(nested, ast.parse(nested))  # (one statement: more links than the bound)
-    assert nesting_cost(nested, "x.py", 10**9)[0] < MAX_NESTING_COST  # (it is not deep: tokenized)
+    nested = "class C:\n    def f():\n" + "".join(f"        x{i} = a + b + c + d\n" for i in range(300))
+    assert shallow(nested, ast.parse(nested))  # (each statement is one piece: never tokenized)
+    assert nesting_cost(nested, "x.py", 10**9)[0] < MAX_NESTING_COST
+    # one deep line among them: tokenized
+    deep = nested + "        y = f(" + "[" * 60 + "]" * 60 + ")\n"
+    assert not shallow(deep, ast.parse(deep))
 
 
-@pytest.mark.parametrize("path", sorted(DATA.rglob("*.py*"))[::5], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(DATA.rglob("*.py*"))[::3], ids=lambda p: p.name)
 def test_real_files(path: Path) -> None:
     text = path.read_text(encoding="utf-8", errors="replace")
     try:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import ast
 import io
+import itertools
 import re
+import string
 import tokenize
 import warnings
 from dataclasses import dataclass
@@ -67,7 +69,6 @@ def check_syntax(text: str, path: str) -> ast.Module:
     except (ValueError, MemoryError, RecursionError) as err:
         nesting_cost(text, path, MAX_NESTING_COST)
         raise python_error(text, path, 1, 0, str(err) or type(err).__name__) from None
-
 
 
 # LibCST's tree takes about 450 bytes of memory and 27 µs per character of source: past this a
@@ -146,34 +147,79 @@ def nesting_cost(text: str, path: str, limit: int) -> tuple[int, int]:
 
 # What may be a link of a chain (an operator or other punctuation, a quote of a string, a
 # keyword that links), and what may open a bracket, anywhere in a line, its strings and comments too.
-_LINK = re.compile(r"[^\w\s]|\b(?:and|or|not|if|else|lambda|in|is|await)\b")
+_KEYWORDS = ("and", "or", "not", "if", "else", "lambda", "in", "is", "await")
+_LINK = re.compile(rf"[^\w\s]|\b(?:{'|'.join(_KEYWORDS)})\b")
 _BRACKETS = ("(", "[", "{")
+_NO_WORDS = str.maketrans("", "", string.ascii_letters + string.digits + "_" + string.whitespace)
 
 
 def shallow(text: str, tree: ast.Module) -> bool:
     """Whether ``text`` (whose tree Python made) surely nests less than :data:`MAX_NESTING_COST`
-    for LibCST, without tokenizing it: each top-level statement's lines, where every logical
-    line of the text lies, have fewer links of a chain than that, brackets counted five times
-    (as :func:`nesting_cost` counts them), with every ``elif`` of the text. A file of
-    one-line statements (a file of targets) is told so at once; another is tokenized."""
+    for LibCST, without tokenizing it: each piece of the text has fewer links of a chain than
+    that, brackets counted five times (as :func:`nesting_cost` counts them), with every ``elif``
+    of the text. A piece runs from the first line of a statement, at any depth, to the line
+    before the next one's; a statement that starts inside another's logical line (after a ``;``
+    that follows a line of brackets) starts none. A logical line is in one piece then, and
+    :func:`nesting_cost`'s sum, all but the ``elif`` links, starts again at each piece: a file
+    of functions of short lines is told so at once, one with a deep line is tokenized."""
     lines = text.split("\n")
     if len(lines) < 200 or "\r" in text:
         return False  # (tokenizing it costs little; a lone \r ends a line for Python, not here)
     budget = MAX_NESTING_COST - text.count("elif")
-    spans: list[list[int]] = []  # each top-level statement's first and last lines
-    for statement in tree.body:
+    # each statement's first line, and the last line of its own logical line (a compound
+    # statement's header's: the line before its body's, or the body's when it shares the line)
+    spans: list[tuple[int, int]] = []
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        statement = pending.pop()
+        if type(statement) not in _COMPOUND:
+            spans.append((statement.lineno, statement.end_lineno or statement.lineno))
+            continue
         first = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
-        last = statement.end_lineno or first
-        if spans and first <= spans[-1][1]:  # (statements that share a line: one span)
-            spans[-1][1] = max(spans[-1][1], last)
+        bodies = [body for body in _statement_bodies(statement) if body]
+        if bodies:
+            inner = min(body[0].lineno for body in bodies)
+            spans.append((first, max(first, inner - 1 if inner > statement.lineno else inner)))
+            for body in bodies:
+                pending.extend(body)
         else:
-            spans.append([first, last])
+            spans.append((first, statement.end_lineno or first))
+    spans.sort()
+    starts: list[int] = []
+    reach = 0  # the last line of the logical lines begun so far
     for first, last in spans:
-        piece = "\n".join(lines[first - 1 : last])
-        opened = sum(piece.count(bracket) for bracket in _BRACKETS)
-        if opened * 5 + len(_LINK.findall(piece)) >= budget:
+        if first > reach and (not starts or starts[-1] != first):
+            starts.append(first)
+        reach = max(reach, last)
+    starts.append(len(lines) + 1)
+    for first, following in itertools.pairwise(starts):
+        piece = "\n".join(lines[first - 1 : following - 1])
+        brackets = _BRACKET_COST * sum(piece.count(bracket) for bracket in _BRACKETS)
+        # what may be a link, counted in C first (a count no smaller than the pattern's: every
+        # character but an ASCII word's or a space, every keyword inside a word too)
+        if brackets + len(piece.translate(_NO_WORDS)) + sum(map(piece.count, _KEYWORDS)) < budget:
+            continue
+        if brackets + len(_LINK.findall(piece)) >= budget:
             return False
     return True
+
+
+# The statements that hold others (a simple statement holds none, and has no decorator).
+_COMPOUND = frozenset(
+    {
+        *(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While),
+        *(ast.With, ast.AsyncWith, ast.Try, ast.Match, *((ast.TryStar,) if hasattr(ast, "TryStar") else ())),
+    }
+)
+
+
+def _statement_bodies(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The bodies of a compound statement (its clauses', its handlers' and its cases' too)."""
+    bodies = [getattr(statement, field, None) for field in ("body", "orelse", "finalbody")]
+    found = [body for body in bodies if isinstance(body, list) and body and isinstance(body[0], ast.stmt)]
+    found += [handler.body for handler in getattr(statement, "handlers", ())]
+    found += [case.body for case in getattr(statement, "cases", ())]
+    return found
 
 
 def too_deep(text: str, path: str, offset: int, width: int = 0) -> NestingTooDeepError:
