@@ -33,8 +33,8 @@ def view(source: str) -> str | None:
 CASES = [
     pytest.param(
         'import tvm\n\ndef f():\n    x = 1\n    return x\n\ndef g():\n    t = tvm.target.Target("llvm -mcpu=a")\n',
-        'import tvm\n\ndef f():\n    pass  # elided\n\n\ndef g():\n    t = tvm.target.Target("llvm -mcpu=a")\n',
-        id="a function with nothing to fix keeps its header",
+        'import tvm\n\npass  # elided\n\n\n\ndef g():\n    t = tvm.target.Target("llvm -mcpu=a")\n',
+        id="a function with nothing to fix goes whole (its name is told to the survey)",
     ),
     pytest.param(
         'import tvm\nT = "llvm -mcpu=a"\nx = 1\ny = 2\n\ndef f():\n    print(1)\n    tvm.build(m, target=T)\n',
@@ -99,8 +99,7 @@ CASES = [
     pytest.param(
         'import tvm\n\nT = "llvm -mcpu=a"\n\ndef g(m):\n    x = cache_build(m)\n    return x\n\n'
         "def h(m):\n    return tvm.build(m, target=T)\n",
-        'import tvm\n\nT = "llvm -mcpu=a"\n\ndef g(m):\n    pass  # elided\n\n\n'
-        "def h(m):\n    return tvm.build(m, target=T)\n",
+        'import tvm\n\nT = "llvm -mcpu=a"\n\npass  # elided\n\n\n\ndef h(m):\n    return tvm.build(m, target=T)\n',
         id="a function whose name ends in an API's is no API",
     ),
 ]
@@ -207,6 +206,10 @@ SHAPES = [
         'import tvm\ndef mk():\n    t = "llvm -mcpu=a"\n    return t\n\ndef use(m):\n    x = mk()\n    n = 1\n'
         "    y = x\n    y.split()\n    tvm.build(m, target=x)\n",
         id="a returned value, then the names of its caller",
+    ),
+    pytest.param(
+        'import tvm\n\ndef build(m, target):\n    return m\n\nx = 1\nlib = build(mod, target="llvm -mcpu=a")\n',
+        id="a function of the module's own named as an API",
     ),
 ]
 

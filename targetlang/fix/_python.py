@@ -143,7 +143,7 @@ def _fixed_sparse(
         cost, _ = (0, 0) if flat else nesting_cost(view.text, options.path, MAX_LARGE_STACK_COST)
         if cost > MAX_NESTING_COST:
             return None
-        fixed, findings = _fixed_point(view.text, options, table, black)
+        fixed, findings = _fixed_point(view.text, dataclasses.replace(options, defined=view.defined), table, black)
     except (RecursionError, SourceSyntaxError, NestingTooDeepError):
         return None
     if fixed == view.text:
@@ -224,6 +224,7 @@ def _fixed_python(
     except (cst.ParserSyntaxError, cst.CSTValidationError) as err:
         raise python_error(text, path, 1, 0, str(err).split("\n", 1)[0]) from None
     survey = Survey(table)
+    survey.defined.update(options.defined)
     walk(module, survey, trivia=False)  # (it reads no white space, bracket or operator)
     if not survey.work():
         return text, [], ""

@@ -44,6 +44,9 @@ class Options:
     suppressed: Suppression = NO_SUPPRESSION
     source: str = ""  # the whole file (a sparse view's): whether black formats it is asked of it
     check: bool = False  # the findings only: the fixed code is made only for a pass after
+    # the classes and functions the whole module defines at its top level (a sparse view's
+    # module elides those nothing reads)
+    defined: frozenset[str] = frozenset()
 
 
 def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:

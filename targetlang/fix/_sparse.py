@@ -5,8 +5,9 @@ LibCST parses a few hundred kilobytes a second; Python's own parser (already run
 :func:`._python_syntax.check_syntax`) is many times faster. From its tree and the places the text
 prefilter found (:func:`._prefilter.hits`), this module keeps
 
-* the statements those places are in (the seeds), and the imports, the module's docstring and the
-  headers of its top-level classes and functions (the survey reads the names they bind);
+* the statements those places are in (the seeds), and the imports and the module's docstring
+  (the names of its top-level classes and functions, which the survey reads, are told it
+  beside the view: :attr:`Sparse.defined`);
 * every statement that uses a name a kept statement binds, in the scope it binds it in, again
   from each of those that hands the value on to another name (where a value goes: the flow
   follows it through names, and stops at a use that uses it up), and the callers of a function
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import re
 import secrets
 from collections.abc import Iterable, Iterator
@@ -48,6 +50,9 @@ class Sparse:
 
     text: str
     regions: tuple[tuple[str, str], ...]
+    # the classes and functions the module defines at its top level, kept or elided (a call of
+    # one is the module's own: :attr:`._survey.Survey.defined`)
+    defined: frozenset[str] = frozenset()
 
     def restore(self, fixed: str) -> str | None:
         """``fixed`` (``text`` after a fix) with every elided run put back, or ``None`` when a
@@ -292,7 +297,12 @@ def sparse(text: str, tree: ast.Module, hits: Iterable[tuple[int, int]]) -> Spar
         for line in range(_line_of(starts, begin), _line_of(starts, max(begin, end - 1)) + 1):
             seeds.update(module.texts_at(line))
     kept = _kept(module, seeds)
-    return _elided(module, kept)
+    view = _elided(module, kept)
+    if view is None:
+        return None
+    nodes = (module.statements[index].node for index in module.children[-1][0])
+    defined = frozenset(node.name for node in nodes if isinstance(node, _SCOPES))
+    return dataclasses.replace(view, defined=defined)
 
 
 def _kept(module: _Module, seeds: set[int]) -> set[int]:
@@ -302,9 +312,6 @@ def _kept(module: _Module, seeds: set[int]) -> set[int]:
     always = [i for i, s in enumerate(statements) if isinstance(s.node, (ast.Import, ast.ImportFrom))]
     if top and _docstring(statements[top[0]].node):
         always.append(top[0])
-    # the headers of the top-level functions and classes: what the module defines (their bodies
-    # are elided unless something in them is kept)
-    always.extend(i for i in top if isinstance(statements[i].node, _SCOPES))
     # uses: from each kept statement, the statements that read a name it binds, transitively;
     # past a statement that reads a followed name, only where the statement hands the name's
     # value on (binds it to another name, returns it): elsewhere the flow stops there too
