@@ -78,6 +78,8 @@ def dense_file(into: Path) -> Path:
     path = into / "dense.py"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
 _ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -151,10 +153,6 @@ def timed(argv: list[str], env: dict[str, str] | None = None) -> Timing:
     return Timing(wall, cpu, max(0.0, busy - cpu), done.stdout, done.stderr)
 
 
-def _times(count: int) -> str:
-    return "once" if count == 1 else f"{count} times"
-
-
 def _best(timings: list[Timing]) -> Timing:
     """The run of least wall time: on a shared machine, the one the rest of it disturbed least."""
     return min(timings, key=lambda t: t.wall)
@@ -212,10 +210,12 @@ def report(
         f"The {files:,} `.py` files of TVM {tag} (`git archive {ref} -- '*.py'`, nothing else) are extracted to a "
         "temporary directory, and the installed console script runs over it as a subprocess: "
         "`targetlang fix --check --quiet DIR`, with `-j 1` (one process, no pool) and with the default "
-        f"(one process per core), {_times(len(runs[0][1]))} each, in turn, with the floor beside them: "
-        "Python's own parser (`ast.parse`) over every file in one process, as a subprocess too; "
-        "the table gives the fastest run of "
-        "each (the one the rest of the machine disturbed least). Wall time is taken around the subprocess; CPU "
+        f"(one process per core), in {len(runs[0][1])} round{'s' if len(runs[0][1]) != 1 else ''}, each of which "
+        "runs first the floor, "
+        "Python's own parser (`ast.parse`) over every file in one process, as a subprocess too, then the command "
+        "with `-j 1`, then with the default (the pace of a shared machine drifts over minutes: a round's runs "
+        "meet the same); the tables give the fastest run of each (the one the rest of the machine disturbed "
+        "least), and the goal's line each round's ratio too. Wall time is taken around the subprocess; CPU "
         "time is the user and system time of the command and of its worker processes. The machine may be "
         "shared: the last column is the CPU time the rest "
         "of the machine used during the run (from /proc/stat), which slows the run when the command and the rest "
@@ -266,8 +266,13 @@ def report(
         f"{dense / dense_parse:.2f}x |",
         "",
     ]
+    rounds = ", ".join(f"{run.cpu / base.cpu:.2f}x" for run, base in zip(runs[0][1], peers.floor, strict=True))
     for goal, ratio, what in (
-        (_FLOOR_GOAL, serial / floor, f"`fix --check -j 1` over TVM {tag} within {_FLOOR_GOAL:g}x of `ast.parse`"),
+        (
+            _FLOOR_GOAL,
+            serial / floor,
+            f"`fix --check -j 1` over TVM {tag} within {_FLOOR_GOAL:g}x of `ast.parse` (each round: {rounds})",
+        ),
         (_TINY_GOAL, tiny / fmt, f"`fix --check` of a tiny file within {_TINY_GOAL:g}x of `targetlang fmt llvm`"),
         (_DENSE_GOAL, dense / dense_parse, f"`fix --check` of the dense file within {_DENSE_GOAL:g}x of parsing it"),
     ):
@@ -299,7 +304,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{files} .py files of {args.ref} in {tree}", file=sys.stderr)
         variants: tuple[tuple[str, list[str]], ...] = (("-j 1 ", ["-j", "1"]), ("", []))
         timings: dict[str, list[Timing]] = {label: [] for label, _ in variants}
+        peers = Peers([], [], [], [], [])
         for _ in range(args.repeat):
+            # the floor in the same round as the command: a shared machine's pace drifts over minutes
+            peers.floor.append(timed([sys.executable, "-c", _FLOOR, str(tree)]))
             for label, jobs in variants:
                 timing = timed([command, "fix", "--check", "--quiet", *jobs, str(tree)], env)
                 timings[label].append(timing)
@@ -308,12 +316,10 @@ def main(argv: list[str] | None = None) -> int:
                     f"{timing.others:.1f} s CPU of other processes",
                     file=sys.stderr,
                 )
-        peers = Peers([], [], [], [], [])
         tiny = Path(work) / "tiny.py"
         tiny.write_text("import os\nprint(os.getcwd())\n", encoding="utf-8")
         dense = dense_file(Path(work))
         for _ in range(args.repeat):
-            peers.floor.append(timed([sys.executable, "-c", _FLOOR, str(tree)]))
             peers.dense.append(timed([command, "fix", "--check", "--quiet", str(dense)], env))
             done = subprocess.run([sys.executable, "-c", _LIBCST_PARSE, str(dense)], capture_output=True, check=True)
             peers.dense_parse.append(float(done.stdout))
