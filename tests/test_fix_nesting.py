@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from targetlang.fix._prefilter import hits
 from targetlang.fix._python_syntax import MAX_NESTING_COST, nesting_cost, shallow
+from targetlang.fix._sparse import sparse
 
 from .conftest import examples
 
@@ -52,6 +54,27 @@ def _agrees(text: str) -> None:
     tree = ast.parse(text)
     if shallow(text, tree):
         assert nesting_cost(text, "x.py", 10**9)[0] < MAX_NESTING_COST
+    # the sparse view LibCST reads, told shallow by its kept statements alone
+    view = sparse(text, tree, hits(text))
+    if view is not None and view.shallow:
+        assert nesting_cost(view.text, "x.py", 10**9)[0] < MAX_NESTING_COST
+
+
+def test_a_view_is_shallow_when_what_it_keeps_is() -> None:
+    deep = "y = " + "(" * 60 + "1" + ")" * 60
+    text = (
+        "import tvm\n"
+        + "".join(f"x{i} = {i}\n" for i in range(250))
+        + f"def f():\n    {deep}\n"
+        + 't = tvm.target.Target("llvm -mcpu=a")\n'
+    )
+    view = sparse(text, ast.parse(text), hits(text))
+    assert not shallow(text, ast.parse(text))
+    assert view is not None and view.shallow  # (the deep line elided)
+    assert nesting_cost(view.text, "x.py", 10**9)[0] < MAX_NESTING_COST
+    kept = text.replace("x0 = 0\n", f'x0 = Target("llvm -mcpu=b", {"(" * 60}1{")" * 60})\n')
+    view = sparse(kept, ast.parse(kept), hits(kept))
+    assert view is not None and not view.shallow  # (a deep line kept: tokenized)
 
 
 @settings(max_examples=examples(200), deadline=None)

@@ -112,11 +112,11 @@ def fix_python(
         # a hit every other line or more (a file of targets): the view would keep nearly all of it
         dense = len(reading.hits) * 2 >= text.count("\n") + 1
         view = sparse(text, reading.tree, reading.hits) if _SPARSE_VIEW and not dense else None
-        flat = shallow(text, reading.tree)  # (so is its view, whose lines are its own or less)
         if view is not None:
-            done = _fixed_sparse(text, view, options, table, flat)
+            done = _fixed_sparse(text, view, options, table, view.shallow)
             if done is not None:
                 return done
+        flat = shallow(text, reading.tree)
         # LibCST parses and visits recursively, and its limits are lower than Python's: source
         # nested deeper than this thread's stack takes is fixed on a large stack, and deeper than
         # that one takes is refused (its native parser would crash, not raise)

@@ -12,10 +12,12 @@ import re
 import string
 import tokenize
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .._registry import Registry
 from ..errors import NestingTooDeepError, SourceSyntaxError
+from ._diff import python_lines
 from ._prefilter import hits
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "check_syntax",
     "may_need_fixing",
     "nesting_cost",
+    "pieces_shallow",
     "python_error",
     "shallow",
     "too_deep",
@@ -162,10 +165,9 @@ def shallow(text: str, tree: ast.Module) -> bool:
     that follows a line of brackets) starts none. A logical line is in one piece then, and
     :func:`nesting_cost`'s sum, all but the ``elif`` links, starts again at each piece: a file
     of functions of short lines is told so at once, one with a deep line is tokenized."""
-    lines = text.split("\n")
+    lines = python_lines(text)
     if len(lines) < 200 or "\r" in text:
         return False  # (tokenizing it costs little; a lone \r ends a line for Python, not here)
-    budget = MAX_NESTING_COST - text.count("elif")
     # each statement's first line, and the last line of its own logical line (a compound
     # statement's header's: the line before its body's, or the body's when it shares the line)
     spans: list[tuple[int, int]] = []
@@ -184,6 +186,15 @@ def shallow(text: str, tree: ast.Module) -> bool:
                 pending.extend(body)
         else:
             spans.append((first, statement.end_lineno or first))
+    return pieces_shallow(lines, spans, text.count("elif"))
+
+
+def pieces_shallow(lines: Sequence[str], spans: list[tuple[int, int]], elifs: int) -> bool:
+    """:func:`shallow`'s bound over ``lines`` (with their endings), whose statements' own
+    logical lines are ``spans`` (first and last line, from 1), with ``elifs`` links of ``elif``
+    chains: each piece, from the first line of a statement to the line before the next one's,
+    has fewer links than :data:`MAX_NESTING_COST`."""
+    budget = MAX_NESTING_COST - elifs
     spans.sort()
     starts: list[int] = []
     reach = 0  # the last line of the logical lines begun so far
@@ -193,7 +204,7 @@ def shallow(text: str, tree: ast.Module) -> bool:
         reach = max(reach, last)
     starts.append(len(lines) + 1)
     for first, following in itertools.pairwise(starts):
-        piece = "\n".join(lines[first - 1 : following - 1])
+        piece = "".join(lines[first - 1 : following - 1])
         brackets = _BRACKET_COST * sum(piece.count(bracket) for bracket in _BRACKETS)
         # what may be a link, counted in C first (a count no smaller than the pattern's: every
         # character but an ASCII word's or a space, every keyword inside a word too)

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ._diff import line_starts, python_lines
+from ._python_syntax import pieces_shallow
 
 __all__ = ["Sparse", "sparse"]
 
@@ -53,6 +54,9 @@ class Sparse:
     # the classes and functions the module defines at its top level, kept or elided (a call of
     # one is the module's own: :attr:`._survey.Survey.defined`)
     defined: frozenset[str] = frozenset()
+    # whether ``text`` surely nests less than LibCST takes (:func:`._python_syntax.shallow`, of
+    # the kept statements alone)
+    shallow: bool = False
 
     def restore(self, fixed: str) -> str | None:
         """``fixed`` (``text`` after a fix) with every elided run put back, or ``None`` when a
@@ -504,7 +508,11 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
     text = "".join(lines)
     if len(python_lines(text)) != len(module.lines):
         return None  # a lone \r before a blank line read as one \r\n: the lines would move
-    return Sparse(text, tuple(regions))
+    flat = len(lines) >= 200 and "\r" not in text
+    if flat:
+        spans = [(statements[index].start, module.text_end(index)) for index in kept]
+        flat = pieces_shallow(lines, spans, text.count("elif"))
+    return Sparse(text, tuple(regions), shallow=flat)
 
 
 def _starts_line(module: _Module, statement: _Statement) -> bool:
