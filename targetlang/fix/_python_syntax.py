@@ -21,6 +21,7 @@ from ._diff import python_lines
 from ._prefilter import hits
 
 __all__ = [
+    "COMPOUND_STATEMENTS",
     "MAX_LARGE_STACK_COST",
     "MAX_NESTING_COST",
     "MAX_PYTHON_CHARS",
@@ -31,6 +32,7 @@ __all__ = [
     "pieces_shallow",
     "python_error",
     "shallow",
+    "statement_bodies",
     "too_deep",
 ]
 
@@ -174,11 +176,11 @@ def shallow(text: str, tree: ast.Module) -> bool:
     pending: list[ast.stmt] = list(tree.body)
     while pending:
         statement = pending.pop()
-        if type(statement) not in _COMPOUND:
+        if type(statement) not in COMPOUND_STATEMENTS:
             spans.append((statement.lineno, statement.end_lineno or statement.lineno))
             continue
         first = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
-        bodies = [body for body in _statement_bodies(statement) if body]
+        bodies = statement_bodies(statement)
         if bodies:
             inner = min(body[0].lineno for body in bodies)
             spans.append((first, max(first, inner - 1 if inner > statement.lineno else inner)))
@@ -216,7 +218,7 @@ def pieces_shallow(lines: Sequence[str], spans: list[tuple[int, int]], elifs: in
 
 
 # The statements that hold others (a simple statement holds none, and has no decorator).
-_COMPOUND = frozenset(
+COMPOUND_STATEMENTS = frozenset(
     {
         *(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While),
         *(ast.With, ast.AsyncWith, ast.Try, ast.Match, *((ast.TryStar,) if hasattr(ast, "TryStar") else ())),
@@ -224,12 +226,13 @@ _COMPOUND = frozenset(
 )
 
 
-def _statement_bodies(statement: ast.stmt) -> list[list[ast.stmt]]:
-    """The bodies of a compound statement (its clauses', its handlers' and its cases' too)."""
+def statement_bodies(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The bodies of a compound statement, none of them empty (its clauses', its handlers' and
+    its cases' too), in the order of the fields."""
     bodies = [getattr(statement, field, None) for field in ("body", "orelse", "finalbody")]
     found = [body for body in bodies if isinstance(body, list) and body and isinstance(body[0], ast.stmt)]
-    found += [handler.body for handler in getattr(statement, "handlers", ())]
-    found += [case.body for case in getattr(statement, "cases", ())]
+    found += [handler.body for handler in getattr(statement, "handlers", ()) if handler.body]
+    found += [case.body for case in getattr(statement, "cases", ()) if case.body]
     return found
 
 

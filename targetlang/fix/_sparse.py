@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ._diff import line_starts, python_lines
-from ._python_syntax import pieces_shallow
+from ._python_syntax import COMPOUND_STATEMENTS, pieces_shallow, statement_bodies
 
 __all__ = ["Sparse", "sparse"]
 
@@ -116,38 +116,48 @@ class _Module:
         top: list[int] = []
         self.children[-1] = [top]
         pending.append((tree.body, -1, -1, top))
+        statements, children = self.statements, self.children
         while pending:
             body, parent, scope, into = pending.pop()
             for node in body:
-                index = len(self.statements)
-                start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
-                end = node.end_lineno or node.lineno
-                self.statements.append(_Statement(node, start, end, parent, scope))
+                index = len(statements)
                 into.append(index)
+                if type(node) not in COMPOUND_STATEMENTS:  # (most: no decorator, no body)
+                    statements.append(_Statement(node, node.lineno, node.end_lineno or node.lineno, parent, scope))
+                    children[index] = []
+                    if isinstance(node, ast.Global):
+                        self._declared_global.update(node.names)
+                    continue
+                start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+                statements.append(_Statement(node, start, node.end_lineno or node.lineno, parent, scope))
                 inner = index if isinstance(node, _SCOPES) else scope
                 bodies: list[list[int]] = []
-                self.children[index] = bodies
-                for child_body in _bodies(node):
+                children[index] = bodies
+                for child_body in statement_bodies(node):
                     mine: list[int] = []
                     bodies.append(mine)
                     pending.append((child_body, index, inner, mine))
-                if isinstance(node, ast.Global):
-                    self._declared_global.update(node.names)
         # Each line's innermost statement (the lines of a statement that no child covers: its
         # header's, its clauses'), and the statements whose own text holds it; in time linear in
         # the lines, not in the lines times the depth.
-        for index, statement in enumerate(self.statements):
-            for line in range(statement.start, self.text_end(index) + 1):
-                self.at_line.setdefault(line, []).append(index)
-            line = statement.start
-            for start, stop in sorted(
-                (self.statements[child].start, self.statements[child].end)
-                for body in self.children[index]
-                for child in body
+        at_line, owner = self.at_line, self.owner
+        for index, statement in enumerate(statements):
+            start, end = statement.start, statement.end
+            if not children[index]:  # a simple statement: its lines are its own
+                statement.text_end = end
+                for line in range(start, end + 1):
+                    at_line.setdefault(line, []).append(index)
+                owner[start : end + 1] = [index] * (end + 1 - start)
+                continue
+            for line in range(start, self.text_end(index) + 1):
+                at_line.setdefault(line, []).append(index)
+            line = start
+            for first, last in sorted(
+                (statements[child].start, statements[child].end) for body in children[index] for child in body
             ):
-                self.owner[line:start] = [index] * max(0, start - line)
-                line = max(line, stop + 1)
-            self.owner[line : statement.end + 1] = [index] * max(0, statement.end + 1 - line)
+                owner[line:first] = [index] * max(0, first - line)
+                line = max(line, last + 1)
+            owner[line : end + 1] = [index] * max(0, end + 1 - line)
 
     # -- what a statement holds
 
@@ -531,17 +541,6 @@ def _ending(line: str) -> str:
 
 def _line_of(starts: list[int], offset: int) -> int:
     return max(1, min(len(starts) - 1, bisect.bisect_right(starts, offset)))
-
-
-def _bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
-    for field in ("body", "orelse", "finalbody"):
-        body = getattr(node, field, None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-            yield body
-    for handler in getattr(node, "handlers", ()):
-        yield handler.body
-    for case in getattr(node, "cases", ()):
-        yield case.body
 
 
 # The parts of a statement that bind names (besides a := anywhere in it).
