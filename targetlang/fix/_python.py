@@ -143,7 +143,8 @@ def _fixed_sparse(
         cost, _ = (0, 0) if flat else nesting_cost(view.text, options.path, MAX_LARGE_STACK_COST)
         if cost > MAX_NESTING_COST:
             return None
-        fixed, findings = _fixed_point(view.text, dataclasses.replace(options, defined=view.defined), table, black)
+        in_view = dataclasses.replace(options, defined=view.defined, lines_in=view.lines_in)
+        fixed, findings = _fixed_point(view.text, in_view, table, black)
     except (RecursionError, SourceSyntaxError, NestingTooDeepError):
         return None
     if fixed == view.text:

@@ -47,6 +47,8 @@ class Options:
     # the classes and functions the whole module defines at its top level (a sparse view's
     # module elides those nothing reads)
     defined: frozenset[str] = frozenset()
+    # a sparse view's: each line's in the whole text, given the text (Sparse.lines_in)
+    lines_in: Callable[[str], Sequence[int]] | None = None
 
 
 def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:
@@ -274,7 +276,9 @@ class Rewriter(cst.CSTTransformer):
         wanted.update(use.node for uses, _ in self.uses for use in uses)
         found, code = spans(self.module, wanted)
         shift = self.options.first_line - 1  # a code block of a document: its lines are the document's
-        where = {node: (line + shift, column) for node, ((line, column), _) in found.items()}
+        # (a sparse view's lines: their numbers in the whole text)
+        whole = self.options.lines_in(code) if self.options.lines_in is not None else range(len(code) + 2)
+        where = {node: (whole[line] + shift, column) for node, ((line, column), _) in found.items()}
         offsets = line_starts(python_lines(code)) if self._read_later else []
         placed = []
         for index, (finding, node, (uses, blocker)) in enumerate(

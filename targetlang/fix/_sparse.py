@@ -16,9 +16,11 @@ prefilter found (:func:`._prefilter.hits`), this module keeps
   literal), one step;
 * the header of every compound statement around a kept one.
 
-Each run of sibling statements that is not kept becomes one ``pass`` with a marker comment, then
-blank lines, so every kept line keeps its number and its columns: findings need no mapping. After
-the fix the marked runs are put back (:meth:`Sparse.restore`). Names are matched as words of the
+Each run of sibling statements that is not kept becomes one line, a ``pass`` with a marker
+comment: every kept line keeps its columns, and its number once the runs are counted
+(:meth:`Sparse.lines_in`, which the findings are placed by; blank lines kept the numbers as they
+were, and were a third of what LibCST parsed). After the fix the marked runs are put back
+(:meth:`Sparse.restore`). Names are matched as words of the
 text (in strings and comments too, as attribute names too): a word more keeps a statement more,
 never one less.
 """
@@ -60,27 +62,25 @@ class Sparse:
 
     def restore(self, fixed: str) -> str | None:
         """``fixed`` (``text`` after a fix) with every elided run put back, or ``None`` when a
-        run's marker and blank lines are not found as they were written."""
-        lines = python_lines(fixed)
+        run's marker is not found as it was written."""
         wanted = dict(self.regions)
         out: list[str] = []
-        index = 0
-        found = 0
-        while index < len(lines):
-            line = lines[index]
+        for line in python_lines(fixed):
             original = wanted.pop(line.rstrip("\r\n"), None) if _MARK in line else None
-            if original is None:
-                out.append(line)
-                index += 1
-                continue
-            count = len(python_lines(original))
-            blanks = lines[index + 1 : index + count]
-            if len(blanks) != count - 1 or any(b.strip("\r\n") for b in blanks):
-                return None
-            out.append(original)
-            found += 1
-            index += count
-        return "".join(out) if found == len(self.regions) else None
+            out.append(line if original is None else original)
+        return None if wanted else "".join(out)
+
+    def lines_in(self, text: str) -> list[int]:
+        """For each line of ``text`` (this view, or what a fix made of it), from 1: its line once
+        the elided runs are put back (and one more, the line after the last)."""
+        sizes = {marker: len(python_lines(original)) for marker, original in self.regions}
+        found = [0]
+        line = 1
+        for each in python_lines(text):
+            found.append(line)
+            line += sizes.get(each.rstrip("\r\n"), 1) if _MARK in each else 1
+        found.append(line)
+        return found
 
 
 _MARK = "# targetlang-elided-"
@@ -504,24 +504,31 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
     nonce = secrets.token_hex(8)
     lines = list(module.lines)
     regions: list[tuple[str, str]] = []
-    for number, (start, end) in enumerate(elide):
+    dropped = [False] * (len(lines) + 1)
+    for number, (start, end) in enumerate(sorted(elide)):
         original = "".join(lines[start - 1 : end])
         if not original.endswith(("\n", "\r")):
-            return None  # the last line without a newline: nothing to put blank lines after
+            return None  # the last line without a newline: the marker would have none
         first = lines[start - 1]
         indent = first[: len(first) - len(first.lstrip(" \t"))]
         marker = f"{indent}pass  {_MARK}{nonce}-{number}"
         regions.append((marker, original))
         lines[start - 1] = marker + _ending(lines[end - 1])
-        for line in range(start + 1, end + 1):
-            lines[line - 1] = _ending(lines[line - 1])
-    text = "".join(lines)
-    if len(python_lines(text)) != len(module.lines):
-        return None  # a lone \r before a blank line read as one \r\n: the lines would move
-    flat = len(lines) >= 200 and "\r" not in text
+        for number in range(start + 1, end + 1):
+            dropped[number] = True
+    view: list[str] = []
+    at = [0] * (len(lines) + 1)  # each line's in the view (a kept one's)
+    for number, text_line in enumerate(lines, 1):
+        if not dropped[number]:
+            view.append(text_line)
+        at[number] = len(view)
+    text = "".join(view)
+    if len(python_lines(text)) != len(view):
+        return None  # a lone \r before a line's \n read as one \r\n: the lines would move
+    flat = len(view) >= 200 and "\r" not in text
     if flat:
-        spans = [(statements[index].start, module.text_end(index)) for index in kept]
-        flat = pieces_shallow(lines, spans, text.count("elif"))
+        spans = [(at[statements[index].start], at[module.text_end(index)]) for index in kept]
+        flat = pieces_shallow(view, spans, text.count("elif"))
     return Sparse(text, tuple(regions), shallow=flat)
 
 
