@@ -525,7 +525,7 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
     text = "".join(view)
     if len(python_lines(text)) != len(view):
         return None  # a lone \r before a line's \n read as one \r\n: the lines would move
-    flat = len(view) >= 200 and "\r" not in text
+    flat = "\r" not in text
     if flat:
         spans = [(at[statements[index].start], at[module.text_end(index)]) for index in kept]
         flat = pieces_shallow(view, spans, text.count("elif"))
