@@ -276,9 +276,12 @@ class Rewriter(cst.CSTTransformer):
         wanted.update(use.node for uses, _ in self.uses for use in uses)
         found, code = spans(self.module, wanted)
         shift = self.options.first_line - 1  # a code block of a document: its lines are the document's
-        # (a sparse view's lines: their numbers in the whole text)
-        whole = self.options.lines_in(code) if self.options.lines_in is not None else range(len(code) + 2)
-        where = {node: (whole[line] + shift, column) for node, ((line, column), _) in found.items()}
+        # a sparse view's lines: their numbers in the whole text
+        whole = self.options.lines_in(code) if self.options.lines_in is not None else None
+        where = {
+            node: ((line if whole is None else whole[line]) + shift, column)
+            for node, ((line, column), _) in found.items()
+        }
         offsets = line_starts(python_lines(code)) if self._read_later else []
         placed = []
         for index, (finding, node, (uses, blocker)) in enumerate(

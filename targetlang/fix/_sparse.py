@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import dataclasses
 import re
 import secrets
 from collections.abc import Iterable, Iterator
@@ -311,12 +310,7 @@ def sparse(text: str, tree: ast.Module, hits: Iterable[tuple[int, int]]) -> Spar
         for line in range(_line_of(starts, begin), _line_of(starts, max(begin, end - 1)) + 1):
             seeds.update(module.texts_at(line))
     kept = _kept(module, seeds)
-    view = _elided(module, kept)
-    if view is None:
-        return None
-    nodes = (module.statements[index].node for index in module.children[-1][0])
-    defined = frozenset(node.name for node in nodes if isinstance(node, _SCOPES))
-    return dataclasses.replace(view, defined=defined)
+    return _elided(module, kept)
 
 
 def _kept(module: _Module, seeds: set[int]) -> set[int]:
@@ -514,8 +508,8 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
         marker = f"{indent}pass  {_MARK}{nonce}-{number}"
         regions.append((marker, original))
         lines[start - 1] = marker + _ending(lines[end - 1])
-        for number in range(start + 1, end + 1):
-            dropped[number] = True
+        for line in range(start + 1, end + 1):
+            dropped[line] = True
     view: list[str] = []
     at = [0] * (len(lines) + 1)  # each line's in the view (a kept one's)
     for number, text_line in enumerate(lines, 1):
@@ -529,7 +523,9 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
     if flat:
         spans = [(at[statements[index].start], at[module.text_end(index)]) for index in kept]
         flat = pieces_shallow(view, spans, text.count("elif"))
-    return Sparse(text, tuple(regions), shallow=flat)
+    nodes = (statements[index].node for index in module.children[-1][0])
+    defined = frozenset(node.name for node in nodes if isinstance(node, _SCOPES))
+    return Sparse(text, tuple(regions), defined, flat)
 
 
 def _starts_line(module: _Module, statement: _Statement) -> bool:
