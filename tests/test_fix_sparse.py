@@ -328,6 +328,49 @@ def test_a_call_of_a_helpers_name_no_import_makes_one_is_not_read(source: str) -
     assert hits(source) == []
 
 
+# What target-str-compare and a join of a literal list read passes the prefilter, as they are
+# written: str() of a name or of an attribute named so, compared with a literal (after a line
+# break too) or tested with startswith; a literal with a dash searched for in str(); a join of a
+# list or tuple of parts
+KEPT_BY_THE_PREFILTER = [
+    'import tvm\ntarget = tvm.target.Target("llvm")\nif "-mcpu" in str(target):\n    pass\n',
+    'def f(target):\n    return str(target) == "llvm"\n',
+    'def f(target):\n    return str(target) != (\n        "llvm"\n    )\n',
+    "def f(self):\n    return str(self.target) == 'cuda'\n",
+    "def f(tgt):\n    return '-mcpu' not in str(tgt)\n",
+    'def f(tgt):\n    return str(tgt).startswith("cuda")\n',
+    'import tvm\nx = " ".join(["llvm", "-mcpu=skylake"])\ntvm.build(m, target=x)\n',
+    'import tvm\ntvm.build(m, target=" ".join((kind, "-mcpu=skylake")))\n',
+    # options joined by a generator, then appended where a target stands (TVM v0.16.0's
+    # tests/python/contrib/test_uma/test_target.py)
+    'import tvm\nargs = " ".join((f"--{k}={v}" for k, v in a.items()))\nt = tvm.target.Target(f"{name} {args}")\n',
+]
+# ... and what they do not read does not (37 files of TVM v0.23.0 LibCST read for nothing)
+PASSED_OVER_BY_THE_PREFILTER = [
+    'print(", ".join([str(i) for i in x]))\n',
+    'msg = "; ".join(["{}: {}".format(s, len(i)) for s, i in items])\n',
+    'out = "\\n".join(line.strip() for line in lines)\n',
+    'def f(target):\n    return "webgpu" in str(target)\n',  # a kind searched for: still found
+    'assert str(x << y) == "T.shift_left(x, y)"\n',
+    'def f(target):\n    return str(target.kind) == "llvm"\n',
+    'try:\n    pass\nexcept ValueError as err:\n    assert "empty" not in str(err)\n',
+]
+
+
+@pytest.mark.parametrize("source", KEPT_BY_THE_PREFILTER)
+def test_what_a_rule_reads_passes_the_prefilter(source: str) -> None:
+    whole = _whole(source)
+    assert whole
+    assert hits(source)
+    assert [(f.line, f.rule, f.safety) for f in fix_source(source, path="x.py").findings] == whole
+
+
+@pytest.mark.parametrize("source", PASSED_OVER_BY_THE_PREFILTER)
+def test_what_no_rule_reads_is_passed_over(source: str) -> None:
+    assert _whole(source) == []
+    assert hits(source) == []
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in (DATA / "prefilter").iterdir()))
 def test_a_real_file_the_prefilter_passes_over_has_nothing_to_fix(name: str) -> None:
     # (tests/data/fix/SOURCES.md: files of TVM that call a helper's name, tvm.rocm(0) and the like)

@@ -10,7 +10,10 @@ from .._registry import Registry
 from ._convert import reading_registry
 from ._properties import REMOVED_PROPERTIES
 
-__all__ = ["former_kinds", "helper_names", "hits", "kind_names", "worth_parsing"]
+__all__ = ["GUESSED_RECEIVERS", "former_kinds", "helper_names", "hits", "kind_names", "worth_parsing"]
+
+GUESSED_RECEIVERS = frozenset({"target", "tgt", "tvm_target", "target_host", "host"})
+"""The names a receiver is taken for a ``Target`` by, where nothing else says what it holds."""
 
 
 def helper_names() -> frozenset[str]:
@@ -27,6 +30,7 @@ def worth_parsing(text: str, registry: Registry | None = None, *, written: bool 
     looks, legacy, properties = _prefilter(registry)
     return (
         any(pattern.search(text) for pattern in (legacy if written else looks))
+        or any(_option_searched(text, match) for match in _IN_STR.finditer(text))
         or bool(properties.search(text) and _TARGET_WORD.search(text))
         or any(_helper_call(alias).search(text) for alias in _module_aliases(text))
     )
@@ -38,6 +42,7 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
     (:mod:`._sparse`)."""
     looks, _, properties = _prefilter(registry)
     found = [match.span() for pattern in looks for match in pattern.finditer(text)]
+    found += [match.span() for match in _IN_STR.finditer(text) if _option_searched(text, match)]
     if _TARGET_WORD.search(text):
         found += [match.span() for match in properties.finditer(text)]
     for alias in _module_aliases(text):
@@ -58,6 +63,35 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
+# What target-str-compare reads (rules/target_str_compare.py): str() of a name, or of an
+# attribute named as a target is, compared with a string literal (in parentheses, after a line
+# break or a comment, as may be) or tested with startswith/endswith; and a literal with a dash
+# searched for in str() of anything (the literal is looked at by _option_searched).
+_THEN_A_STRING = r"""(?:\s|\\|\(|#[^\n]*)*[rRuUbBfF]*["']"""
+_IN_STR = re.compile(r"""in\s+str\(""")
+# A string literal alone on its line right before ``in`` (or ``not in``), that is none of a
+# triple-quoted one's quotes, written without a backslash (and its opening quote after none):
+# its text is all it can be.
+_LITERAL_BEFORE = re.compile(r"""(?<!["'\\])(["'])([^"'\\\n]*)\1\s*(?:not\s+)?$""")
+# A comprehension or generator in the brackets of a join, whose parts hold no option: its first
+# element (words, calls and subscripts of no more than two levels, and whole literals written
+# without a backslash or a dash), then the keyword "for", on the same line. ("for" in no string
+# can be anything else there; a literal with a dash may make the options a target is built of:
+# " ".join(f"--{k}={v}" for k, v in args.items()).)
+_COMPREHENSION = (
+    r"""(?:[^\[\]()"'\\\n#]|\((?:[^()"'\\\n]|\([^()"'\\\n]*\)|"[^"\\\n-]*"|'[^'\\\n-]*')*\)"""
+    r"""|\[(?:[^\[\]"'\\\n]|"[^"\\\n-]*"|'[^'\\\n-]*')*\]|"[^"\\\n-]*"|'[^'\\\n-]*')*?\bfor\b"""
+)
+
+
+def _option_searched(text: str, match: re.Match[str]) -> bool:
+    """Whether the ``in str(`` at ``match`` may search for an option (``"-mcpu" in str(t)``):
+    not where a literal that does not start with a dash is all there is before it."""
+    start = text.rfind("\n", 0, match.start()) + 1
+    literal = _LITERAL_BEFORE.search(text, start, match.start())
+    return literal is None or literal[2].startswith("-")
+
+
 # The names an import statement imports, up to the one a pattern looks for: in parentheses
 # (comments skipped whole), or to the end of its logical line. (Read on past the statement, a
 # pattern met "cuda" in the Target("cuda") of a function below an import of Target.)
@@ -116,24 +150,35 @@ def _prefilter(
         r"""target(?:_host)?\s*=[^)]{0,400}?["']""",
         r"""host\s*=[^)]{0,400}?["']""",
     )
+    # what follows a quote: the engine stops at every quote of the text (most of the time this
+    # pattern takes), so the modern rules' kind TVM removed, alone in its quotes, is looked for
+    # in the same pass (a pattern of its own took as long again)
+    after_quote = (
+        rf"""\s*{head}[^"'\n]*?\s-|\s*(?:{kinds})\s+["'{{%]|\s+-\w|[^"'\n]*\\[xuUN0-7]"""
+        rf"""|\.join\(\s*[\[(](?!{_COMPREHENSION})"""
+    )
+    former = "|".join(sorted(map(re.escape, former_kinds())))
     looks = (
-        rf"""["'](?:\s*{head}[^"'\n]*?\s-|\s*(?:{kinds})\s+["'{{%]|\s+-\w|[^"'\n]*\\[xuUN0-7]|\.join\(\s*[\[(])""",
+        rf"""["'](?:{after_quote}|\s*(?:{former})\s*["'])""",
         *(rf"""{where}[^"'\n]*?-""" for where in stands),
         r"canon_",
         # a helper imported or named without a call (removed: the import fails)
         rf"""target\.(?:{removed})\b""",
         rf"""from\s+tvm\.target(?:\.target)?\s+import{_IMPORTED}\b(?:{removed})\b""",
         # str() of a target tested
-        r"""str\([^()\n]{1,80}\)\s*(?:[=!]=|\.(?:starts|ends)with\b)""",
-        r"""in\s+str\(""",
+        rf"""str\(\s*(?:\w+|[\w.]+\.(?:{'|'.join(GUESSED_RECEIVERS)}))\s*\)\s*(?:[=!]={_THEN_A_STRING}|\.(?:starts|ends)with\b)""",
     )
-    legacy = looks[:1] + tuple(rf"""{where}(?:[^"'\n]*?\s)?-""" for where in stands) + looks[4:]
+    legacy = (
+        rf"""["'](?:{after_quote})""",
+        *(rf"""{where}(?:[^"'\n]*?\s)?-""" for where in stands),
+        *looks[4:],
+    )
     modern = (
-        # a dict or JSON with a kind or tag, a tag where a target stands, a kind TVM removed
+        # a dict or JSON with a kind or tag, a tag where a target stands (and a kind TVM removed:
+        # the first pattern)
         r"""kind\\?["']\s*:""",
         r"""tag\\?["']\s*:""",
         r"""Target\(\s*["'][\w.-]+/""",
-        rf"""["']\s*(?:{'|'.join(sorted(map(re.escape, former_kinds())))})\s*["']""",
     )
     return (
         tuple(map(re.compile, looks + modern)),

@@ -19,12 +19,9 @@ from ._apis import EVERY_POSITIONAL, ApiTable
 from ._candidates import built, candidate
 from ._compose import is_format
 from ._plugins import SurveyHook, survey_hooks
-from ._prefilter import helper_names
+from ._prefilter import GUESSED_RECEIVERS, helper_names
 
 __all__ = ["GUESSED_RECEIVERS", "HELPER_MODULES", "STRICT", "Context", "Survey", "dotted"]
-
-GUESSED_RECEIVERS = frozenset({"target", "tgt", "tvm_target", "target_host", "host"})
-"""The names a receiver is taken for a ``Target`` by, where nothing else says what it holds."""
 
 # The modules whose helper constructors TVM 0.24 removed.
 HELPER_MODULES = ("tvm.target", "tvm.target.target")
