@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import warnings
 from pathlib import Path
@@ -12,7 +13,12 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from targetlang import SourceSyntaxError
 from targetlang.fix import RULES, _imports, _positions, _walk, fix_source
+from targetlang.fix._apis import DEFAULT_TABLE
 from targetlang.fix._positions import starts
+from targetlang.fix._prefilter import hits
+from targetlang.fix._python_syntax import statement_lines
+from targetlang.fix._sparse import sparse
+from targetlang.fix._survey import Survey
 
 from .conftest import Run
 
@@ -630,6 +636,66 @@ def test_the_spans_of_reported_nodes_are_the_position_providers(path: Path) -> N
         )
         for node in seen.nodes
     }
+
+
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.nodes: list[cst.Name] = []
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.nodes.append(node)
+
+
+def _found_in_text_is_the_position_providers(text: str, outline: _positions.Outline) -> int:
+    """Every node :func:`_positions.found_in_text` finds in ``text`` (a file, or a sparse view
+    of one) is where LibCST's ``PositionProvider`` says it is; how many it found."""
+    module = cst.parse_module(text)
+    survey = Survey(DEFAULT_TABLE)
+    _walk.walk(module, survey, trivia=False)
+    seen = _Reportable()
+    module.visit(seen)
+    names = _Names()
+    module.visit(names)  # (as a use of a value is)
+    nodes = [*seen.nodes, *names.nodes]
+    found = _positions.found_in_text(module, nodes, outline, survey.parents)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    for node, ((start, end), code) in found.items():
+        place = positions[node]
+        assert (start, end) == ((place.start.line, place.start.column), (place.end.line, place.end.column))
+        assert code == module.code_for_node(node)
+    return len(found)
+
+
+@pytest.mark.parametrize("path", _POSITION_FILES[1::4], ids=lambda p: p.name)
+def test_the_nodes_found_in_the_text_are_where_the_position_provider_says(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    assert _found_in_text_is_the_position_providers(text, _positions.Outline(text, statement_lines(tree.body))) > 20
+    view = sparse(text, tree, hits(text))
+    if view is not None:  # and in a sparse view of it, by the view's own outline
+        _found_in_text_is_the_position_providers(view.text, _positions.Outline(view.text, view.statements))
+
+
+def test_a_node_is_not_found_in_the_text_where_its_statements_are_not_python_s() -> None:
+    text = "x = 'llvm -mcpu=a'; y = 1\nz = 'cuda'\n"
+    module = cst.parse_module(text)
+    survey = Survey(DEFAULT_TABLE)
+    _walk.walk(module, survey, trivia=False)
+    seen = _Reportable()
+    module.visit(seen)
+    lines = statement_lines(ast.parse(text).body)
+    assert len(_positions.found_in_text(module, seen.nodes, _positions.Outline(text, lines), survey.parents)) == 2
+    # one statement too few, or the first line's two read as one: nothing is found
+    for wrong in (lines[1:], ((1, 1), (2, 2))):
+        assert _positions.found_in_text(module, seen.nodes, _positions.Outline(text, wrong), survey.parents) == {}
+
+
+def test_a_node_written_twice_in_its_statement_is_placed_by_printing() -> None:
+    source = "import tvm\nlib = tvm.build(m, target='llvm -mcpu=a') or tvm.build(m, target='llvm -mcpu=a')\n"
+    line = source.splitlines()[1]
+    first = line.index("'llvm")
+    findings = fix_source(source, path="x.py", check=True).findings
+    assert [(f.line, f.column) for f in findings] == [(2, first + 1), (2, line.index("'llvm", first + 1) + 1)]
 
 
 def test_a_finding_s_text_is_the_text_as_it_stands() -> None:

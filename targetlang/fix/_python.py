@@ -26,6 +26,7 @@ from ._findings import Finding
 from ._flow import Flow
 from ._imports import imports
 from ._layout import black_formatter, long_lines, project_line_length, split
+from ._positions import Outline
 from ._prefilter import hits, worth_parsing
 from ._python_syntax import (
     MAX_LARGE_STACK_COST,
@@ -36,6 +37,7 @@ from ._python_syntax import (
     nesting_cost,
     python_error,
     shallow,
+    statement_lines,
     too_deep,
 )
 from ._rewriter import Options, Rewriter
@@ -107,7 +109,17 @@ def fix_python(
             reading = Reading(tree, tuple(spans))
         length = line_length if line_length is not None else project_line_length(path)
         options = Options(
-            path, registry, unsafe, selected, prefer_tags, target_version, first_line, length, source=text, check=check
+            path,
+            registry,
+            unsafe,
+            selected,
+            prefer_tags,
+            target_version,
+            first_line,
+            length,
+            source=text,
+            check=check,
+            outline=Outline(text, statement_lines(reading.tree.body)),
         )
         # a hit every other line or more (a file of targets): the view would keep nearly all of it
         dense = len(reading.hits) * 2 >= text.count("\n") + 1
@@ -143,7 +155,9 @@ def _fixed_sparse(
         cost, _ = (0, 0) if flat else nesting_cost(view.text, options.path, MAX_LARGE_STACK_COST)
         if cost > MAX_NESTING_COST:
             return None
-        in_view = dataclasses.replace(options, defined=view.defined, lines_in=view.lines_in)
+        in_view = dataclasses.replace(
+            options, defined=view.defined, lines_in=view.lines_in, outline=Outline(view.text, view.statements)
+        )
         fixed, findings = _fixed_point(view.text, in_view, table, black)
     except (RecursionError, SourceSyntaxError, NestingTooDeepError):
         return None
@@ -173,11 +187,13 @@ def _fixed_point(
     # can hold anything new (the rest was read, and fixed or not, in the pass before), so the loop
     # goes on only while what was written may hold a target.
     current = fixed
+    after = dataclasses.replace(options, outline=None)
     for _ in range(_MAX_PASSES - 1):
         applied = any(f.applied for f in findings)
         if current is None or current == text or not applied or not worth_parsing(written, registry, written=True):
             break
-        again, later, written = _fixed_python(current, options, table, deferred_black)
+        # (what it reads is what the fixes made: the outline of the text before is not its)
+        again, later, written = _fixed_python(current, after, table, deferred_black)
         if again == current:
             break
         findings += [f for f in later if f.applied]

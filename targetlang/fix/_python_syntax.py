@@ -33,6 +33,7 @@ __all__ = [
     "python_error",
     "shallow",
     "statement_bodies",
+    "statement_lines",
     "too_deep",
 ]
 
@@ -224,6 +225,14 @@ COMPOUND_STATEMENTS = frozenset(
         *(ast.With, ast.AsyncWith, ast.Try, ast.Match, *((ast.TryStar,) if hasattr(ast, "TryStar") else ())),
     }
 )
+
+
+def statement_lines(body: Sequence[ast.stmt]) -> tuple[tuple[int, int], ...]:
+    """The first line (its first decorator's) and the last of each of ``body``'s statements."""
+    return tuple(
+        (min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]), node.end_lineno or node.lineno)
+        for node in body
+    )
 
 
 def statement_bodies(statement: ast.stmt) -> list[list[ast.stmt]]:

@@ -19,7 +19,7 @@ from ._flow import Flow, Use
 from ._layout import DEFAULT_LINE_LENGTH
 from ._literal import render
 from ._plugins import rewrite_hooks
-from ._positions import spans, starts
+from ._positions import Outline, Span, found_in_text, spans, starts
 from ._rules import Safety
 from ._suppress import NO_SUPPRESSION, Suppression
 from ._survey import Survey
@@ -49,6 +49,9 @@ class Options:
     defined: frozenset[str] = frozenset()
     # a sparse view's: each line's in the whole text, given the text (Sparse.lines_in)
     lines_in: Callable[[str], Sequence[int]] | None = None
+    # the text this pass reads and its top-level statements' lines (the first pass's: a later
+    # one reads what the fixes made), where the findings are looked for before printing it
+    outline: Outline | None = None
 
 
 def _unparenthesized(node: cst.CSTNode) -> cst.CSTNode:
@@ -274,7 +277,14 @@ class Rewriter(cst.CSTTransformer):
         all of them: see :mod:`._positions`), with the uses of its value where they are."""
         wanted = set(self.reported)
         wanted.update(use.node for uses, _ in self.uses for use in uses)
-        found, code = spans(self.module, wanted)
+        outline = self.options.outline
+        in_text = found_in_text(self.module, wanted, outline, self.survey.parents) if outline is not None else {}
+        found: dict[cst.CSTNode, Span] = {node: span for node, (span, _) in in_text.items()}
+        rest = wanted.difference(found)
+        code = outline.text if outline is not None else ""
+        if rest:  # placed by printing the module
+            printed, code = spans(self.module, rest)
+            found.update(printed)
         shift = self.options.first_line - 1  # a code block of a document: its lines are the document's
         # a sparse view's lines: their numbers in the whole text
         whole = self.options.lines_in(code) if self.options.lines_in is not None else None
@@ -282,16 +292,18 @@ class Rewriter(cst.CSTTransformer):
             node: ((line if whole is None else whole[line]) + shift, column)
             for node, ((line, column), _) in found.items()
         }
-        offsets = line_starts(python_lines(code)) if self._read_later else []
+        offsets = line_starts(python_lines(code)) if self._read_later and rest else []
         placed = []
         for index, (finding, node, (uses, blocker)) in enumerate(
             zip(self.findings, self.reported, self.uses, strict=True)
         ):
             if index in self._read_later:
-                (first, start), (last, end) = found[node]
-                finding = dataclasses.replace(
-                    finding, before=code[offsets[first - 1] + start : offsets[last - 1] + end]
-                )
+                if node in in_text:
+                    before = in_text[node][1]
+                else:
+                    (first, start), (last, end) = found[node]
+                    before = code[offsets[first - 1] + start : offsets[last - 1] + end]
+                finding = dataclasses.replace(finding, before=before)
             sites = tuple(UseSite(where[u.node][0], where[u.node][1] + 1, u.kind, u.what) for u in uses)
             reason = None
             message = finding.message

@@ -58,6 +58,9 @@ class Sparse:
     # whether ``text`` surely nests less than LibCST takes (:func:`._python_syntax.shallow`, of
     # the kept statements alone)
     shallow: bool = False
+    # the first and last line in ``text`` of each of its top-level statements (an elided run's
+    # marker one), as :class:`._positions.Outline` has them
+    statements: tuple[tuple[int, int], ...] = ()
 
     def restore(self, fixed: str) -> str | None:
         """``fixed`` (``text`` after a fix) with every elided run put back, or ``None`` when a
@@ -525,7 +528,15 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
         flat = pieces_shallow(view, spans, text.count("elif"))
     nodes = (statements[index].node for index in module.children[-1][0])
     defined = frozenset(node.name for node in nodes if isinstance(node, _SCOPES))
-    return Sparse(text, tuple(regions), defined, flat)
+    markers = {start for start, _ in elide}
+    outline = []
+    for index in module.children[-1][0]:
+        statement = statements[index]
+        if statement.start in markers:
+            outline.append((at[statement.start], at[statement.start]))
+        elif not dropped[statement.start]:
+            outline.append((at[statement.start], at[statement.end]))
+    return Sparse(text, tuple(regions), defined, flat, tuple(outline))
 
 
 def _starts_line(module: _Module, statement: _Statement) -> bool:
