@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from targetlang.fix._literal import Code, placeholder, render, string_body
-from targetlang.fix._literal_node import literal_node
+from targetlang.fix._literal_node import WrittenCode, literal_node
 
 from .conftest import examples
 
@@ -83,3 +83,19 @@ def test_a_string_s_body_reads_back_as_the_string(text: str, quote: str) -> None
     assert isinstance(joined, ast.JoinedStr)  # of text alone: its braces doubled
     parts = [part.value for part in joined.values if isinstance(part, ast.Constant) and isinstance(part.value, str)]
     assert len(parts) == len(joined.values) and "".join(parts) == text
+
+
+def test_written_code_is_printed_as_it_was_written_in_the_tree() -> None:
+    # (what a fix writes when checking: its code in place of the node it replaces, in parentheses
+    # where it is given them)
+    module = cst.parse_module("x = f('llvm -mcpu=a', 1)\n")
+
+    class Written(cst.CSTTransformer):
+        def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.BaseExpression:
+            return WrittenCode('{"kind": "llvm", "mcpu": "a"}')
+
+    fixed = module.visit(Written())
+    assert fixed.code == 'x = f({"kind": "llvm", "mcpu": "a"}, 1)\n'
+    assert fixed.visit(Written()).code == fixed.code
+    framed = WrittenCode("t").with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    assert module.code_for_node(framed) == "(t)"

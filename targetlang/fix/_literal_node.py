@@ -9,13 +9,18 @@ of that code (tests/test_fix_literal.py compares them on generated configs, and 
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+if TYPE_CHECKING:  # (LibCST's own module: what its codegen passes, named for the types alone)
+    from libcst._nodes.internal import CodegenState
+
 from ._literal import PLACEHOLDER, Code, string_body
 
-__all__ = ["literal_node"]
+__all__ = ["WrittenCode", "literal_node"]
 
 # The nodes of layout every node made here holds, made once and shared (a node is immutable, and
 # one of white space or punctuation is never reported nor looked up by its id): a dict of three
@@ -74,3 +79,21 @@ def _string(text: str, quote: str) -> cst.SimpleString | None:
     if PLACEHOLDER.search(text):
         return None
     return cst.SimpleString(quote + string_body(text, quote) + quote)
+
+
+@dataclass(frozen=True)
+class WrittenCode(cst.BaseExpression):
+    """An expression whose code is ``text``, of no other node: what a fix writes when its
+    findings alone are asked for (``--check``), where nothing reads the node but its code (a
+    pass after, which reads the nodes a fix made, makes them: ``_python._fixed_python``)."""
+
+    text: str
+    lpar: Sequence[cst.LeftParen] = ()
+    rpar: Sequence[cst.RightParen] = ()
+
+    def _visit_and_replace_children(self, visitor: object) -> WrittenCode:
+        return self  # (no node inside it to visit)
+
+    def _codegen_impl(self, state: CodegenState) -> None:
+        with self._parenthesize(state):
+            state.add_token(self.text)

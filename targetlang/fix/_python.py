@@ -260,6 +260,8 @@ def _fixed_python(
         written = "\n".join(rewriter.written_code(fixed))
         if not worth_parsing(written, options.registry, written=True):
             return None, findings, written
+        if rewriter.wrote_code:  # a pass comes after this one: it reads the text the fixes make
+            return _fixed_python(text, dataclasses.replace(options, check=False), table, deferred_black)
     # a written target that makes its line too long: black's layout for a file black leaves as
     # it is, else each such dict one entry a line (before the imports change: the nodes are ids)
     code = fixed.code

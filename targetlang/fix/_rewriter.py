@@ -106,6 +106,7 @@ class Rewriter(cst.CSTTransformer):
         # the uses of each finding's value, and the one that keeps its fix from being safe
         self.uses: list[tuple[Sequence[Use], Use | None]] = []
         self.need_target_import = False
+        self.wrote_code = False  # a fix put code alone in the tree (a WrittenCode: checking)
         self.replaced_imports: set[tuple[str, str, str | None]] = set()  # (module, name, alias)
         self.fstring_quotes: list[str] = []  # the quotes of the f-strings around the current node
         self._fstring_ends: list[str] = []  # and their closing quotes whole (''' or ')

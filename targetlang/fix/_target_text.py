@@ -13,7 +13,7 @@ from ._compose import compose, quote_of
 from ._convert import known_kind, options_of, reading_registry
 from ._flow import TEXT_USES, unsafe_use
 from ._literal import PLACEHOLDER, render
-from ._literal_node import literal_node
+from ._literal_node import WrittenCode, literal_node
 from ._rewriter import Rewriter
 from ._rules import Safety
 from ._runtime import shown, typed, written_values
@@ -92,6 +92,9 @@ def target_text(
         elif conversion.tag is not None:
             tag = literal_node(conversion.tag, quote)
             made = tag if isinstance(tag, cst.SimpleString) and tag.value == written else None
+        elif rewriter.options.check:  # (the findings alone: the node is read for its code)
+            made = WrittenCode(written)
+            rewriter.wrote_code = True
         else:
             made = literal_node(conversion.config, quote)
     return rewriter.parsed(written, updated, made)
