@@ -4,15 +4,18 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from targetlang import SettingsError, TargetError
-from targetlang.fix._settings import DEFAULT_EXCLUDE, auto_target_version, load_settings
+from targetlang.fix._settings import DEFAULT_EXCLUDE, _globs, auto_target_version, load_settings
 
-from .conftest import Run
+from .conftest import Run, examples
 
 
 @pytest.fixture(autouse=True)
@@ -148,6 +151,24 @@ def test_the_search_stops_at_the_repository_s_root(tmp_path: Path) -> None:
 def test_exclude_patterns(tmp_path: Path, patterns: list[str], path: str, excluded: bool) -> None:
     _tree(tmp_path, {"targetlang.toml": f"exclude = {patterns!r}\n".replace("'", '"')})
     assert load_settings(".").excluded(path) is excluded
+
+
+_GLOB_PARTS = st.sampled_from(["a", "b", "gen", ".", "_", "*", "?", "[ab]", "[!a]", "**", "/", "-", "\\", "]", "["])
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.lists(st.lists(_GLOB_PARTS, max_size=6).map("".join), min_size=1, max_size=4), st.lists(_GLOB_PARTS, max_size=6)
+)
+def test_the_patterns_match_as_fnmatch_does(patterns: list[str], parts: list[str]) -> None:
+    # (all of exclude's patterns are matched at once: each as fnmatch.fnmatchcase matches it)
+    name = "".join(parts)
+    named, pathed = _globs(tuple(patterns))
+    bare = [p.rstrip("/") for p in patterns]
+    expected_named = any(fnmatch.fnmatchcase(name, p) for p in bare if "/" not in p)
+    expected_pathed = any(fnmatch.fnmatchcase(name, p.lstrip("/")) for p in bare if "/" in p)
+    assert (named is not None and named.match(name) is not None) == expected_named
+    assert (pathed is not None and pathed.match(name) is not None) == expected_pathed
 
 
 @pytest.mark.parametrize(

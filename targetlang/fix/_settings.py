@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import difflib
 import fnmatch
+import functools
 import os
 import re
 import tomllib
@@ -221,16 +222,36 @@ def _matches(path: str, root: Path, patterns: list[str], below: str | None = Non
     if own is None:  # not below it after all: read as without it
         own = relative.parts if relative is not None else PurePosixPath(Path(path).as_posix()).parts
     first = max(1, len(names) - len(own) + 1)  # the shortest path from root that ends below it
+    named, pathed = _globs(tuple(patterns))
+    if named is not None and any(named.match(name) for name in own):
+        return True
+    return (
+        pathed is not None
+        and relative is not None
+        and any(pathed.match("/".join(names[:end])) for end in range(first, len(names) + 1))
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _globs(patterns: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """``patterns`` as two expressions, each matching what one of them matches as
+    ``fnmatch.fnmatchcase`` does: those without a ``/`` (matched against a name), and those with
+    one (against a path from the root; a trailing ``/`` dropped, and a leading one). (One match
+    a name, where a call of ``fnmatchcase`` a name and a pattern was 146,000 calls over TVM's
+    1,559 files.)"""
+    named: list[str] = []
+    pathed: list[str] = []
     for pattern in patterns:
         bare = pattern.rstrip("/")
         if "/" in bare:
-            if relative is not None and any(
-                fnmatch.fnmatchcase("/".join(names[:end]), bare.lstrip("/")) for end in range(first, len(names) + 1)
-            ):
-                return True
-        elif any(fnmatch.fnmatchcase(name, bare) for name in own):
-            return True
-    return False
+            pathed.append(fnmatch.translate(bare.lstrip("/")))
+        else:
+            named.append(fnmatch.translate(bare))
+    return _alternation(named), _alternation(pathed)
+
+
+def _alternation(expressions: list[str]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{each})" for each in expressions)) if expressions else None
 
 
 def _parts_below(absolute: Path, below: str) -> tuple[str, ...] | None:
