@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from targetlang.fix import Finding, fix_source
+from targetlang.fix import Finding, _commented_block, fix_source
 from targetlang.fix._comment_blocks import fix_comments
+
+from .conftest import examples
 
 PLACES = Path(__file__).parent / "data" / "fix" / "places"
 LLVM_A = '{"kind": "llvm", "mcpu": "a"}'
@@ -570,3 +575,14 @@ def test_a_session_s_unsafe_reason_names_the_document_s_line() -> None:
     assert finding.reason == "at line 5, passed to print(), which the table of target APIs does not know"
     assert "not safe: at line 5, passed to print()" in finding.message
     assert [(use.line, use.kind) for use in finding.uses] == [(4, "export"), (5, "call"), (7, "target")]
+
+
+_COMMENT_PIECES = st.sampled_from(["#", " ", "\t", "\n", "\r", "x", "::", ":", "``", "`", "code-block", "code", "-"])
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.lists(_COMMENT_PIECES, max_size=20).map("".join))
+def test_a_commented_block_is_told_as_a_comment_line_with_a_marker(text: str) -> None:
+    # (what fix_source asks before reading a file's comments for code blocks)
+    expected = re.search(r"^[ \t]*#.*(?:code-block|::|```)", text, re.MULTILINE) is not None
+    assert _commented_block(text) == expected

@@ -166,7 +166,7 @@ def fix_source(
     if suffix not in TEXT_SUFFIXES:
         made, findings = python_of(text, check=check)
         fixed = text if made is None else made  # (None: check, and the fixes change the Python)
-        if _COMMENTED_BLOCK.search(text):
+        if _commented_block(text):
             from ._comment_blocks import fix_comments
 
             # a sphinx-gallery tutorial's examples, in .. code-block:: of its comments
@@ -196,8 +196,19 @@ def _result(
     return FixResult(source, fixed, tuple(findings), errors)
 
 
-# A comment line with a block's marker (_comment_blocks._MARKERS): the only comments it reads.
-_COMMENTED_BLOCK = re.compile(r"^[ \t]*#.*(?:code-block|::|```)", re.MULTILINE)
+def _commented_block(text: str) -> bool:
+    """Whether a comment line holds a block's marker (_comment_blocks._MARKERS): the only comments
+    it reads. (Each marker is looked for, then its line: an expression that starts at every line
+    took as long as the prefilter's patterns together.)"""
+    for marker in _BLOCK_MARKER.finditer(text):
+        start = text.rfind("\n", 0, marker.start()) + 1
+        if _COMMENT_START.match(text, start, marker.start()):
+            return True
+    return False
+
+
+_BLOCK_MARKER = re.compile(r"code-block|::|```")
+_COMMENT_START = re.compile(r"[ \t]*#")  # (the line's first character but blanks: a comment line)
 
 
 @functools.lru_cache(maxsize=8)

@@ -43,8 +43,9 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
     looks, _, properties = _prefilter(registry)
     found = [match.span() for pattern in looks for match in pattern.finditer(text)]
     found += [match.span() for match in _IN_STR.finditer(text) if _option_searched(text, match)]
-    if _TARGET_WORD.search(text):
-        found += [match.span() for match in properties.finditer(text)]
+    read = [match.span() for match in properties.finditer(text)]  # (the word after: it reads every character)
+    if read and _TARGET_WORD.search(text):
+        found += read
     for alias in _module_aliases(text):
         found += [match.span() for match in _helper_call(alias).finditer(text)]
     if found:
