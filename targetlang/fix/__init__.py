@@ -198,17 +198,16 @@ def _result(
 
 def _commented_block(text: str) -> bool:
     """Whether a comment line holds a block's marker (_comment_blocks._MARKERS): the only comments
-    it reads. (Each marker is looked for, then its line: an expression that starts at every line
-    took as long as the prefilter's patterns together.)"""
-    for marker in _BLOCK_MARKER.finditer(text):
-        start = text.rfind("\n", 0, marker.start()) + 1
-        if _COMMENT_START.match(text, start, marker.start()):
+    it reads. (Each ``#`` is looked at, then its line; an expression that starts at every line
+    took six times as long, as long as the prefilter's patterns together.)"""
+    for found in _MARKED_COMMENT.finditer(text):
+        start = text.rfind("\n", 0, found.start()) + 1
+        if not text[start : found.start()].strip(" \t"):  # (the line's first character but blanks)
             return True
     return False
 
 
-_BLOCK_MARKER = re.compile(r"code-block|::|```")
-_COMMENT_START = re.compile(r"[ \t]*#")  # (the line's first character but blanks: a comment line)
+_MARKED_COMMENT = re.compile(r"#[^\n]*?(?:code-block|::|```)")
 
 
 @functools.lru_cache(maxsize=8)
