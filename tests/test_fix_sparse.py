@@ -344,6 +344,12 @@ KEPT_BY_THE_PREFILTER = [
     # options joined by a generator, then appended where a target stands (TVM v0.16.0's
     # tests/python/contrib/test_uma/test_target.py)
     'import tvm\nargs = " ".join((f"--{k}={v}" for k, v in a.items()))\nt = tvm.target.Target(f"{name} {args}")\n',
+    # the literal first, str() of a call, and a run-time value then options where a target stands
+    'def f(target):\n    return "llvm" == str(target)\n',
+    'import tvm\nok = str(tvm.target.Target("llvm")) == "llvm"\n',
+    'import tvm\n\n\ndef f(name, args):\n    return tvm.target.Target(f"{name} {args}")\n',
+    'import tvm\n\n\ndef f(name, args):\n    return tvm.target.Target("{} {}".format(name, args))\n',
+    'import tvm\n\n\ndef f(name, args):\n    return tvm.target.Target("%s %s" % (name, args))\n',
 ]
 # ... and what they do not read does not (37 files of TVM v0.23.0 LibCST read for nothing)
 PASSED_OVER_BY_THE_PREFILTER = [

@@ -69,6 +69,7 @@ _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
 # break or a comment, as may be) or tested with startswith/endswith; and a literal with a dash
 # searched for in str() of anything (the literal is looked at by _option_searched).
 _THEN_A_STRING = r"""(?:\s|\\|\(|#[^\n]*)*[rRuUbBfF]*["']"""
+_CALL = r"""[\w.]+\((?:[^()\n]|\([^()\n]*\))*\)"""  # (a call that may make a target: Target("..."))
 _IN_STR = re.compile(r"""in\s+str\(""")
 # A string literal alone on its line right before ``in`` (or ``not in``), that is none of a
 # triple-quoted one's quotes, written without a backslash (and its opening quote after none):
@@ -157,17 +158,22 @@ def _prefilter(
     after_quote = (
         rf"""\s*{head}[^"'\n]*?\s-|\s*(?:{kinds})\s+["'{{%]|\s+-\w|[^"'\n]*\\[xuUN0-7]"""
         rf"""|\.join\(\s*[\[(](?!{_COMPREHENSION})"""
+        # a literal compared with str() of what may be a target ("llvm" == str(t)), read by
+        # target-str-compare
+        r"""|\)*\s*[=!]=\s*str\("""
     )
     former = "|".join(sorted(map(re.escape, former_kinds())))
     looks = (
         rf"""["'](?:{after_quote}|\s*(?:{former})\s*["'])""",
-        *(rf"""{where}[^"'\n]*?-""" for where in stands),
+        # (or a run-time value first, then options: f"{kind} {options}", "%s %s" % (...), read by
+        # dynamic-target as a target with options appended)
+        *(rf"""{where}(?:[^"'\n]*?-|\s*(?:\{{[^{{}}\n]*\}}|%[-#0 +\d.]*[a-z])\s)""" for where in stands),
         r"canon_",
         # a helper imported or named without a call (removed: the import fails)
         rf"""target\.(?:{removed})\b""",
         rf"""from\s+tvm\.target(?:\.target)?\s+import{_IMPORTED}\b(?:{removed})\b""",
         # str() of a target tested
-        rf"""str\(\s*(?:\w+|[\w.]+\.(?:{'|'.join(GUESSED_RECEIVERS)}))\s*\)\s*(?:[=!]={_THEN_A_STRING}|\.(?:starts|ends)with\b)""",
+        rf"""str\(\s*(?:\w+|[\w.]+\.(?:{'|'.join(GUESSED_RECEIVERS)})|{_CALL})\s*\)\s*(?:[=!]={_THEN_A_STRING}|\.(?:starts|ends)with\b)""",
     )
     legacy = (
         rf"""["'](?:{after_quote})""",
