@@ -528,15 +528,21 @@ def _elided(module: _Module, kept: set[int]) -> Sparse | None:
         flat = pieces_shallow(view, spans, text.count("elif"))
     nodes = (statements[index].node for index in module.children[-1][0])
     defined = frozenset(node.name for node in nodes if isinstance(node, _SCOPES))
-    markers = {start for start, _ in elide}
+    return Sparse(text, tuple(regions), defined, flat, _outline(module, {start for start, _ in elide}, dropped, at))
+
+
+def _outline(module: _Module, markers: set[int], dropped: list[bool], at: list[int]) -> tuple[tuple[int, int], ...]:
+    """The first and last line in the view of each of its top-level statements (an elided run's
+    marker, at ``markers``, one): ``at`` each line's number in the view, ``dropped`` the lines
+    it has not."""
     outline = []
     for index in module.children[-1][0]:
-        statement = statements[index]
+        statement = module.statements[index]
         if statement.start in markers:
             outline.append((at[statement.start], at[statement.start]))
         elif not dropped[statement.start]:
             outline.append((at[statement.start], at[statement.end]))
-    return Sparse(text, tuple(regions), defined, flat, tuple(outline))
+    return tuple(outline)
 
 
 def _starts_line(module: _Module, statement: _Statement) -> bool:
