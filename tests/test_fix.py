@@ -9,8 +9,11 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+import targetlang.fix._rewriter
 from targetlang import SourceSyntaxError
 from targetlang.fix import RULES, _imports, _positions, _walk, fix_source
 from targetlang.fix._apis import DEFAULT_TABLE
@@ -20,7 +23,8 @@ from targetlang.fix._python_syntax import statement_lines
 from targetlang.fix._sparse import sparse
 from targetlang.fix._survey import Survey
 
-from .conftest import Run
+from .conftest import Run, examples
+from .test_fix_fixed_point import _NESTED
 
 # (id, source, fixed with safe fixes, the rules found in order)
 SAFE_CASES: list[tuple[str, str, str, list[str]]] = [
@@ -674,6 +678,40 @@ def test_the_nodes_found_in_the_text_are_where_the_position_provider_says(path: 
     view = sparse(text, tree, hits(text))
     if view is not None:  # and in a sparse view of it, by the view's own outline
         _found_in_text_is_the_position_providers(view.text, _positions.Outline(view.text, view.statements))
+
+
+def _placed_alike(source: str, name: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """``source``'s findings are the same placed where their code is found as placed by printing
+    the module; how many there are."""
+    found = fix_source(source, path=name, unsafe=True, docs=True, check=True).findings
+    with monkeypatch.context() as patched:
+        patched.setattr(targetlang.fix._rewriter, "found_in_text", lambda *args, **kwargs: {})
+        printed = fix_source(source, path=name, unsafe=True, docs=True, check=True).findings
+    assert [dataclasses.asdict(f) for f in found] == [dataclasses.asdict(f) for f in printed]
+    return len(found)
+
+
+def test_real_files_findings_are_placed_alike_found_in_the_text_or_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = _POSITION_FILES[::5]
+    total = sum(
+        _placed_alike(path.read_text(encoding="utf-8"), path.name.removesuffix(".before"), monkeypatch)
+        for path in files
+    )
+    assert total > 50
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_NESTED), min_size=1, max_size=5), st.booleans(), st.booleans())
+def test_generated_findings_are_placed_alike_found_in_the_text_or_printed(
+    statements: list[str], one_line: bool, inside: bool
+) -> None:
+    # (statements written twice, several on a line, in a function: placed by printing where the
+    # code is not found once in its statement's lines)
+    body = "; ".join(statements) + "\n" if one_line else "\n".join(statements) + "\n"
+    if inside:
+        body = "def build(mod, target, tgt, targets):\n" + "".join(f"    {line}\n" for line in body.splitlines())
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert _placed_alike("import tvm\nfrom tvm.target import Target\n" + body, "m.py", monkeypatch)
 
 
 def test_a_node_is_not_found_in_the_text_where_its_statements_are_not_python_s() -> None:
