@@ -27,6 +27,7 @@ __all__ = [
     "MAX_PYTHON_CHARS",
     "Reading",
     "check_syntax",
+    "first_line",
     "may_need_fixing",
     "nesting_cost",
     "pieces_shallow",
@@ -180,7 +181,7 @@ def shallow(text: str, tree: ast.Module) -> bool:
         if type(statement) not in COMPOUND_STATEMENTS:
             spans.append((statement.lineno, statement.end_lineno or statement.lineno))
             continue
-        first = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
+        first = first_line(statement)
         bodies = statement_bodies(statement)
         if bodies:
             inner = min(body[0].lineno for body in bodies)
@@ -227,12 +228,15 @@ COMPOUND_STATEMENTS = frozenset(
 )
 
 
+def first_line(statement: ast.stmt) -> int:
+    """The first line of ``statement``: its first decorator's, if it has one."""
+    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
+    return min([statement.lineno, *(d.lineno for d in decorators)])
+
+
 def statement_lines(body: Sequence[ast.stmt]) -> tuple[tuple[int, int], ...]:
-    """The first line (its first decorator's) and the last of each of ``body``'s statements."""
-    return tuple(
-        (min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]), node.end_lineno or node.lineno)
-        for node in body
-    )
+    """The first line and the last of each of ``body``'s statements."""
+    return tuple((first_line(node), node.end_lineno or node.lineno) for node in body)
 
 
 def statement_bodies(statement: ast.stmt) -> list[list[ast.stmt]]:

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ._diff import line_starts, python_lines
-from ._python_syntax import COMPOUND_STATEMENTS, pieces_shallow, statement_bodies
+from ._python_syntax import COMPOUND_STATEMENTS, first_line, pieces_shallow, statement_bodies
 
 __all__ = ["Sparse", "sparse"]
 
@@ -130,8 +130,7 @@ class _Module:
                     if isinstance(node, ast.Global):
                         self._declared_global.update(node.names)
                     continue
-                start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
-                statements.append(_Statement(node, start, node.end_lineno or node.lineno, parent, scope))
+                statements.append(_Statement(node, first_line(node), node.end_lineno or node.lineno, parent, scope))
                 inner = index if isinstance(node, _SCOPES) else scope
                 bodies: list[list[int]] = []
                 children[index] = bodies
