@@ -350,6 +350,12 @@ KEPT_BY_THE_PREFILTER = [
     'import tvm\n\n\ndef f(name, args):\n    return tvm.target.Target(f"{name} {args}")\n',
     'import tvm\n\n\ndef f(name, args):\n    return tvm.target.Target("{} {}".format(name, args))\n',
     'import tvm\n\n\ndef f(name, args):\n    return tvm.target.Target("%s %s" % (name, args))\n',
+    # a tag no release knows (target-unknown-tag), one with options, one put together
+    'import tvm\nt = tvm.target.Target("nvidia/geforce-rtx-9999-ti")\n',
+    'import tvm\nt = tvm.target.Target("nvidia/jetson-nano -libs=cudnn")\n',
+    'import tvm\nt = tvm.target.Target(target="nvidia/jetson-nano -libs=cudnn")\n',
+    'import tvm\nt = tvm.target.Target("nvidia/jetson-nano" + " -arch=sm_53")\n',
+    'import tvm\nt = tvm.target.Target("nvidia/geforce-rtx-3090-ti", host="llvm -mcpu=a")\n',
 ]
 # ... and what they do not read does not (37 files of TVM v0.23.0 LibCST read for nothing)
 PASSED_OVER_BY_THE_PREFILTER = [
@@ -360,6 +366,10 @@ PASSED_OVER_BY_THE_PREFILTER = [
     'assert str(x << y) == "T.shift_left(x, y)"\n',
     'def f(target):\n    return str(target.kind) == "llvm"\n',
     'try:\n    pass\nexcept ValueError as err:\n    assert "empty" not in str(err)\n',
+    # a tag every modern release knows, dashes in its name (no option: 18 files of TVM v0.23.0)
+    'import tvm\ntarget = tvm.target.Target("nvidia/geforce-rtx-3090-ti")\n',
+    'from tvm.target import Target\nwith Target("nvidia/geforce-rtx-2080-ti", host="llvm"):\n    pass\n',
+    'import tvm\nt = tvm.target.Target("aws/cpu/c5.9xlarge")\n',
 ]
 
 

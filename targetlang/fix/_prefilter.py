@@ -31,6 +31,7 @@ def worth_parsing(text: str, registry: Registry | None = None, *, written: bool 
     return (
         any(pattern.search(text) for pattern in (legacy if written else looks))
         or any(_option_searched(text, match) for match in _IN_STR.finditer(text))
+        or any(_tag_unknown(text, match) for match in _TAG_TARGET.finditer(text))
         or bool(properties.search(text) and _TARGET_WORD.search(text))
         or any(_helper_call(alias).search(text) for alias in _module_aliases(text))
     )
@@ -43,6 +44,7 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
     looks, _, properties = _prefilter(registry)
     found = [match.span() for pattern in looks for match in pattern.finditer(text)]
     found += [match.span() for match in _IN_STR.finditer(text) if _option_searched(text, match)]
+    found += [match.span() for match in _TAG_TARGET.finditer(text) if _tag_unknown(text, match)]
     read = [match.span() for match in properties.finditer(text)]  # (the word after: it reads every character)
     if read and _TARGET_WORD.search(text):
         found += read
@@ -167,7 +169,7 @@ def _prefilter(
         rf"""["'](?:{after_quote}|\s*(?:{former})\s*["'])""",
         # (or a run-time value first, then options: f"{kind} {options}", "%s %s" % (...), read by
         # dynamic-target as a target with options appended)
-        *(rf"""{where}(?:[^"'\n]*?-|\s*(?:\{{[^{{}}\n]*\}}|%[-#0 +\d.]*[a-z])\s)""" for where in stands),
+        *(rf"""{where}(?:(?:[^"'\n]*?\s)?-|\s*(?:\{{[^{{}}\n]*\}}|%[-#0 +\d.]*[a-z])\s)""" for where in stands),
         r"canon_",
         # a helper imported or named without a call (removed: the import fails)
         rf"""target\.(?:{removed})\b""",
@@ -181,17 +183,40 @@ def _prefilter(
         *looks[4:],
     )
     modern = (
-        # a dict or JSON with a kind or tag, a tag where a target stands (and a kind TVM removed:
-        # the first pattern)
+        # a dict or JSON with a kind or tag (a tag where a target stands: _TAG_TARGET; a kind TVM
+        # removed: the first pattern)
         r"""kind\\?["']\s*:""",
         r"""tag\\?["']\s*:""",
-        r"""Target\(\s*["'][\w.-]+/""",
     )
     return (
         tuple(map(re.compile, looks + modern)),
         tuple(map(re.compile, legacy)),
         re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b"),
     )
+
+
+# a tag where a target stands (checked by _tag_unknown)
+_TAG_TARGET = re.compile(r"""Target\(\s*["'][\w.-]+/""")
+_WHOLE_TAG = re.compile(r"""\s*(["'])([^"'\\\n]+)\1\s*[,)]""")
+
+
+def _tag_unknown(text: str, match: re.Match[str]) -> bool:
+    """Whether the tag ``match`` (of :data:`_TAG_TARGET`) found may be one a modern release does
+    not know (target-unknown-tag): a tag every release a fix may write for knows is none, if it
+    is the whole of the argument (a string put together is read as the survey reads it)."""
+    whole = _WHOLE_TAG.match(text, match.start() + len("Target("))
+    return whole is None or whole[2] not in _tags_everywhere()
+
+
+@functools.cache
+def _tags_everywhere() -> frozenset[str]:
+    """The tags every distribution a fix may write for holds (a user's registry only adds)."""
+    import json
+
+    from .._versions import DATA, DISTRIBUTIONS, data_file
+
+    every = [json.loads((DATA / data_file("tags", name)).read_text(encoding="utf-8"))["tags"] for name in DISTRIBUTIONS]
+    return frozenset(every[0]).intersection(*every[1:])
 
 
 def _module_aliases(text: str) -> set[str]:
