@@ -564,174 +564,90 @@ class MigrateLines:
         line breaks), the changed ones to ``diff`` as ``(line, old, new, has a line break)``, the
         reports to ``digest`` (text) or ``said`` (JSON: ``(seen, line)``, ``seen`` ``None`` for a
         problem)."""
-        file = summary.file
-        mode = self.mode
-        migrator = self.migrator
-        cached = self._cache._data.get
-        seen01: dict[str, _MigrateEntry | None] = {}  # this call's entries, by target (v0.1)
-        seen02: dict[tuple[str | None, str], _MigrateEntry | None] = {}  # by TVM version and target (v0.2)
-        seen_as: dict[tuple[bytes, bytes | None], _MigrateEntry | None] = {}  # by target and host token
-        cached_as = self._scheduler._data.get
+        known = _Known(summary.file, self._cache._data.get, self._scheduler._data.get)
+        find = known.find if self.shortcut else None
         tally: dict[_MigrateEntry, int] = {}
         tally_get = tally.get
-        number = first - 1
         final = first + len(lines) - 1 if open_end else -1  # the line without a line break
-        loads = _loads
-        lines_total = 0
-        shown = self.shown
         put = out.append if out is not None else None
-        fast = self.shortcut
-        entry: Any
-        for raw in lines:
-            number += 1
+        entry: _MigrateEntry | None
+        for number, raw in enumerate(lines, first):
             newline = number != final
-            entry = None
-            at = -1
-            shape = None  # auto_scheduler's: where its target and host tokens stand
-            if fast and raw[:1] == b"{":
-                try:
-                    value = loads(raw)
-                except (ValueError, RecursionError):
-                    value = None
-                if type(value) is dict:
-                    if value.get("v") == 0.1:
-                        i = value.get("i")
-                        if type(i) is list and i and type(spec := i[0]) is str:
-                            match = _V01.match(raw)
-                            # where records.py's pattern does not see the line, the general path
-                            # searches it, and finds the one target token of a plain line
-                            if match is None and _plain_v01(raw, i):
-                                match = _V01_V_FIRST.match(raw)
-                            if match is not None:
-                                at = match.end()
-                                entry = seen01.get(spec, False)
-                                if entry is False:
-                                    hit = cached((file, _V01_FORMAT, _V01_WRITER, spec))
-                                    entry = seen01[spec] = hit[0] if hit is not None else None
-                    elif raw.startswith(_V02):
-                        inp = value.get("input")
-                        if type(inp) is list and inp and type(spec := inp[0]) is str:
-                            at = _V02_AT
-                            tvm = value.get("tvm_version")
-                            if type(tvm) is not str:
-                                tvm = None
-                            entry = seen02.get((tvm, spec), False)
-                            if entry is False:
-                                hit = cached((file, _V02_FORMAT, tvm, spec))
-                                entry = seen02[tvm, spec] = hit[0] if hit is not None else None
-                    elif raw.startswith(_AS_HEAD):
-                        i = value.get("i")
-                        if (
-                            type(value.get("v")) is str
-                            and "input" not in value
-                            and type(i) is list
-                            and i
-                            and type(task := i[0]) is list
-                            and len(task) > 1
-                            and type(task[1]) is str
-                            and (shape := _AS_SHAPE.match(raw)) is not None
-                        ):
-                            # the fields records.py finds where its pattern sees them
-                            host = task[3] if len(task) > 3 and type(task[3]) is str else None
-                            tokens: tuple[bytes, bytes | None] = (shape.group(1), shape.group(2))
-                            if (host is None) is (tokens[1] is None):
-                                entry = seen_as.get(tokens, False)
-                                if entry is False:
-                                    hit = cached_as((file, tokens[0], tokens[1]))
-                                    entry = seen_as[tokens] = hit[0] if hit is not None else None
-                                if entry is not None and (entry.spec != task[1] or entry.host != host):
-                                    entry = None  # (a member written twice: the decoded one is another)
-                            else:
-                                shape = None
-                    if entry is not None and shape is None and not raw.startswith(entry.token, at):
-                        entry = None
+            entry, at, shape = find(raw) if find is not None and raw[:1] == b"{" else _UNKNOWN
             if entry is None:
-                record = line_record(raw, newline, file, number)
-                result = migrator.migrate(record, summary.loader)
-                summary.count(result)
-                for seen, key, spec_, text in migration_reports(result, mode):
-                    if mode != "json":
-                        digest.add(key, number, spec_, text)
-                    elif seen is None or seen not in shown:
-                        if seen is not None:
-                            shown.add(seen)
-                        said.append((seen, text))
-                new = raw
-                if result.changed:
-                    new = result.text.encode("utf-8", "surrogateescape")
-                    if record.newline == "\r\n":
-                        new += b"\r"
-                    if diff is not None:
-                        diff.append((number, raw, new, newline))
-                if put is not None:
-                    put(new)
-                    if newline:
-                        put(b"\n")
-                if (at >= 0 and self._remember(record, result, raw, at)) or (
-                    shape is not None and self._remember_scheduler(record, result, shape)
-                ):
-                    seen01.clear()
-                    seen02.clear()
-                    seen_as.clear()
+                if self._general(raw, number, newline, at, shape, summary, digest, said, put, diff):
+                    known.clear()
                 continue
-            lines_total += 1
             tally[entry] = tally_get(entry, 0) + 1
-            if shape is not None:
-                if entry.new is not None or entry.new_host is not None:
-                    start, end = shape.span(1)
-                    parts = [raw[:start], entry.new or raw[start:end]]
-                    if entry.host is not None:
-                        host_start, host_end = shape.span(2)
-                        parts += (raw[end:host_start], entry.new_host or raw[host_start:host_end], raw[host_end:])
-                    else:
-                        parts.append(raw[end:])
-                    new = b"".join(parts)
-                    if diff is not None:
-                        diff.append((number, raw, new, newline))
-                    if put is not None:
-                        put(new)
-                        if newline:
-                            put(b"\n")
-                elif put is not None:
-                    put(raw)
-                    if newline:
-                        put(b"\n")
-            elif entry.new is not None:
+            new = raw
+            if entry.new is not None or (shape is not None and entry.new_host is not None):
+                new = _spliced(raw, entry, at, shape)
                 if diff is not None:
-                    diff.append((number, raw, raw[:at] + entry.new + raw[at + len(entry.token) :], newline))
-                if put is not None:
-                    put(raw[:at])
-                    put(entry.new)
-                    put(raw[at + len(entry.token) :])
-                    if newline:
-                        put(b"\n")
-            elif put is not None:
-                put(raw)
+                    diff.append((number, raw, new, newline))
+            if put is not None:
+                put(new)
                 if newline:
                     put(b"\n")
-            if mode == "json":
-                for report in entry.reports:
-                    seen = report.seen
-                    if seen is None or seen not in shown:
-                        if seen is not None:
-                            shown.add(seen)
-                        said.append((seen, f"{report.head}{number}{report.tail}"))
-            elif mode == "text":
-                for report in entry.reports:
-                    if not digest.again(report.key, number, report.spec):
-                        digest.add(report.key, number, report.spec, f"{report.head}{number}{report.tail}")
-        summary.lines += lines_total
-        formats, rules, problems = summary.formats, summary.rules, summary.problems
-        for entry, count in tally.items():
-            formats[entry.format] += count
-            if entry.changed:
-                summary.changed += count
-            for rule in entry.rules:
-                rules[rule] += count
-            if entry.failed:
-                summary.failed += count
-                for key in entry.problems:
-                    problems[key] += count
+            if entry.reports:
+                self._again(entry, number, digest, said)
+        _tally_migrated(tally, summary)
+
+    def _general(
+        self,
+        raw: bytes,
+        number: int,
+        newline: bool,
+        at: int,
+        shape: re.Match[bytes] | None,
+        summary: MigrateSummary,
+        digest: Digest,
+        said: list[tuple[Any, str]],
+        put: Callable[[bytes], object] | None,
+        diff: list[tuple[int, bytes, bytes, bool]] | None,
+    ) -> bool:
+        """The general path for the line ``raw`` (its target token at ``at``, or of
+        auto_scheduler's where ``shape`` found it); whether what it did was kept for the lines
+        of its shape to come."""
+        record = line_record(raw, newline, summary.file, number)
+        result = self.migrator.migrate(record, summary.loader)
+        summary.count(result)
+        mode, shown = self.mode, self.shown
+        for seen, key, spec, text in migration_reports(result, mode):
+            if mode != "json":
+                digest.add(key, number, spec, text)
+            elif seen is None or seen not in shown:
+                if seen is not None:
+                    shown.add(seen)
+                said.append((seen, text))
+        new = raw
+        if result.changed:
+            new = result.text.encode("utf-8", "surrogateescape")
+            if record.newline == "\r\n":
+                new += b"\r"
+            if diff is not None:
+                diff.append((number, raw, new, newline))
+        if put is not None:
+            put(new)
+            if newline:
+                put(b"\n")
+        return (at >= 0 and self._remember(record, result, raw, at)) or (
+            shape is not None and self._remember_scheduler(record, result, shape)
+        )
+
+    def _again(self, entry: _MigrateEntry, number: int, digest: Digest, said: list[tuple[Any, str]]) -> None:
+        """Report what ``entry`` found, again, for the line ``number``."""
+        if self.mode == "json":
+            shown = self.shown
+            for report in entry.reports:
+                seen = report.seen
+                if seen is None or seen not in shown:
+                    if seen is not None:
+                        shown.add(seen)
+                    said.append((seen, f"{report.head}{number}{report.tail}"))
+        elif self.mode == "text":
+            for report in entry.reports:
+                if not digest.again(report.key, number, report.spec):
+                    digest.add(report.key, number, report.spec, f"{report.head}{number}{report.tail}")
 
     def _remember(self, record: Record, result: RecordMigration, raw: bytes, at: int) -> bool:
         """Keep what migrating ``record`` did, for the lines of its shape with the same target
@@ -764,6 +680,147 @@ class MigrateLines:
         cost = _ENTRY_COST + len(target) + len(host or b"")
         self._scheduler.put((record.file, target, host), _MigrateEntry(b"", result, self.mode), cost)
         return True
+
+
+_UNKNOWN: tuple[None, int, None] = (None, -1, None)  # a line the shortcut does not know
+
+
+class _Known:
+    """The entries of :class:`MigrateLines` a call of its ``migrate`` has met, by what tells a
+    line's target: the target of log format v0.1, the TVM version and target of v0.2, the target
+    and host tokens of auto_scheduler's."""
+
+    __slots__ = ("cached", "cached_scheduler", "file", "scheduler", "v01", "v02")
+
+    def __init__(
+        self,
+        file: str,
+        cached: Callable[[Any], tuple[_MigrateEntry, int] | None],
+        cached_scheduler: Callable[[Any], tuple[_MigrateEntry, int] | None],
+    ) -> None:
+        self.file = file
+        self.cached = cached
+        self.cached_scheduler = cached_scheduler
+        self.v01: dict[str, _MigrateEntry | None] = {}
+        self.v02: dict[tuple[str | None, str], _MigrateEntry | None] = {}
+        self.scheduler: dict[tuple[bytes, bytes | None], _MigrateEntry | None] = {}
+
+    def clear(self) -> None:
+        """Forget what was met (an entry kept since may be a line's)."""
+        self.v01.clear()
+        self.v02.clear()
+        self.scheduler.clear()
+
+    def find(self, raw: bytes) -> tuple[_MigrateEntry | None, int, re.Match[bytes] | None]:
+        """The entry that migrates the line ``raw`` (``None``: the general path), where its target
+        token stands (``-1``: not one of AutoTVM's), and where auto_scheduler's target and host
+        tokens stand (``None``: not one of its)."""
+        try:
+            value = _loads(raw)
+        except (ValueError, RecursionError):
+            return _UNKNOWN
+        if type(value) is not dict:
+            return _UNKNOWN
+        if value.get("v") == 0.1:
+            return self._v01(raw, value.get("i"))
+        if raw.startswith(_V02):
+            return self._v02(raw, value)
+        if raw.startswith(_AS_HEAD):
+            return self._scheduler(raw, value)
+        return _UNKNOWN
+
+    def _v01(self, raw: bytes, i: Any) -> tuple[_MigrateEntry | None, int, None]:
+        if not (type(i) is list and i and type(spec := i[0]) is str):
+            return _UNKNOWN
+        match = _V01.match(raw)
+        # where records.py's pattern does not see the line, the general path searches it, and
+        # finds the one target token of a plain line
+        if match is None and _plain_v01(raw, i):
+            match = _V01_V_FIRST.match(raw)
+        if match is None:
+            return _UNKNOWN
+        at = match.end()
+        entry: Any = self.v01.get(spec, False)
+        if entry is False:
+            hit = self.cached((self.file, _V01_FORMAT, _V01_WRITER, spec))
+            entry = self.v01[spec] = hit[0] if hit is not None else None
+        if entry is not None and not raw.startswith(entry.token, at):
+            entry = None
+        return entry, at, None
+
+    def _v02(self, raw: bytes, value: dict[str, Any]) -> tuple[_MigrateEntry | None, int, None]:
+        inp = value.get("input")
+        if not (type(inp) is list and inp and type(spec := inp[0]) is str):
+            return _UNKNOWN
+        tvm = value.get("tvm_version")
+        if type(tvm) is not str:
+            tvm = None
+        entry: Any = self.v02.get((tvm, spec), False)
+        if entry is False:
+            hit = self.cached((self.file, _V02_FORMAT, tvm, spec))
+            entry = self.v02[tvm, spec] = hit[0] if hit is not None else None
+        if entry is not None and not raw.startswith(entry.token, _V02_AT):
+            entry = None
+        return entry, _V02_AT, None
+
+    def _scheduler(
+        self, raw: bytes, value: dict[str, Any]
+    ) -> tuple[_MigrateEntry | None, int, re.Match[bytes] | None]:
+        i = value.get("i")
+        if not (
+            type(value.get("v")) is str
+            and "input" not in value
+            and type(i) is list
+            and i
+            and type(task := i[0]) is list
+            and len(task) > 1
+            and type(task[1]) is str
+            and (shape := _AS_SHAPE.match(raw)) is not None
+        ):
+            return _UNKNOWN
+        # the fields records.py finds where its pattern sees them
+        host = task[3] if len(task) > 3 and type(task[3]) is str else None
+        tokens: tuple[bytes, bytes | None] = (shape.group(1), shape.group(2))
+        if (host is None) is not (tokens[1] is None):
+            return _UNKNOWN
+        entry: Any = self.scheduler.get(tokens, False)
+        if entry is False:
+            hit = self.cached_scheduler((self.file, tokens[0], tokens[1]))
+            entry = self.scheduler[tokens] = hit[0] if hit is not None else None
+        if entry is not None and (entry.spec != task[1] or entry.host != host):
+            entry = None  # (a member written twice: the decoded one is another)
+        return entry, -1, shape
+
+
+def _spliced(raw: bytes, entry: _MigrateEntry, at: int, shape: re.Match[bytes] | None) -> bytes:
+    """The line ``raw`` with ``entry``'s new target (and host) written for its own."""
+    if shape is None:
+        assert entry.new is not None
+        return raw[:at] + entry.new + raw[at + len(entry.token) :]
+    start, end = shape.span(1)
+    parts = [raw[:start], entry.new or raw[start:end]]
+    if entry.host is not None:
+        host_start, host_end = shape.span(2)
+        parts += (raw[end:host_start], entry.new_host or raw[host_start:host_end], raw[host_end:])
+    else:
+        parts.append(raw[end:])
+    return b"".join(parts)
+
+
+def _tally_migrated(tally: dict[_MigrateEntry, int], summary: MigrateSummary) -> None:
+    """Count into ``summary`` the lines each entry migrated (``tally``)."""
+    summary.lines += sum(tally.values())
+    formats, rules, problems = summary.formats, summary.rules, summary.problems
+    for entry, count in tally.items():
+        formats[entry.format] += count
+        if entry.changed:
+            summary.changed += count
+        for rule in entry.rules:
+            rules[rule] += count
+        if entry.failed:
+            summary.failed += count
+            for key in entry.problems:
+                problems[key] += count
 
 
 # ---------------------------------------------------------------------------------- stats
