@@ -1147,6 +1147,65 @@ def _from_config(
         raise UnknownAttributeError(
             "'features' cannot be given: the kind's canonicaliser derives them", source, *where("features")
         )
+    config, schema, tag_chain, from_tag = _config_kind(config, registry, chain, source, node, where, value_span)
+    reading = _Members(registry, depth, source, own_text, slices)
+    nested, nested_in_tag = reading.nested_in(chain), reading.nested_in(tag_chain)
+    attrs: dict[str, Any] = {}
+    fields: dict[str, Any] = {}
+    features: dict[str, Any] | None = {} if reads_feature_keys(registry_release(registry.version).version) else None
+    order: Any = config
+    if "tag" in config or "keys" in config or "host" in config:
+        # TVM's FromConfig read the tag, then the keys, then the host, then the attributes
+        order = [*(key for key in _STRUCTURAL_ORDER if key in config), *(k for k in config if k not in _STRUCTURAL)]
+    try:
+        for key in order:
+            if key == "kind":
+                continue
+            value = config[key]
+            if features is not None:
+                feature = feature_name(key)
+                if feature is not None:
+                    # TVM v0.24 on sets these aside before the schema reads the config and puts them
+                    # back, any value, unless the canonicaliser sets them itself (resolve does that).
+                    features[feature] = frozen_feature(value)
+                    continue
+            if key in from_tag:
+                try:
+                    typed = _typed(key, value, schema, registry, nested_in_tag, None, "")
+                except TargetError as err:
+                    # The tag's own config has no text here: point at the tag's name.
+                    raise _in_tag(err, config["tag"]).at(source, *value_span("tag")) from None
+            else:
+                typed = _typed(
+                    key, value, schema, registry, nested, members[key][1] if key in members else None, source, where
+                )
+            (fields if key in _STRUCTURAL else attrs)[key] = typed
+    except TargetError:
+        # TVM's FromConfig ran the kind's target parser before it read any of these, and built
+        # each target it read (its parser included) before it read what follows
+        first = _parser_fault(config, schema, registry, source, value_span) if _parser_first(registry.version) else None
+        fault = first or _nested_fault([*fields.values(), *attrs.values()])
+        if fault is not None:
+            raise fault from None
+        raise
+    if schema.required_names:
+        check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
+    if features:
+        fields["features"] = MappingProxyType(features)
+    return _made(schema, registry, attrs, fields, node, own_text, slices, members)
+
+
+def _config_kind(
+    config: Mapping[str, Any],
+    registry: Registry,
+    chain: tuple[str, ...],
+    source: str,
+    node: JsonObject | None,
+    where: Callable[[str], tuple[int, int]],
+    value_span: Callable[[str], tuple[int, int]],
+) -> tuple[Mapping[str, Any], KindSchema, tuple[str, ...], frozenset[str]]:
+    """The config as its kind reads it (a tag's expanded under it, nulls read), the kind's schema,
+    the chain of tags the tag's values are read in, and the keys that came from the tag."""
     kind = config.get("kind")
     # Values the user wrote are read in the chain of tags around this config; values that come
     # from a tag's own config are read inside that tag too, so that a tag that refers to itself
@@ -1182,82 +1241,82 @@ def _from_config(
         config = _nulls_read(config, schema)
         if null_host:  # (an error where the host is read: see _typed)
             config = {**config, "host": None}
+    return config, schema, tag_chain, from_tag
 
-    def nested_in(chain: tuple[str, ...]) -> Any:
+
+class _Members:
+    """How the members of one config that are targets are read: a target as it is, a string as
+    a target's text, a mapping as a config nested one level deeper."""
+
+    __slots__ = ("depth", "own_text", "registry", "slices", "source")
+
+    def __init__(
+        self,
+        registry: Registry,
+        depth: int,
+        source: str,
+        own_text: str | tuple[str, int, int] | None,
+        slices: Mapping[int, tuple[int, int]] | None,
+    ) -> None:
+        self.registry = registry
+        self.depth = depth
+        self.source = source
+        self.own_text = own_text
+        self.slices = slices
+
+    def nested_in(self, chain: tuple[str, ...]) -> Callable[..., Target]:
+        """``nested(value, at=None)``: the member ``value`` (at the JSON node ``at``) as a target
+        read in the chain of tags ``chain``."""
+
         def nested(value: Any, at: Any = None) -> Target:
             if isinstance(value, Target):
                 return value
             if isinstance(value, str):
-                try:
-                    if not value.isascii():  # a JSON "\ud800" escape decodes to a lone surrogate
-                        check_encodable(value)
-                    return _parse_text(value, registry, depth + 1, chain)
-                except TargetError as err:
-                    if not isinstance(at, JsonScalar):
-                        raise
-                    if source[at.start] in "\"'":
-                        offsets = json_string_offsets(source, at.start, at.end)
-                        raise err.relocated(source, offsets, at.end - 1) from None
-                    raise err.relocated(source, range(at.start, at.end), at.end) from None
-            if slices is not None:
-                found = slices.get(id(value))  # none for a value from a tag's config
-                within = (source, *found) if found is not None else None
-                return _from_config(
-                    value, registry, depth + 1, None, source, own_text=within, chain=chain, slices=slices
-                )
-            sub = at if isinstance(at, JsonObject) else None
-            # where the nested object stands in the text, not a copy of it: see Target._text
-            within = (source, sub.start, sub.end) if sub is not None and own_text is not None else None
-            return _from_config(value, registry, depth + 1, sub, source, own_text=within, chain=chain)
+                return self._text(value, at, chain)
+            return self._config(value, at, chain)
 
         return nested
 
-    nested, nested_in_tag = nested_in(chain), nested_in(tag_chain)
-    attrs: dict[str, Any] = {}
-    fields: dict[str, Any] = {}
-    features: dict[str, Any] | None = {} if reads_feature_keys(registry_release(registry.version).version) else None
-    order: Any = config
-    if "tag" in config or "keys" in config or "host" in config:
-        # TVM's FromConfig read the tag, then the keys, then the host, then the attributes
-        order = [*(key for key in _STRUCTURAL_ORDER if key in config), *(k for k in config if k not in _STRUCTURAL)]
-    try:
-        for key in order:
-            if key == "kind":
-                continue
-            value = config[key]
-            if features is not None:
-                feature = feature_name(key)
-                if feature is not None:
-                    # TVM v0.24 on sets these aside before the schema reads the config and puts them
-                    # back, any value, unless the canonicaliser sets them itself (resolve does that).
-                    features[feature] = frozen_feature(value)
-                    continue
-            if key in from_tag:
-                try:
-                    typed = _typed(key, value, schema, registry, nested_in_tag, None, "")
-                except TargetError as err:
-                    # The tag's own config has no text here: point at the tag's name.
-                    raise _in_tag(err, config["tag"]).at(source, *value_span("tag")) from None
-            else:
-                typed = _typed(
-                    key, value, schema, registry, nested, members[key][1] if key in members else None, source, where
-                )
-            if key in _STRUCTURAL:
-                fields[key] = typed
-            else:
-                attrs[key] = typed
-    except TargetError:
-        # TVM's FromConfig ran the kind's target parser before it read any of these, and built
-        # each target it read (its parser included) before it read what follows
-        first = _parser_fault(config, schema, registry, source, value_span) if _parser_first(registry.version) else None
-        fault = first or _nested_fault([*fields.values(), *attrs.values()])
-        if fault is not None:
-            raise fault from None
-        raise
-    if schema.required_names:
-        check_required(schema, config, source, *(value_span("kind") if "kind" in members else value_span("tag")))
-    if features:
-        fields["features"] = MappingProxyType(features)
+    def _text(self, value: str, at: Any, chain: tuple[str, ...]) -> Target:
+        source = self.source
+        try:
+            if not value.isascii():  # a JSON "\ud800" escape decodes to a lone surrogate
+                check_encodable(value)
+            return _parse_text(value, self.registry, self.depth + 1, chain)
+        except TargetError as err:
+            if not isinstance(at, JsonScalar):
+                raise
+            if source[at.start] in "\"'":
+                offsets = json_string_offsets(source, at.start, at.end)
+                raise err.relocated(source, offsets, at.end - 1) from None
+            raise err.relocated(source, range(at.start, at.end), at.end) from None
+
+    def _config(self, value: Any, at: Any, chain: tuple[str, ...]) -> Target:
+        source, slices = self.source, self.slices
+        if slices is not None:
+            found = slices.get(id(value))  # none for a value from a tag's config
+            within = (source, *found) if found is not None else None
+            return _from_config(
+                value, self.registry, self.depth + 1, None, source, own_text=within, chain=chain, slices=slices
+            )
+        sub = at if isinstance(at, JsonObject) else None
+        # where the nested object stands in the text, not a copy of it: see Target._text
+        within = (source, sub.start, sub.end) if sub is not None and self.own_text is not None else None
+        return _from_config(value, self.registry, self.depth + 1, sub, source, own_text=within, chain=chain)
+
+
+def _made(
+    schema: KindSchema,
+    registry: Registry,
+    attrs: dict[str, Any],
+    fields: dict[str, Any],
+    node: JsonObject | None,
+    own_text: str | tuple[str, int, int] | None,
+    slices: Mapping[int, tuple[int, int]] | None,
+    members: Mapping[str, tuple[Any, Any]],
+) -> Target:
+    """The target a config read made, with the text it prints back as and where its members
+    stand in it."""
     if slices is not None and own_text is not None:
         return Target._make(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=None, **fields)
     if own_text is None or node is None:
