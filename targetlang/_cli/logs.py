@@ -34,7 +34,9 @@ from .options import (
 POOL_FROM = 1 << 23  # targetlang.logs._jobs.POOL_FROM, without importing it for every command line
 
 if TYPE_CHECKING:
-    from ..logs._jobs import Pool, Source
+    from ..logs._jobs import MigratePart, Pool, Source
+    from ..logs.migration import MigrateSummary
+    from ..logs.report import Digest
 
 # The commands import their modules when they run: building the parser for another command
 # (every run of targetlang builds it) must not pay for reading logs.
@@ -565,11 +567,6 @@ class _Compressing:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from .._atomic_file import AtomicFile, ChangedMeanwhileError
-    from ..logs._jobs import MigrateJob, MigratePart, Source, drive, fresh, migrate_chunk
-    from ..logs.migration import MigrateSummary
-    from ..logs.report import Digest
-
     args.paths = _log_files(args)
     try:
         destinations = _destinations(args)
@@ -579,103 +576,13 @@ def _migrate(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"error: cannot make the directory {args.output}: {err.strerror or err}", file=sys.stderr)
         return 1
-    wanted = any(destination is not None for destination in destinations)
-    registry = getattr(args, "registry", None)
-    to = args.target_version or str(MODERN)
-    job = MigrateJob(
-        registry, args.tvm_version, args.to, args.policy, args.compress_tags, _mode(args), wanted, args.diff, to
-    )
-    fresh()
-    lines = job.lines()  # a registry file that cannot be read fails here, before any log is read
-    progress = Progress()
-    stdout = getattr(sys.stdout, "buffer", None)
-    write_stdout: Callable[[bytes | memoryview], Any] = (
-        stdout.write
-        if stdout is not None
-        else lambda data: sys.stdout.write(bytes(data).decode("utf-8", "surrogateescape"))
-    )
-    total = MigrateSummary("total")
-    shown: set[Any] = set()  # the changes given as JSON: a log repeats its targets, each change is said once
-    verb = "would change" if args.check else "changed"
-
-    def one(path: str, destination: str | None, pool: Pool | None) -> None:
-        name = "<stdin>" if path == "-" else path
-        if args.in_place and not stat.S_ISREG(os.stat(path).st_mode):
-            # a pipe or a device has no place to put a new file: reading it to the end and
-            # replacing it would hang (a FIFO) or replace the device
-            raise OSError(errno.EINVAL, "not a regular file, which --in-place cannot replace", path)
-        summary = MigrateSummary(name)
-        digest = Digest()
-        with contextlib.ExitStack() as stack:
-            diff = stack.enter_context(_Diff(name, write_stdout)) if args.diff else None
-            sink: Callable[[bytes | memoryview], Any] | None = None
-            atomic: AtomicFile | None = None
-            if destination == "-":
-                sink = write_stdout
-            elif destination is not None:
-                backup = destination + ".bak" if args.in_place and not args.no_backup else None
-                # in place: the bytes read must be the bytes replaced (see AtomicFile)
-                atomic = stack.enter_context(AtomicFile(destination, backup, check_bytes=args.in_place))
-                sink = atomic.write
-                if destination.endswith(".gz"):
-                    # a log named .gz stays one: compressed as it is written (no name or time
-                    # in the header, so the same log compresses to the same bytes)
-                    sink = stack.enter_context(_Compressing(atomic.write))
-            source = stack.enter_context(Source.open(path, regular=args.in_place))
-            if args.in_place and atomic is not None and source.identity != atomic.identity:
-                # the name was given another file (a link swapped in) between the two opens
-                raise ChangedMeanwhileError(errno.EAGAIN, "it changed while it was opened; left as it is", path)
-
-            def emit(
-                out: bytes | memoryview,
-                changed: list[tuple[int, bytes, bytes, bool]] | None,
-                said: list[tuple[Any, str]],
-            ) -> None:
-                for seen, text in said:
-                    if seen is None or seen not in shown:
-                        if seen is not None:
-                            shown.add(seen)
-                        progress.say(text)
-                if sink is not None and out:
-                    sink(out)
-                if diff is not None and changed:
-                    for line, old, new, newline in changed:
-                        diff.add(line, old, new, newline)
-
-            def local(numbered: list[bytes], first: int, open_end: bool) -> None:
-                out: list[bytes] | None = [] if sink is not None else None
-                changed: list[tuple[int, bytes, bytes, bool]] | None = [] if diff is not None else None
-                said: list[tuple[Any, str]] = []
-                lines.migrate(numbered, first, open_end, summary, digest, out, changed, said)
-                emit(b"".join(out or ()), changed, said)
-
-            def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-                return migrate_chunk, (job, name, source.path, source.identity, start, end, first, summary.loader)
-
-            def take(part: MigratePart) -> None:
-                if digest.merge(part.digest):
-                    summary.add(part.summary)
-                    emit(part.out, part.diff, part.said)
-                else:  # its reports would have filled the digest midway: migrate the chunk again here
-                    _again(source, part.start, part.end, part.first, local)
-
-            with progress.track(source.size, name) as advance:
-                drive(source, pool, local, remote, take, advance)
-            if diff is not None:
-                diff.flush()
-            if atomic is not None and args.in_place and not summary.changed:
-                atomic.discard()  # nothing to change: the file, and any old backup, stay as they are
-        for text in digest.drain():
-            progress.say(text)
-        total.add(summary)
-        progress.say(json.dumps(summary.to_json()) if args.json else summary.human(verb))
-
+    run = _Migration(args, wanted=any(destination is not None for destination in destinations))
     status = _unreadable(args)
     pool = _pool(args)
     try:
         for path, destination in zip(args.paths, destinations, strict=True):
             try:
-                one(path, destination, pool)
+                run.one(path, destination, pool)
             except BrokenPipeError:
                 raise
             except OSError as err:
@@ -686,8 +593,148 @@ def _migrate(args: argparse.Namespace) -> int:
     finally:
         if pool is not None:
             pool.close()
+    total = run.total
     if len(args.paths) > 1:
-        progress.say(json.dumps(total.to_json()) if args.json else total.human(verb))
+        run.progress.say(json.dumps(total.to_json()) if args.json else total.human(run.verb))
     if status or total.failed or (args.check and total.changed):
         return 1
     return 0
+
+
+class _Migration:
+    """One run of ``logs migrate``: what every file shares (the job, the progress shown, the
+    changes said so far, the total)."""
+
+    def __init__(self, args: argparse.Namespace, wanted: bool) -> None:
+        from ..logs._jobs import MigrateJob, fresh
+        from ..logs.migration import MigrateSummary
+
+        self.args = args
+        registry = getattr(args, "registry", None)
+        to = args.target_version or str(MODERN)
+        self.job = MigrateJob(
+            registry, args.tvm_version, args.to, args.policy, args.compress_tags, _mode(args), wanted, args.diff, to
+        )
+        fresh()
+        self.lines = self.job.lines()  # a registry file that cannot be read fails here, before any log is read
+        self.progress = Progress()
+        stdout = getattr(sys.stdout, "buffer", None)
+        self.write_stdout: Callable[[bytes | memoryview], Any] = (
+            stdout.write
+            if stdout is not None
+            else lambda data: sys.stdout.write(bytes(data).decode("utf-8", "surrogateescape"))
+        )
+        self.total = MigrateSummary("total")
+        self.shown: set[Any] = set()  # the changes given as JSON: a log repeats its targets, each change is said once
+        self.verb = "would change" if args.check else "changed"
+
+    def one(self, path: str, destination: str | None, pool: Pool | None) -> None:
+        """Migrate the log ``path`` to ``destination`` (``-``: standard output; ``None``: nowhere)."""
+        from ..logs._jobs import drive
+        from ..logs.migration import MigrateSummary
+        from ..logs.report import Digest
+
+        args = self.args
+        name = "<stdin>" if path == "-" else path
+        if args.in_place and not stat.S_ISREG(os.stat(path).st_mode):
+            # a pipe or a device has no place to put a new file: reading it to the end and
+            # replacing it would hang (a FIFO) or replace the device
+            raise OSError(errno.EINVAL, "not a regular file, which --in-place cannot replace", path)
+        summary = MigrateSummary(name)
+        digest = Digest()
+        with contextlib.ExitStack() as stack:
+            file = _MigratedFile(self, path, name, summary, digest, stack, destination)
+            with self.progress.track(file.source.size, name) as advance:
+                drive(file.source, pool, file.local, file.remote, file.take, advance)
+            file.close()
+        for text in digest.drain():
+            self.progress.say(text)
+        self.total.add(summary)
+        self.progress.say(json.dumps(summary.to_json()) if args.json else summary.human(self.verb))
+
+
+class _MigratedFile:
+    """Where the lines of one log migrated go: the new log (atomically written, or standard
+    output), the diff, the changes said; and how its chunks are migrated here or by a worker."""
+
+    def __init__(
+        self,
+        run: _Migration,
+        path: str,
+        name: str,
+        summary: MigrateSummary,
+        digest: Digest,
+        stack: contextlib.ExitStack,
+        destination: str | None,
+    ) -> None:
+        from .._atomic_file import AtomicFile, ChangedMeanwhileError
+        from ..logs._jobs import Source
+
+        args = run.args
+        self.run, self.name, self.summary, self.digest = run, name, summary, digest
+        self.diff = stack.enter_context(_Diff(name, run.write_stdout)) if args.diff else None
+        self.sink: Callable[[bytes | memoryview], Any] | None = None
+        self.atomic: AtomicFile | None = None
+        if destination == "-":
+            self.sink = run.write_stdout
+        elif destination is not None:
+            backup = destination + ".bak" if args.in_place and not args.no_backup else None
+            # in place: the bytes read must be the bytes replaced (see AtomicFile)
+            self.atomic = stack.enter_context(AtomicFile(destination, backup, check_bytes=args.in_place))
+            self.sink = self.atomic.write
+            if destination.endswith(".gz"):
+                # a log named .gz stays one: compressed as it is written (no name or time
+                # in the header, so the same log compresses to the same bytes)
+                self.sink = stack.enter_context(_Compressing(self.atomic.write))
+        self.source = stack.enter_context(Source.open(path, regular=args.in_place))
+        if args.in_place and self.atomic is not None and self.source.identity != self.atomic.identity:
+            # the name was given another file (a link swapped in) between the two opens
+            raise ChangedMeanwhileError(errno.EAGAIN, "it changed while it was opened; left as it is", path)
+
+    def emit(
+        self,
+        out: bytes | memoryview,
+        changed: list[tuple[int, bytes, bytes, bool]] | None,
+        said: list[tuple[Any, str]],
+    ) -> None:
+        shown = self.run.shown
+        for seen, text in said:
+            if seen is None or seen not in shown:
+                if seen is not None:
+                    shown.add(seen)
+                self.run.progress.say(text)
+        if self.sink is not None and out:
+            self.sink(out)
+        if self.diff is not None and changed:
+            for line, old, new, newline in changed:
+                self.diff.add(line, old, new, newline)
+
+    def local(self, numbered: list[bytes], first: int, open_end: bool) -> None:
+        out: list[bytes] | None = [] if self.sink is not None else None
+        changed: list[tuple[int, bytes, bytes, bool]] | None = [] if self.diff is not None else None
+        said: list[tuple[Any, str]] = []
+        self.run.lines.migrate(numbered, first, open_end, self.summary, self.digest, out, changed, said)
+        self.emit(b"".join(out or ()), changed, said)
+
+    def remote(self, start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        from ..logs._jobs import migrate_chunk
+
+        source = self.source
+        return migrate_chunk, (
+            self.run.job, self.name, source.path, source.identity, start, end, first, self.summary.loader
+        )
+
+    def take(self, part: MigratePart) -> None:
+        if self.digest.merge(part.digest):
+            self.summary.add(part.summary)
+            self.emit(part.out, part.diff, part.said)
+        else:  # its reports would have filled the digest midway: migrate the chunk again here
+            _again(self.source, part.start, part.end, part.first, self.local)
+
+    def close(self) -> None:
+        """The migration done: the diff's end printed; a file migrated in place that nothing
+        changed left as it was."""
+        if self.diff is not None:
+            self.diff.flush()
+        if self.atomic is not None and self.run.args.in_place and not self.summary.changed:
+            self.atomic.discard()  # nothing to change: the file, and any old backup, stay as they are
