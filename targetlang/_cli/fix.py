@@ -436,11 +436,16 @@ def _run(args: argparse.Namespace) -> int:
     if not (args.quiet or machine):
         for note in notes:
             print(note, file=sys.stderr)
+    return _fix_files(args, files, file_jobs, machine)
+
+
+def _fix_files(args: argparse.Namespace, files: list[str], file_jobs: dict[str, _Job], machine: bool) -> int:
+    """Fix (or check) ``files``, each with its job: the diffs, findings and summary shown as the
+    options say; the exit status."""
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     found: list[Finding] = []
     changed = failed = 0
     errors: list[tuple[str, str]] = []  # (path, message): the output formats show them too
-    out = sys.stdout
     outcomes = _collected_seldom(_run_all(files, file_jobs, jobs))
     for outcome in _progress(outcomes, len(files), args.quiet or machine):
         if outcome.error is not None:
@@ -455,18 +460,15 @@ def _run(args: argparse.Namespace) -> int:
         found += outcome.findings
         if outcome.changed:
             changed += 1
-            if args.write:
-                problem = _write(outcome)
-                if problem is not None:
-                    failed += 1
-                    errors.append((outcome.path, problem))
-                    print(f"error: {problem}", file=sys.stderr)
-            elif not (args.check or args.statistics or machine):
-                out.write(_diff(outcome))
+            problem = _took_changed(args, outcome, machine)
+            if problem is not None:
+                failed += 1
+                errors.append((outcome.path, problem))
+                print(f"error: {problem}", file=sys.stderr)
         if not (machine or args.quiet or args.statistics):
             for finding in outcome.findings:
                 if not finding.applied or args.check:
-                    print(_shown(finding), file=sys.stderr if not args.check else out)
+                    print(_shown(finding), file=sys.stderr if not args.check else sys.stdout)
     _report(args, found, files, errors)
     if not args.quiet:
         sys.stdout.flush()  # the diff before the summary, where both go to one terminal
@@ -475,6 +477,15 @@ def _run(args: argparse.Namespace) -> int:
     if failed:  # a file that could not be read, decoded, parsed or written: an input error
         return 2
     return 1 if left or (changed and not args.write) else 0
+
+
+def _took_changed(args: argparse.Namespace, outcome: _Outcome, machine: bool) -> str | None:
+    """A file fixing changed: written (``--write``; what failed, if it did) or its diff shown."""
+    if args.write:
+        return _write(outcome)
+    if not (args.check or args.statistics or machine):
+        sys.stdout.write(_diff(outcome))
+    return None
 
 
 def _report(
