@@ -287,60 +287,16 @@ def add_ignores(text: str, suffix: str, findings: Iterable[tuple[int, str]]) -> 
     wanted = sorted(set(findings))
     if not wanted:
         return text, []
-    places: dict[int, list[str]] = {}
-    unplaced: list[tuple[int, str]] = []
-    comments: dict[int, int] = {}
     if suffix in INI_SUFFIXES:
         return _ini_ignores(text, wanted)
     if suffix == ".md":
         return _markdown_ignores(text, wanted)
-    if suffix in _HASH_SUFFIXES:
-        pieces = text.splitlines(keepends=True)
-        hashed = hash_comments([piece.rstrip("\r\n") for piece in pieces], suffix)
-        for line, rule in wanted:
-            target = line
-            if suffix in _SHELL_SUFFIXES:
-                while target <= len(pieces) and pieces[target - 1].rstrip("\r\n").endswith("\\"):
-                    target += 1
-            if (
-                1 <= target <= len(pieces)
-                and not pieces[target - 1].rstrip("\r\n").endswith("\\")
-                and target not in hashed.inside
-                and line not in hashed.inside
-            ):
-                places.setdefault(target, []).append(rule)
-            else:
-                unplaced.append((line, rule))
-        for line in places:
-            start = hashed.comment(line)
-            if start is not None:
-                comments[line] = start
-    elif suffix in _NO_PLACE:
+    if suffix in _NO_PLACE:
         return text, wanted
-    else:
-        pieces = python_lines(text)
-        try:
-            statements = python_statements(text)
-            for token in tokenize.generate_tokens(io.StringIO(text).readline):
-                if token.type == tokenize.COMMENT:
-                    comments[token.start[0]] = token.start[1]
-        except (tokenize.TokenError, SyntaxError):
-            return text, wanted
-        span = {line: statement for statement in statements for line in range(statement[0], statement[1] + 1)}
-        for line, rule in wanted:
-            statement = span.get(line)
-            if statement is None and line in comments:
-                # a comment's own line (a code block in a tutorial's comments): the marker after it,
-                # where the block's code reads it too
-                places.setdefault(line, []).append(rule)
-            elif statement is None:
-                unplaced.append((line, rule))
-            elif line in statement[2]:
-                places.setdefault(line, []).append(rule)
-            elif statement[0] in statement[2]:
-                places.setdefault(statement[0], []).append(rule)
-            else:
-                unplaced.append((line, rule))
+    placed = _hash_places(text, suffix, wanted) if suffix in _HASH_SUFFIXES else _python_places(text, wanted)
+    if placed is None:
+        return text, wanted
+    pieces, places, comments, unplaced = placed
     for line, rules in places.items():
         piece = pieces[line - 1]
         body = piece.rstrip("\r\n")
@@ -349,6 +305,70 @@ def add_ignores(text: str, suffix: str, findings: Iterable[tuple[int, str]]) -> 
             comments.setdefault(line, body.rindex("# targetlang"))
         pieces[line - 1] = body + piece[len(piece.rstrip("\r\n")) :]
     return "".join(pieces), unplaced
+
+
+# The lines of a text, the rules whose comment goes at the end of each line, the column where a
+# line's comment starts (if it has one), the findings no comment can be placed for.
+_Places = tuple[list[str], dict[int, list[str]], dict[int, int], list[tuple[int, str]]]
+
+
+def _hash_places(text: str, suffix: str, wanted: list[tuple[int, str]]) -> _Places:
+    """Where the comments of ``wanted`` go in a text file whose comments start with ``#``."""
+    places: dict[int, list[str]] = {}
+    unplaced: list[tuple[int, str]] = []
+    comments: dict[int, int] = {}
+    pieces = text.splitlines(keepends=True)
+    hashed = hash_comments([piece.rstrip("\r\n") for piece in pieces], suffix)
+    for line, rule in wanted:
+        target = line
+        if suffix in _SHELL_SUFFIXES:
+            while target <= len(pieces) and pieces[target - 1].rstrip("\r\n").endswith("\\"):
+                target += 1
+        if (
+            1 <= target <= len(pieces)
+            and not pieces[target - 1].rstrip("\r\n").endswith("\\")
+            and target not in hashed.inside
+            and line not in hashed.inside
+        ):
+            places.setdefault(target, []).append(rule)
+        else:
+            unplaced.append((line, rule))
+    for line in places:
+        start = hashed.comment(line)
+        if start is not None:
+            comments[line] = start
+    return pieces, places, comments, unplaced
+
+
+def _python_places(text: str, wanted: list[tuple[int, str]]) -> _Places | None:
+    """Where the comments of ``wanted`` go in Python code (``None``: it does not tokenize)."""
+    places: dict[int, list[str]] = {}
+    unplaced: list[tuple[int, str]] = []
+    comments: dict[int, int] = {}
+    pieces = python_lines(text)
+    try:
+        statements = python_statements(text)
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                comments[token.start[0]] = token.start[1]
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    span = {line: statement for statement in statements for line in range(statement[0], statement[1] + 1)}
+    for line, rule in wanted:
+        statement = span.get(line)
+        if statement is None and line in comments:
+            # a comment's own line (a code block in a tutorial's comments): the marker after it,
+            # where the block's code reads it too
+            places.setdefault(line, []).append(rule)
+        elif statement is None:
+            unplaced.append((line, rule))
+        elif line in statement[2]:
+            places.setdefault(line, []).append(rule)
+        elif statement[0] in statement[2]:
+            places.setdefault(statement[0], []).append(rule)
+        else:
+            unplaced.append((line, rule))
+    return pieces, places, comments, unplaced
 
 
 def _ini_ignores(text: str, wanted: list[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]]:
