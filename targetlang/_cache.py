@@ -157,6 +157,12 @@ class LruCache(Generic[_K, _V]):
         """The summed cost of the entries held."""
         return self._cost
 
+    @property
+    def peek(self) -> Callable[[_K], tuple[_V, int] | None]:
+        """A lookup that leaves the order of use as it is: ``(value, cost)`` under a key, or
+        ``None``. (The mapping's own ``get``, bound: a loop over many lines binds it once.)"""
+        return self._data.get
+
     def get(self, key: _K) -> _V | None:
         """The value under ``key``, now the most recently used, or ``None``."""
         found = self.find(key)

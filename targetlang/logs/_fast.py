@@ -240,7 +240,7 @@ class CheckLines:
             return out
         reporting = self.mode != "quiet"  # (each problem again, at each line of a shape met before)
         fast = self.shortcut and loading.settled and loading.loader == "autotvm"
-        cached = self._cache._data.get
+        cached = self._cache.peek
         seen01: dict[str, _CheckEntry | None] = {}  # this call's entries, by target (v0.1)
         seen02: dict[tuple[str | None, str], _CheckEntry | None] = {}  # by TVM version and target (v0.2)
         dropped: list[_CheckEntry] = []  # entries met, then dropped from seen01 and seen02
@@ -339,7 +339,7 @@ class CheckLines:
         a record :func:`scheduler_reader`'s function reads is given what the first of its target and host
         found. (The loop over most lines of such a log: it does as little a line as it can.)"""
         file = summary.file
-        cached = self._scheduler._data.get
+        cached = self._scheduler.peek
         seen: dict[tuple[str, str | None], _CheckEntry] = {}  # this call's entries, by target and host
         reporting = self.mode != "quiet"
         try:
@@ -564,7 +564,7 @@ class MigrateLines:
         line breaks), the changed ones to ``diff`` as ``(line, old, new, has a line break)``, the
         reports to ``digest`` (text) or ``said`` (JSON: ``(seen, line)``, ``seen`` ``None`` for a
         problem)."""
-        known = _Known(summary.file, self._cache._data.get, self._scheduler._data.get)
+        known = _Known(summary.file, self._cache.peek, self._scheduler.peek)
         find = known.find if self.shortcut else None
         tally: dict[_MigrateEntry, int] = {}
         tally_get = tally.get
@@ -855,58 +855,19 @@ class StatsLines:
         """Count ``lines`` (as :func:`~targetlang.logs._jobs.blocks` gives them; ``open_end``: the
         last has no line break), numbered from ``first``, into ``stats``."""
         plans = stats.plans
-        held = plans._data.get
-        earlier = None if stats.earlier is None else stats.earlier._data.get
+        held = plans.peek
         tally: dict[StatsPlan, int] = {}
         final = first + len(lines) - 1 if open_end else -1
-        number = first - 1
         fast = cls.shortcut and stats.loader is not None  # (the file's first records say whose it is)
-        loads = _loads
         key: Any
-        for raw in lines:
-            number += 1
-            key = None
-            if fast and raw[:1] == b"{":
-                try:
-                    value = loads(raw)
-                except (ValueError, RecursionError):
-                    value = None
-                if type(value) is dict:
-                    version = value.get("v")
-                    if version == 0.1:
-                        i = value.get("i")
-                        if type(i) is list and i and type(spec := i[0]) is str and _plain_v01(raw, i):
-                            key = (_V01_FORMAT, None, spec, None)
-                    elif "input" in value:
-                        inp = value["input"]
-                        if type(inp) is list and inp and type(spec := inp[0]) is str and _plain_v02(raw):
-                            tvm = value.get("tvm_version")
-                            key = (_V02_FORMAT, tvm if type(tvm) is str else None, spec, None)
-                    elif type(version) is str:
-                        i = value.get("i")
-                        if (
-                            type(i) is list
-                            and i
-                            and type(task := i[0]) is list
-                            and len(task) > 1
-                            and type(spec := task[1]) is str
-                            and raw.count(b'"i"') == 1
-                            and b"\\u" not in raw
-                        ):
-                            host = task[3] if len(task) > 3 and type(task[3]) is str else None
-                            key = (_AS_FORMAT, None, spec, host)
-                    if key is not None:
-                        hit = held(key)
-                        if hit is None and earlier is not None:
-                            template = earlier(key)
-                            adopted = None if template is None else stats.adopt(template[0])
-                            if adopted is not None:
-                                plans.put(key, adopted, _plan_cost(key, adopted))
-                                hit = (adopted, 0)
-                        if hit is not None:
-                            plan = hit[0]
-                            tally[plan] = tally.get(plan, 0) + 1
-                            continue
+        for number, raw in enumerate(lines, first):
+            key = _stats_key(raw) if fast and raw[:1] == b"{" else None
+            if key is not None:
+                hit = held(key)
+                plan = hit[0] if hit is not None else _adopted(stats, key)
+                if plan is not None:
+                    tally[plan] = tally.get(plan, 0) + 1
+                    continue
             record = line_record(raw, number != final, name, number)
             stats.add(record)
             if key is not None and record.format.value == key[0]:
@@ -920,3 +881,50 @@ class StatsLines:
                 fast = cls.shortcut and stats.loader is not None
         for plan, count in tally.items():
             stats.add_like(plan, count)
+
+
+def _stats_key(raw: bytes) -> tuple[str, str | None, str, str | None] | None:
+    """What counting the line ``raw`` depends on, when it is a record of a shape
+    :class:`StatsLines` knows: its format, TVM version, target and host; else ``None``."""
+    try:
+        value = _loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if type(value) is not dict:
+        return None
+    version = value.get("v")
+    if version == 0.1:
+        i = value.get("i")
+        if type(i) is list and i and type(spec := i[0]) is str and _plain_v01(raw, i):
+            return (_V01_FORMAT, None, spec, None)
+    elif "input" in value:
+        inp = value["input"]
+        if type(inp) is list and inp and type(spec := inp[0]) is str and _plain_v02(raw):
+            tvm = value.get("tvm_version")
+            return (_V02_FORMAT, tvm if type(tvm) is str else None, spec, None)
+    elif type(version) is str:
+        i = value.get("i")
+        if (
+            type(i) is list
+            and i
+            and type(task := i[0]) is list
+            and len(task) > 1
+            and type(spec := task[1]) is str
+            and raw.count(b'"i"') == 1
+            and b"\\u" not in raw
+        ):
+            host = task[3] if len(task) > 3 and type(task[3]) is str else None
+            return (_AS_FORMAT, None, spec, host)
+    return None
+
+
+def _adopted(stats: Stats, key: tuple[str, str | None, str, str | None]) -> StatsPlan | None:
+    """The plan an earlier file's run made for ``key``, adopted by ``stats`` and kept for the
+    lines to come (``None``: none, or one it does not adopt)."""
+    if stats.earlier is None:
+        return None
+    template = stats.earlier.peek(key)
+    adopted = None if template is None else stats.adopt(template[0])
+    if adopted is not None:
+        stats.plans.put(key, adopted, _plan_cost(key, adopted))
+    return adopted
