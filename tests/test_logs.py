@@ -1320,7 +1320,7 @@ def test_long_fractions_are_not_long_integers() -> None:
 def test_auto_scheduler_lines_json_loads_read_are_seen_at_once_as_dmlc_reads_them(name: str) -> None:
     # auto_scheduler_line takes a line json.loads read the fast way (its decoded value): it must say
     # what dmlc's reader, followed character by character, says of every line of the goldens.
-    from targetlang.logs._loading import auto_scheduler_line
+    from targetlang.logs._scheduler_reader import auto_scheduler_line
 
     texts = [row["log"] for row in read_jsonl("oracle", f"logs-{name}.jsonl") if "log" in row]
     texts += [(LOGS / path).read_text() for path in (AS_MATMUL, AS_RESNET, AS_V08)]

@@ -7,7 +7,7 @@ Each row is replayed here without TVM:
 * an AutoTVM log: what ``load_from_file`` yielded (config index, mean cost, ``error_no == 0``)
   and raised, and what ``ApplyHistoryBest`` raised or indexed (by target key and by model:
   workload, and the config index of the record kept) must be what targetlang's model says
-  (:func:`targetlang.logs._loading.autotvm_line`, :class:`targetlang.logs.Matcher`);
+  (:func:`targetlang.logs._autotvm_loader.autotvm_line`, :class:`targetlang.logs.Matcher`);
 * an auto_scheduler log: the records ``load_records`` returned, or that it raised;
 * either way, ``logs check`` fails the log exactly when TVM's loader raised, when it takes the
   log for one of that loader (the loader of its first record).
@@ -24,7 +24,9 @@ import pytest
 
 from targetlang._parsing import parse
 from targetlang.logs import Format, Matcher, Query, Record, TargetReader, read_lines
-from targetlang.logs._loading import FileLoading, auto_scheduler_line, autotvm_line, loader_of, workload_of
+from targetlang.logs._autotvm_loader import autotvm_line, workload_of
+from targetlang.logs._loading import FileLoading, loader_of
+from targetlang.logs._scheduler_reader import auto_scheduler_line
 from targetlang.logs.check import Checker, CheckSummary
 from targetlang.logs.match import target_error
 from targetlang.logs.targets import autotvm_rewrite

@@ -14,7 +14,7 @@ is the same:
   the record whatever else it holds, so only its target counts.
 * AutoTVM's log format v0.2 (the target first in ``"input"``), for ``logs check`` with a config
   and a result TVM's loader reads without raising, by conditions at least as strict as those of
-  :mod:`._loading`'s own shortcut (and no ``{`` in the line but the record's, the config's, the
+  :mod:`._autotvm_loader`'s own shortcut (and no ``{`` in the line but the record's, the config's, the
   keyword arguments' and the target's: the arguments hold no object).
 
 The general path finds the target's token with records.py's pattern, where it sees the line, or
@@ -47,7 +47,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._cache import LruCache
-from ._loading import KNOB_KINDS, FileLoading
+from ._autotvm_loader import KNOB_KINDS
+from ._loading import FileLoading
 from ._scheduler_schema import Targets, scheduler_reader
 from .check import Checker, CheckSummary, Problem, distinct_spec
 from .formats import ROWS, Format
@@ -182,7 +183,7 @@ def _plain_v02(raw: bytes) -> bool:
 
 def _as_written(value: dict[str, Any], inp: list[Any], raw: bytes, braces: int) -> bool:
     """Whether a record of log format v0.2 is one AutoTVM's loader reads without raising, by
-    conditions at least as strict as those of ``_loading._as_written``: its config and result of
+    conditions at least as strict as those of ``_autotvm_loader._as_written``: its config and result of
     the shapes TVM wrote, and no ``{`` in the line but the record's, its config's, its keyword
     arguments' and the ``braces`` of its target (so its arguments hold no object)."""
     config, result = value.get("config"), value.get("result")

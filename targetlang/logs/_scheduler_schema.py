@@ -5,7 +5,7 @@
 checking finds depends on the target and the host alone. :func:`scheduler_reader`'s function says so of a
 line at about the cost of decoding it (orjson's decoding, then checks in Python, took twice as
 long): the schema below is at least as strict as
-:func:`~targetlang.logs._loading.auto_scheduler_line`'s shortcut for a decoded record
+:func:`~targetlang.logs._scheduler_reader.auto_scheduler_line`'s shortcut for a decoded record
 (``_from_value``), written as types and made from the same table of transform steps, and the
 bytes of the line are held to what that shortcut asks of the text.
 
@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from ._loading import INT32_RANGE, ODD_ESCAPE, TRANSFORM_STEPS
+from ._scheduler_reader import INT32_RANGE, ODD_ESCAPE, TRANSFORM_STEPS
 
 __all__ = ["Targets", "scheduler_reader"]
 

@@ -3,7 +3,7 @@ and TVM's own loader reads every line.
 
 Checking reports, it does not stop: one :class:`Problem` per failed check of a record, and a
 :class:`CheckSummary` per file. A line the loader of the file's tuner raises on (a blank line, an
-AutoTVM record without ``config``, see :mod:`._loading`) is a problem too: TVM failed to load the
+AutoTVM record without ``config``, see :mod:`._autotvm_loader`) is a problem too: TVM failed to load the
 whole log.
 """
 
@@ -14,7 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ._loading import AUTOTVM_LOADER, FileLoading, LineLoad, autotvm_line, is_blank
+from ._autotvm_loader import AUTOTVM_LOADER, autotvm_line
+from ._loading import FileLoading, LineLoad, is_blank
 from .formats import Format
 from .records import Record, parse_line, writer_version
 from .report import counts, plural

@@ -9,7 +9,7 @@ for target=..." and falls back to a default schedule: this module says which fie
 record miss.
 
 Lines are loaded as ``load_from_file`` and ``ApplyHistoryBest.load`` loaded them (see
-:mod:`._loading`): the target is parsed with ``-target`` rewritten to ``-mtriple`` (spec section
+:mod:`._autotvm_loader`): the target is parsed with ``-target`` rewritten to ``-mtriple`` (spec section
 9.2), the workload is the task name and arguments as Python tuples (``[1]``, ``[1.0]`` and
 ``[true]`` are one workload), the cost ``np.mean`` of the costs (NaN for none, which no record
 beats), and a record is skipped unless its ``error_no == 0``. Records of AutoTVM's log format
@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from .._target import Target
-from ._loading import AUTOTVM_LOADER, autotvm_line, is_blank, workload_of
+from ._autotvm_loader import AUTOTVM_LOADER, autotvm_line, workload_of
+from ._loading import is_blank
 from .records import Record, writer_version
 from .report import counts, plural, table
 from .targets import Reading, TargetReader, autotvm_rewrite

@@ -34,7 +34,7 @@ from typing import Any, cast
 
 import targetlang
 from targetlang.logs import Matcher, Query, TargetReader
-from targetlang.logs._loading import autotvm_line, workload_of
+from targetlang.logs._autotvm_loader import autotvm_line, workload_of
 from targetlang.logs.targets import autotvm_rewrite
 
 from . import compare, inputs
