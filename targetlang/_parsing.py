@@ -10,7 +10,6 @@ of targetlang growing with the input is (``_cache``).
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import copyreg
 import functools
@@ -28,22 +27,16 @@ from ._diagnostics import (
     answers_recursion,
     check_required,
     depth_limit,
-    hint,
     modern_kind,
     on_large_stack,
-    suggest,
     unknown_attr,
     unknown_kind,
 )
 from ._eras import DEFAULT_ERA, ERAS, era_named
 from ._lexical import INT64_MAX, INT64_MIN, MKLDNN
 from ._registry import (
-    MAX_CHECKED_TAG_TARGETS,
-    MAX_TAG_DEPTH,
-    MAX_TAG_TARGETS,
     Registry,
     builtin_registry,
-    modern_tag,
 )
 from ._resolution import (
     DEFAULT_ENVIRONMENT,
@@ -71,6 +64,17 @@ from ._syntax import (
     part_start,
     word_parts,
 )
+from ._tag_budget import (
+    check_cycle,
+    check_depth,
+    counts_now,
+    expand_tag,
+    in_tag,
+    outermost_tag_begins,
+    rewind,
+    spend,
+    tag_counted,
+)
 from ._target import Target, TargetSpec
 from ._values import from_json, from_text
 from ._versions import SCHEMA_RELEASES, Version, registry_release
@@ -81,18 +85,15 @@ from .errors import (
     InvalidJSONError,
     InvalidSpecError,
     NestingTooDeepError,
-    RegistryError,
-    TagCycleError,
     TargetError,
     UnknownAttributeError,
     UnknownKindError,
-    UnknownTagError,
     ValueConversionError,
     check_encodable,
     show,
 )
 
-__all__ = ["MAX_DEPTH", "checking_registry_tags", "depth_limit", "parse", "parse_in_era"]
+__all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 
 _STRUCTURAL = ("keys", "tag", "host")
 _STRUCTURAL_ORDER = ("tag", "keys", "host")  # the order TVM's FromConfig read them in
@@ -187,7 +188,7 @@ def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int
         return spec
     if isinstance(spec, Mapping):
         _check_int64(spec)
-        return _counted(_from_config, spec, reg, 0, None, "")
+        return tag_counted(_from_config, spec, reg, 0, None, "")
     what = "None" if spec is None else type(spec).__name__
     raise InvalidSpecError(f"a target spec is a str, a mapping or a Target, not {what}")
 
@@ -263,7 +264,7 @@ _SHORT_ENTRIES = _read_default.short_entries
 
 @bounded_cache(16384)
 def _parse_cached(text: str, registry: Registry, max_depth: int) -> Target:
-    return _counted(_parse_uncached, text, registry)
+    return tag_counted(_parse_uncached, text, registry)
 
 
 def _parse_uncached(text: str, registry: Registry) -> Target:
@@ -323,129 +324,17 @@ def _retexted(
     )
 
 
-def _check_depth(depth: int, source: str = "", start: int = 0, end: int = 0) -> None:
-    """Raise :class:`NestingTooDeepError` at ``source[start:end]`` (the target too deep) when
-    ``depth`` is beyond the limit of the parse under way."""
-    limit = LIMIT.get()
-    if depth > limit:
-        raise NestingTooDeepError(f"targets nest more than {limit} levels deep", source, start, end)
-
-
-def _check_cycle(tag: str, chain: tuple[str, ...], source: str = "", start: int = 0, end: int = 0) -> tuple[str, ...]:
-    if tag in chain:
-        loop = " -> ".join((*chain[chain.index(tag) :], tag))
-        raise TagCycleError(f"tag {show(tag)} refers to itself: {loop}", source, start, end)
-    if len(chain) > MAX_TAG_DEPTH:  # (the outermost tag is named by the text, not by a tag)
-        path = f"{show(chain[0])} -> {show(chain[1])} -> ... -> {show(tag)}"
-        raise _tag_limit(f"tags name tags more than {MAX_TAG_DEPTH} deep ({path})", chain, source, start, end)
-    return (*chain, tag)
-
-
-# ------------------------------------------------------------------ the targets made from tags
-
-
-class _TagCount:
-    """The targets made from tags' configs (and taken from the cache of tags) by one reading, or
-    by one check of a registry's tags (``whole_registry``): see MAX_TAG_TARGETS."""
-
-    __slots__ = ("began", "limit", "outer", "spent", "whole_registry")
-
-    def __init__(self, limit: int, whole_registry: bool, outer: _TagCount | None) -> None:
-        self.limit = limit
-        self.whole_registry = whole_registry
-        self.outer = outer  # the check of a registry this reading is part of
-        self.spent = 0
-        self.began = 0  # what was spent when the outermost tag under way began
-
-
-_TAG_COUNT: contextvars.ContextVar[_TagCount | None] = contextvars.ContextVar("targetlang_tag_targets", default=None)
-
-
-def _counted(read: Callable[..., Target], *args: Any) -> Target:
-    """``read(*args)`` with the targets it makes from tags counted. A reading inside a reading (an
-    older era's reading of a nested text) goes on with the count of the one it is part of."""
-    current = _TAG_COUNT.get()
-    if current is not None and not current.whole_registry:
-        return read(*args)
-    token = _TAG_COUNT.set(_TagCount(MAX_TAG_TARGETS, False, current))
-    try:
-        return read(*args)
-    finally:
-        _TAG_COUNT.reset(token)
-
-
-@contextlib.contextmanager
-def checking_registry_tags() -> Iterator[None]:
-    """Count the targets that the readings inside make from tags together as well, within
-    MAX_CHECKED_TAG_TARGETS (check_registry reads every tag of a registry inside this)."""
-    token = _TAG_COUNT.set(_TagCount(MAX_CHECKED_TAG_TARGETS, True, None))
-    try:
-        yield
-    finally:
-        _TAG_COUNT.reset(token)
-
-
-def _outermost_tag_begins() -> None:
-    count = _TAG_COUNT.get()
-    if count is not None:
-        count.began = count.spent
-
-
-def _spend(chain: tuple[str, ...], source: str = "", start: int = 0, end: int = 0) -> None:
-    """Count one target made from a tag's config (``chain``: the tags read, outermost first)."""
-    count = _TAG_COUNT.get()
-    while count is not None:
-        count.spent += 1
-        if count.spent > count.limit:
-            if count.whole_registry:
-                what = f"the registry's tags expand to more than {count.limit:,} targets in all"
-            elif count.began:
-                what = f"with the tags named before it, it expands to more than {count.limit:,} targets"
-            else:
-                what = f"it expands to more than {count.limit:,} targets"
-            raise _tag_limit(f"{what} (a tag counts each time it is named)", chain, source, start, end)
-        count = count.outer
-
-
-def _counts_now() -> list[int]:
-    """What the counts under way have spent: a reading that fails and is read again another way
-    (:func:`_read_plain_json`, :func:`_plain_targets`) puts them back (:func:`_rewind`)."""
-    spent = []
-    count = _TAG_COUNT.get()
-    while count is not None:
-        spent.append(count.spent)
-        count = count.outer
-    return spent
-
-
-def _rewind(spent: list[int]) -> None:
-    count = _TAG_COUNT.get()
-    for value in spent:
-        assert count is not None
-        count.spent = value
-        count = count.outer
-
-
-def _tag_limit(what: str, chain: tuple[str, ...], source: str, start: int, end: int) -> RegistryError:
-    # Said of the outermost tag, in the form the reader gives its tags' errors; about the tag's
-    # name when there is no text to point into, so that no tag around it adds its own name.
-    outer = chain[0]
-    if not source:
-        source, start, end = outer, 0, len(outer)
-    return RegistryError(f"in tag {show(outer)}: {what}", source, start, end)
-
-
 def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     if depth:  # the limit is never below 0
-        _check_depth(depth, text, 0, len(text))
+        check_depth(depth, text, 0, len(text))
     config = registry._tags.get(text)
     if config is not None:
         if not chain:
-            _outermost_tag_begins()
-        chain = _check_cycle(text, chain)
+            outermost_tag_begins()
+        chain = check_cycle(text, chain)
         kept: Target | None = registry._tag_targets.get(text)
         if kept is not None:
-            _spend(chain)
+            spend(chain)
             return kept  # (it reads no other tag: only its own cycle can be, and is checked)
         try:
             target = _from_config(config, registry, depth, None, "", chain=chain)
@@ -453,7 +342,7 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             if err.source:
                 raise
             # The tag's own config has no text: point at the tag's name.
-            raise _in_tag(err, text).at(text, 0, len(text)) from None
+            raise in_tag(err, text).at(text, 0, len(text)) from None
         target = _retexted(target, registry, text, "tag")
         if config.get("kind") is not None and _nests_none(target):
             # A tag of its own kind, extending none, and nesting no target reads no other tag:
@@ -466,7 +355,7 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
         if schema is not None and not schema.modern_only and not schema.required_names and _one_word(text):
             # A kind alone ("llvm", "cuda"), as _read_legacy would read it, in a third of the time.
             if chain:
-                _spend(chain)
+                spend(chain)
             return Target._build(schema, registry, "", None, None, {}, _EMPTY, text, "legacy", None)
         if len(text) < SPLIT_BELOW and "'" not in text and "\\" not in text:
             parts = text.split(" ")
@@ -629,11 +518,11 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             return plain
     if _LONG_DIGITS.search(text) and _refuses_long_json_ints(registry.version):
         return True  # the grammar's reading looks at each integer (_check_json_int64)
-    spent = _counts_now()
+    spent = counts_now()
     try:
         return _from_config(config, registry, depth, None, text, own_text=text, chain=chain, slices=slices)
     except TargetError:
-        _rewind(spent)  # (the grammar's reading counts them again)
+        rewind(spent)  # (the grammar's reading counts them again)
         return True
 
 
@@ -859,7 +748,7 @@ def _read_legacy(
         start = part_start(parts, first)
         check_required(schema, attrs, text, start, start + len(kind))
     if chain:
-        _spend(chain)
+        spend(chain)
     return Target._build(schema, registry, tag, keys, host, attrs, _EMPTY, text, "legacy", None)
 
 
@@ -887,7 +776,7 @@ def _plain_targets(code: int, value: str, registry: Registry, depth: int, chain:
     reports it, where it stands in the text)."""
     if _REREADING.get():
         return None
-    spent = _counts_now()
+    spent = counts_now()
     try:
         if code == PLAIN_TARGET:
             return _parse_text(value, registry, depth + 1, chain)
@@ -897,36 +786,8 @@ def _plain_targets(code: int, value: str, registry: Registry, depth: int, chain:
                 targets.append(_parse_text(item, registry, depth + 1, chain))
         return tuple(targets)
     except TargetError:
-        _rewind(spent)  # (the general reading counts them again)
+        rewind(spent)  # (the general reading counts them again)
         return None
-
-
-def _in_tag(err: TargetError, tag: str) -> TargetError:
-    # A cycle's message names every tag in it already, a limit of tags the outermost tag.
-    return err if isinstance(err, (TagCycleError, RegistryError)) else err.in_context(f"in tag {show(tag)}")
-
-
-def _expand_tag(
-    config: Mapping[str, Any], registry: Registry, chain: tuple[str, ...], source: str, span: tuple[int, int]
-) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """``config`` (``{"tag": NAME, ...}``) over the config of tag NAME, over the configs of the tags
-    that one extends in turn; and the chain of tags read."""
-    layers = [config]
-    name = config["tag"]
-    while True:
-        base = modern_tag(registry, name)
-        if base is None:
-            close = suggest(name, registry.tags)
-            raise UnknownTagError(f"unknown target tag {show(name)}{hint(close)}", source, *span)
-        chain = _check_cycle(name, chain, source, *span)
-        layers.append(base)
-        name = base.get("tag")
-        if base.get("kind") is not None or not isinstance(name, str):
-            break
-    merged: dict[str, Any] = {}
-    for layer in reversed(layers):
-        merged.update(layer)
-    return merged, chain
 
 
 def _nulls_read(config: Mapping[str, Any], schema: KindSchema) -> dict[str, Any]:
@@ -1129,7 +990,7 @@ def _from_config(
     object, where it stands in that text (``(text, start, end)``, sliced when asked).
     """
     if depth:  # the limit is never below 0
-        _check_depth(depth, *((source, node.start, node.end) if node is not None else ("", 0, 0)))
+        check_depth(depth, *((source, node.start, node.end) if node is not None else ("", 0, 0)))
     for key in config:
         if type(key) is not str and not isinstance(key, str):
             raise InvalidSpecError(f"a target config's keys are strings, not {type(key).__name__}: {key!r}", source)
@@ -1174,7 +1035,7 @@ def _from_config(
                     typed = _typed(key, value, schema, registry, nested_in_tag, None, "")
                 except TargetError as err:
                     # The tag's own config has no text here: point at the tag's name.
-                    raise _in_tag(err, config["tag"]).at(source, *value_span("tag")) from None
+                    raise in_tag(err, config["tag"]).at(source, *value_span("tag")) from None
             else:
                 typed = _typed(
                     key, value, schema, registry, nested, members[key][1] if key in members else None, source, where
@@ -1218,14 +1079,14 @@ def _config_kind(
         if not isinstance(tag, str):
             raise ValueConversionError("'tag' must be a string, the name of a tag", source, *value_span("tag"))
         if not chain:
-            _outermost_tag_begins()
-        expanded, tag_chain = _expand_tag(config, registry, chain, source, value_span("tag"))
-        _spend(tag_chain, source, *value_span("tag"))
+            outermost_tag_begins()
+        expanded, tag_chain = expand_tag(config, registry, chain, source, value_span("tag"))
+        spend(tag_chain, source, *value_span("tag"))
         from_tag = frozenset(expanded.keys() - config.keys())
         config = expanded
         kind = config.get("kind")
     elif chain:
-        _spend(chain)
+        spend(chain)
     if kind is None and "kind" in config:
         raise ValueConversionError("'kind' must be a string, not null", source, *value_span("kind"))
     if kind is None:

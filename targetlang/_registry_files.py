@@ -34,9 +34,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ._parsing import checking_registry_tags, parse
+from ._parsing import parse
 from ._registry import Registry
 from ._schema import KindSchema
+from ._tag_budget import checking_registry_tags
 from .errors import RegistryError, TargetError, show
 
 __all__ = ["MAX_KEY_PARTS", "MAX_TOML_BYTES", "check_registry", "dump_registry", "load_registry"]

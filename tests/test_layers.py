@@ -30,6 +30,7 @@ CHAIN = (
     "_diagnostics",
     "_target",
     "_eras",
+    "_tag_budget",
     "_parsing",
     "_registry_files",
     "_layering",
