@@ -11,22 +11,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ._diagnostics import LIMIT, hint, suggest
-from ._registry import (
-    MAX_CHECKED_TAG_TARGETS,
-    MAX_TAG_DEPTH,
-    MAX_TAG_TARGETS,
-    Registry,
-    modern_tag,
-)
+from ._registry import MAX_CHECKED_TAG_TARGETS, MAX_TAG_DEPTH, MAX_TAG_TARGETS, Registry, modern_tag
 from ._target import Target
-from .errors import (
-    NestingTooDeepError,
-    RegistryError,
-    TagCycleError,
-    TargetError,
-    UnknownTagError,
-    show,
-)
+from .errors import NestingTooDeepError, RegistryError, TagCycleError, TargetError, UnknownTagError, show
 
 __all__ = [
     "check_cycle",

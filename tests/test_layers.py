@@ -31,6 +31,7 @@ CHAIN = (
     "_target",
     "_eras",
     "_tag_budget",
+    "_config_values",
     "_parsing",
     "_registry_files",
     "_layering",
