@@ -13,9 +13,7 @@ from __future__ import annotations
 import contextvars
 import copyreg
 import functools
-import json
-import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -34,7 +32,18 @@ from ._diagnostics import (
     unknown_kind,
 )
 from ._eras import DEFAULT_ERA, ERAS, era_named
-from ._lexical import INT64_MAX, INT64_MIN, MKLDNN
+from ._json_decoding import (
+    FINISHED,
+    LONG_DIGITS,
+    NO_SPANS,
+    SCAN,
+    SCAN_NOTED,
+    check_int64,
+    check_json_int64,
+    plain_config,
+    refuses_long_json_ints,
+)
+from ._lexical import MKLDNN
 from ._registry import (
     Registry,
     builtin_registry,
@@ -44,12 +53,10 @@ from ._resolution import (
     frozen_feature,
     reads_feature_keys,
 )
-from ._schema import PLAIN_BOOL, PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
+from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
 from ._syntax import (
     MAX_JSON_DEPTH,
     SPLIT_BELOW,
-    JsonArray,
-    JsonNode,
     JsonObject,
     JsonScalar,
     LegacySyntax,
@@ -74,11 +81,9 @@ from ._tag_budget import (
 )
 from ._target import Target, TargetSpec
 from ._values import from_text
-from ._versions import SCHEMA_RELEASES, Version, registry_release
+from ._versions import SCHEMA_RELEASES, registry_release
 from .errors import (
     DuplicateAttributeError,
-    IntegerOverflowError,
-    InvalidJSONError,
     InvalidSpecError,
     NestingTooDeepError,
     TargetError,
@@ -93,7 +98,6 @@ __all__ = ["MAX_DEPTH", "depth_limit", "parse", "parse_in_era"]
 
 _STRUCTURAL = ("keys", "tag", "host")
 _STRUCTURAL_ORDER = ("tag", "keys", "host")  # the order TVM's FromConfig read them in
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
 _BOOL_WORDS = {"true": 1, "false": 0}  # an int or a bool, in any case (parse_int)
 
 
@@ -183,7 +187,7 @@ def _parse(spec: Any, registry: Registry | None, era: str | None, max_depth: int
     if isinstance(spec, Target):
         return spec
     if isinstance(spec, Mapping):
-        _check_int64(spec)
+        check_int64(spec)
         return tag_counted(_from_config, spec, reg, 0, None, "")
     what = "None" if spec is None else type(spec).__name__
     raise InvalidSpecError(f"a target spec is a str, a mapping or a Target, not {what}")
@@ -201,33 +205,6 @@ def parse_in_era(text: str, era: str, *, registry: Registry | None = None) -> Ta
         raise TypeError(f"parse_in_era reads a target string, not {type(text).__name__}")
     found = era_named(era)
     return _era_cached(text, found.name, registry if registry is not None else found.registry(), depth_limit())
-
-
-def _check_int64(config: Mapping[str, Any]) -> None:
-    """TVM's FFI converted a config mapping before reading any of it, and an integer anywhere in
-    it beyond 64 bits was an ``OverflowError`` then, whatever else was wrong."""
-    # In document order, a container at a time: an iterator over its items and the key it stands
-    # at, so that nothing is made for an item (a path string and a tuple for each item of a
-    # 5,000,000-item array took half of explain's memory), and the path is spelled out only for
-    # a value that does not fit (spelled at each level, it was quadratic in the depth).
-    seen = {id(config)}  # a mapping that holds itself is the reader's to report, once
-    stack: list[tuple[Iterator[tuple[Any, Any]], Any]] = [(iter(config.items()), None)]
-    while stack:
-        items, _ = stack[-1]
-        for key, value in items:
-            if isinstance(value, bool | str):
-                continue
-            if isinstance(value, int):
-                if not INT64_MIN <= value <= INT64_MAX:
-                    path = "config" + "".join(f"[{at!r}]" for _, at in stack[1:])
-                    raise IntegerOverflowError(f"{path}[{key!r}] is {value}, which does not fit 64 bits", "")
-            elif isinstance(value, Mapping | list | tuple) and id(value) not in seen:
-                seen.add(id(value))
-                inner = value.items() if isinstance(value, Mapping) else enumerate(value)
-                stack.append((iter(inner), key))
-                break
-        else:
-            stack.pop()
 
 
 # Every cache of parsed text is bounded by its count and by the text it holds (_cache.TEXT_BUDGET).
@@ -304,7 +281,7 @@ def _parse_mkldnn(text: str, registry: Registry) -> Target:
 
 
 def _retexted(
-    target: Target, registry: Registry, text: str, text_form: str, spans: Mapping[str, Any] = _EMPTY
+    target: Target, registry: Registry, text: str, text_form: str, spans: Mapping[str, Any] = NO_SPANS
 ) -> Target:
     """``target`` as read from ``text`` (a tag's name, the text before a rewrite)."""
     return Target._make(
@@ -352,7 +329,7 @@ def _parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...
             # A kind alone ("llvm", "cuda"), as _read_legacy would read it, in a third of the time.
             if chain:
                 spend(chain)
-            return Target._build(schema, registry, "", None, None, {}, _EMPTY, text, "legacy", None)
+            return Target._build(schema, registry, "", None, None, {}, NO_SPANS, text, "legacy", None)
         if len(text) < SPLIT_BELOW and "'" not in text and "\\" not in text:
             parts = text.split(" ")
             if parts[0] and parts[0][0] != "-":
@@ -377,41 +354,9 @@ def _read_by_grammar(text: str, registry: Registry, depth: int, chain: tuple[str
     if isinstance(syntax, LegacySyntax):
         words = [(word.text, word.start) for word in (syntax.kind, *syntax.words)]
         return _read_legacy(word_parts(words, len(text)), False, text, registry, depth, chain)
-    if _refuses_long_json_ints(registry.version):
-        _check_json_int64(syntax.root, text)
+    if refuses_long_json_ints(registry.version):
+        check_json_int64(syntax.root, text)
     return _from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
-
-
-def _check_json_int64(root: JsonObject, text: str) -> None:
-    """TVM v0.21 - v0.23 handed a JSON text to Python's ``json`` and the object it gave to the FFI,
-    which refused the whole of it ("Cannot load config dict with python JSON loader") for an integer
-    beyond 64 bits, before any field was read: raise that, at the first such integer the loader
-    kept (of a key given twice, the last value)."""
-    stack: list[JsonNode] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, JsonObject):
-            kept = {key: value for key, _, value in node.members}
-            stack.extend(reversed(kept.values()))
-        elif isinstance(node, JsonArray):
-            stack.extend(reversed(node.items))
-        elif type(node.value) is int and not INT64_MIN <= node.value <= INT64_MAX:
-            raise InvalidJSONError(
-                f"{node.value} does not fit 64 bits: TVM's JSON loader refused the whole text",
-                text,
-                node.start,
-                node.end,
-            )
-
-
-@functools.cache
-def _refuses_long_json_ints(version: str) -> bool:
-    # v0.24 on reads JSON text in C++ (an integer beyond 64 bits is a float there); v0.20 and
-    # earlier wrapped it to 64 bits
-    return _FFI_JSON_LOADER[0] <= registry_release(version).version <= _FFI_JSON_LOADER[1]
-
-
-_FFI_JSON_LOADER = (Version.parse("0.21"), Version.parse("0.23"))
 
 
 def _nests_none(target: Target) -> bool:
@@ -470,7 +415,7 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
     if text.count("{") == 1 and text.count("[") < MAX_JSON_DEPTH - 1:  # too few brackets to nest too deep
         # JSONDecoder.decode's steps without its calls: the object at 0, then only whitespace
         try:
-            config, end = _SCAN(text, 0)
+            config, end = SCAN(text, 0)
         except (StopIteration, ValueError, RecursionError):
             return False
         if end != len(text) and text[end:].strip(" \t\n\r"):
@@ -487,15 +432,15 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
                 return False
         # Each object the decoder finishes, in the order its closing brace comes.
         finished: list[dict[str, Any]] = []
-        token = _FINISHED.set(finished)
+        token = FINISHED.set(finished)
         try:
-            config, end = _SCAN_NOTED(text, 0)
+            config, end = SCAN_NOTED(text, 0)
         except (StopIteration, ValueError):
             return False
         # (A RecursionError goes up: parse reads the text again on a large stack, where the
         # targets it nests can be read too.)
         finally:
-            _FINISHED.reset(token)
+            FINISHED.reset(token)
         if end != len(text) and text[end:].strip(" \t\n\r"):
             return False
         if few:
@@ -509,139 +454,17 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
     if not chain and not depth:
         # (before the search for long integers: a plain config holds none beyond 64 bits, and
         # the grammar's reading of its text, which looks at each, gives the same target)
-        plain = _plain_config(config, registry, 0, text, slices)
+        plain = plain_config(config, registry, 0, text, slices)
         if plain is not None:
             return plain
-    if _LONG_DIGITS.search(text) and _refuses_long_json_ints(registry.version):
-        return True  # the grammar's reading looks at each integer (_check_json_int64)
+    if LONG_DIGITS.search(text) and refuses_long_json_ints(registry.version):
+        return True  # the grammar's reading looks at each integer (check_json_int64)
     spent = counts_now()
     try:
         return _from_config(config, registry, depth, None, text, own_text=text, chain=chain, slices=slices)
     except TargetError:
         rewind(spent)  # (the grammar's reading counts them again)
         return True
-
-
-def _plain_config(
-    config: dict[str, Any],
-    registry: Registry,
-    depth: int,
-    own_text: str | tuple[str, int, int],
-    slices: Mapping[int, tuple[int, int]],
-) -> Target | None:
-    """The target of a decoded config whose every value is plain: of the attribute's own JSON type
-    (an ASCII string, an array of them, an int within 64 bits, a bool, an object of a target that
-    is plain too), of a kind with no required attribute, for a release that reads no feature keys;
-    ``None`` for any other config, which :func:`_from_config` reads (and whose errors it raises).
-    It is what :func:`_from_config` makes of such a config, without the steps none of it needs."""
-    kind = config.get("kind")
-    if type(kind) is not str or "tag" in config or _reads_features(registry.version):
-        return None
-    schema = registry._kinds.get(kind)
-    if schema is None or schema.required_names:
-        return None
-    codes = schema._plain_codes
-    attrs: dict[str, Any] = {}
-    keys = host = None
-    for key, value in config.items():
-        if key == "kind":
-            continue
-        code = codes.get("-" + key)
-        if code is None or code[0] != key:  # ("--name" is there too, for a legacy "---name")
-            return None
-        kept: Any
-        form = code[1]
-        if form == PLAIN_STRING:
-            if type(value) is not str or not value.isascii():
-                return None
-            kept = value
-        elif form == PLAIN_STRINGS:
-            if type(value) is not list or not all(type(item) is str and item.isascii() for item in value):
-                return None
-            kept = tuple(value)
-        elif form == PLAIN_INT:
-            if type(value) is not int or not INT64_MIN <= value <= INT64_MAX:
-                return None
-            kept = value
-        elif form == PLAIN_BOOL:
-            if type(value) is not bool:
-                return None
-            kept = value
-        else:
-            # (a deep nesting is left to _from_config, whose use of the stack decides what a
-            # nesting too deep for it raises)
-            if depth >= _PLAIN_DEPTH or depth + 1 > LIMIT.get():
-                return None
-            if form == PLAIN_TARGET:
-                if type(value) is not dict:
-                    return None
-                kept = _plain_nested(value, registry, depth + 1, own_text, slices)
-                if kept is None:
-                    return None
-            else:
-                if type(value) is not list:
-                    return None
-                targets = []
-                for item in value:
-                    target = _plain_nested(item, registry, depth + 1, own_text, slices) if type(item) is dict else None
-                    if target is None:
-                        return None
-                    targets.append(target)
-                kept = tuple(targets)
-        if key == "keys":
-            keys = kept
-        elif key == "host":
-            host = kept
-        else:
-            attrs[key] = kept
-    return Target._build(schema, registry, "", keys, host, attrs, _EMPTY, own_text, "json", None)
-
-
-def _plain_nested(
-    config: dict[str, Any],
-    registry: Registry,
-    depth: int,
-    own_text: str | tuple[str, int, int],
-    slices: Mapping[int, tuple[int, int]],
-) -> Target | None:
-    found = slices.get(id(config))
-    if found is None:
-        return None
-    source = own_text if isinstance(own_text, str) else own_text[0]
-    return _plain_config(config, registry, depth, (source, *found), slices)
-
-
-_PLAIN_DEPTH = 8
-
-
-@functools.cache
-def _reads_features(version: str) -> bool:
-    return reads_feature_keys(registry_release(version).version)
-
-
-def _not_json(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-_DECODER = json.JSONDecoder(parse_constant=_not_json)
-# (the decoder's scanner, which typeshed does not declare)
-_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
-
-# The objects a decoding finishes, in order (the list of the decoding under way in this thread):
-# one decoder for every text, where a decoder made for each cost more than the rest of a read.
-_FINISHED: contextvars.ContextVar[list[dict[str, Any]]] = contextvars.ContextVar("targetlang_json_finished")
-
-
-def _noted(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    made = dict(pairs)
-    _FINISHED.get().append(made)
-    return made
-
-
-_SCAN_NOTED: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(  # type: ignore[attr-defined]
-    object_pairs_hook=_noted, parse_constant=_not_json
-).scan_once
-_LONG_DIGITS = re.compile(r"[0-9]{19}")  # the shortest integer beyond 64 bits has 19 digits
 
 
 def _nested_text(value: str, *, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
@@ -745,7 +568,7 @@ def _read_legacy(
         check_required(schema, attrs, text, start, start + len(kind))
     if chain:
         spend(chain)
-    return Target._build(schema, registry, tag, keys, host, attrs, _EMPTY, text, "legacy", None)
+    return Target._build(schema, registry, tag, keys, host, attrs, NO_SPANS, text, "legacy", None)
 
 
 def _kind_error(kind: str, start: int, text: str, registry: Registry) -> TargetError:

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import targetlang
 from targetlang import _parsing as parsing
+from targetlang._json_decoding import check_json_int64
 from targetlang._registry import builtin_registry
 from targetlang._syntax import JsonSyntax, grammar_syntax
 from targetlang._target import Target
@@ -36,7 +37,7 @@ def by_grammar(text: str) -> Target | TargetError:
     try:
         tree = grammar_syntax(text)
         assert isinstance(tree, JsonSyntax)
-        parsing._check_json_int64(tree.root, text)  # (the default registry's release refuses them)
+        check_json_int64(tree.root, text)  # (the default registry's release refuses them)
         return parsing._from_config(tree.root.value, REGISTRY, 0, tree.root, text, own_text=text)
     except TargetError as err:
         return err

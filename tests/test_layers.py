@@ -32,6 +32,7 @@ CHAIN = (
     "_eras",
     "_tag_budget",
     "_config_values",
+    "_json_decoding",
     "_parsing",
     "_registry_files",
     "_layering",

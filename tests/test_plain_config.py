@@ -1,4 +1,4 @@
-"""A decoded JSON config whose values are all plain is read by ``parsing._plain_config`` without
+"""A decoded JSON config whose values are all plain is read by ``_json_decoding.plain_config`` without
 ``_from_config``'s general steps: the same target (text, spans, printed forms, JSON) or the same
 error as with that path turned off, and the rest left to ``_from_config``."""
 
@@ -10,6 +10,7 @@ import pytest
 
 import targetlang
 from targetlang import _parsing as parsing
+from targetlang._json_decoding import plain_config
 from targetlang._registry import Registry, builtin_registry
 from targetlang._target import Target
 from targetlang.errors import TargetError
@@ -33,7 +34,7 @@ def _both_ways(
 ) -> tuple[tuple[object, ...], tuple[object, ...]]:
     fast = _read(text, registry)
     with monkeypatch.context() as patch:
-        patch.setattr(parsing, "_plain_config", lambda *args: None)
+        patch.setattr(parsing, "plain_config", lambda *args: None)
         slow = _read(text, registry)
     return fast, slow
 
@@ -44,7 +45,7 @@ def _taken(text: str) -> bool:
         config = json.loads(text)
     except ValueError:
         return False  # (not strict JSON: the grammar reads it)
-    return type(config) is dict and parsing._plain_config(config, builtin_registry(), 0, text, {}) is not None
+    return type(config) is dict and plain_config(config, builtin_registry(), 0, text, {}) is not None
 
 
 @pytest.mark.parametrize(
@@ -129,7 +130,7 @@ def test_a_host_keeps_its_slice_of_the_text() -> None:
 def test_a_release_that_reads_feature_keys_is_left_to_from_config(monkeypatch: pytest.MonkeyPatch) -> None:
     text = '{"kind": "llvm", "mcpu": "x"}'
     registry = builtin_registry("0.27")
-    assert parsing._plain_config(json.loads(text), registry, 0, text, {}) is None
+    assert plain_config(json.loads(text), registry, 0, text, {}) is None
     fast, slow = _both_ways(text, monkeypatch, registry)
     assert fast == slow
 

@@ -11,7 +11,7 @@ would), whose sizes are drawn from the seed.
   items of 9 - 40 characters, with 6 - 9 other attributes (each a row of the table, padded to the
   array's width); under 64 MB plus 20 bytes per input byte (the goal of docs/performance.md).
   The text and its table were built whole, then joined, then encoded, and the migration's check
-  of a config for integers past 64 bits (``_parsing._check_int64``) made a path string for every
+  of a config for integers past 64 bits (``_json_decoding.check_int64``) made a path string for every
   item: 36 - 40 bytes per input byte, 11 - 18 now. A third of the trials print ``--json``, which
   took 25 - 40 % more than now.
 
