@@ -48,7 +48,7 @@ from doc_sections import cpu_model as _cpu_model
 from doc_sections import silenced, write_section
 
 import targetlang
-from targetlang import _parsing as parsing
+from targetlang import _reading as reading
 from targetlang import _syntax as syntax
 
 OLD_GRAMMAR = Path(__file__).resolve().parents[1] / "tests" / "data" / "grammar" / "target-before-run-length.lark"
@@ -144,8 +144,8 @@ def old_terminals() -> Iterator[None]:
     swaps = [
         (vars(syntax), "_parser", old),
         (vars(syntax), "_legacy_syntax", lambda text: None),
-        (vars(parsing), "legacy_parts", lambda text: None),
-        (vars(parsing), "_read_plain_json", lambda *args: None),
+        (vars(reading), "legacy_parts", lambda text: None),
+        (vars(reading), "_read_plain_json", lambda *args: None),
     ]
     saved = [(namespace, name, namespace[name]) for namespace, name, _ in swaps]
     for namespace, name, value in swaps:

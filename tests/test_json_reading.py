@@ -1,6 +1,6 @@
 """JSON text read by the standard library's decoder gives the target the grammar's reading gives.
 
-``parsing._read_plain_json`` reads strict JSON of one object with the standard decoder, gives each
+``reading._read_plain_json`` reads strict JSON of one object with the standard decoder, gives each
 nested object's target its slice of the text (``_syntax.json_objects``), and lets each
 target find its members' spans in its text later. Whenever it returns a target, the grammar's
 reading (the LALR parser's syntax tree, then the config) must give an equal target with the same
@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang
-from targetlang import _parsing as parsing
+from targetlang import _reading as reading
 from targetlang._json_decoding import check_json_int64
 from targetlang._registry import builtin_registry
 from targetlang._syntax import JsonSyntax, grammar_syntax
@@ -38,7 +38,7 @@ def by_grammar(text: str) -> Target | TargetError:
         tree = grammar_syntax(text)
         assert isinstance(tree, JsonSyntax)
         check_json_int64(tree.root, text)  # (the default registry's release refuses them)
-        return parsing._from_config(tree.root.value, REGISTRY, 0, tree.root, text, own_text=text)
+        return reading.from_config(tree.root.value, REGISTRY, 0, tree.root, text, own_text=text)
     except TargetError as err:
         return err
 
@@ -69,7 +69,7 @@ def described(target: Target) -> tuple[Any, ...]:
 
 def reads_as_the_grammar(text: str) -> bool:
     """Check ``text``; True when the decoder's reading was taken (not left to the grammar)."""
-    fast = parsing._read_plain_json(text, REGISTRY, 0, ())
+    fast = reading._read_plain_json(text, REGISTRY, 0, ())
     slow = by_grammar(text)
     if fast is None:
         return False

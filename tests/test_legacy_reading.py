@@ -1,6 +1,6 @@
 """The legacy reader's two ways of reading an option, and where it finds the options afterwards.
 
-``_parsing._read_legacy`` reads the commonest option, ``-key=value`` with a plain value (no quotes
+``_reading._read_legacy`` reads the commonest option, ``-key=value`` with a plain value (no quotes
 or backslashes in the word), in a few lines of its own; every other option goes through
 ``_syntax.legacy_option`` and ``from_text``, which read any option. Both must give the same
 target and the same error. The reader records no spans: ``legacy_spans`` finds them in the text
@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang
-from targetlang import _parsing as parsing
+from targetlang import _reading as reading
 from targetlang._diagnostics import LIMIT, MAX_DEPTH
-from targetlang._parsing import _read_legacy
+from targetlang._reading import _read_legacy
 from targetlang._registry import Registry, builtin_registry
 from targetlang._schema import KindSchema
 from targetlang._syntax import SPLIT_BELOW, grammar_syntax, legacy_parts, legacy_spans
@@ -86,7 +86,7 @@ def _of_a_kind(text: str) -> bool:
 
 def _parsed(text: str) -> tuple[Any, ...]:
     """``_reading(text, True)`` by the whole reading of a text, which cuts a plain one itself."""
-    return _outcome(lambda: parsing._parse_text(text, _registry("0.22", True), 0, ()))
+    return _outcome(lambda: reading.parse_text(text, _registry("0.22", True), 0, ()))
 
 
 _LONG = "x" * (SPLIT_BELOW - len("llvm -mcpu="))  # llvm -mcpu=xxx... of SPLIT_BELOW characters
@@ -117,9 +117,9 @@ def test_the_whole_reading_cuts_a_text_as_legacy_parts_does(text: str, monkeypat
         given.append((list(parts), plain))
         return _read_legacy(parts, plain, *rest)
 
-    monkeypatch.setattr(parsing, "_read_legacy", reader)
+    monkeypatch.setattr(reading, "_read_legacy", reader)
     try:
-        parsing._parse_text(text, builtin_registry(), 0, ())
+        reading.parse_text(text, builtin_registry(), 0, ())
     except targetlang.TargetError:
         pass
     cut = legacy_parts(text)
@@ -298,7 +298,7 @@ def test_a_kind_alone_reads_as_the_reader_reads_it(
         return (target.kind, dict(target.attrs), str(target), target.canonical(), dict(target._span_map()))
 
     at_once = outcome()
-    monkeypatch.setattr(parsing, "_one_word", lambda text: False)
+    monkeypatch.setattr(reading, "_one_word", lambda text: False)
     assert at_once == outcome()
 
 

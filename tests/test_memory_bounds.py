@@ -19,7 +19,7 @@ import pytest
 
 import targetlang
 from targetlang import NestingTooDeepError, Registry, RegistryError, builtin_registry, parse
-from targetlang import _parsing as parsing
+from targetlang import _reading as reading
 from targetlang._registry import MAX_CHECKED_TAG_TARGETS, MAX_TAG_DEPTH, MAX_TAG_TARGETS
 from targetlang._registry_files import MAX_KEY_PARTS, MAX_TOML_BYTES
 from targetlang._syntax import MAX_JSON_DEPTH, json_objects
@@ -327,13 +327,13 @@ def test_a_failing_reading_of_tags_in_texts_reads_each_level_a_few_times(
         tags[f"t{level}"] = {"kind": "composite", "devices": [device]}
     registry = Registry.from_dict({"tags": tags})
     readings = [0]
-    real = parsing._parse_text
+    real = reading.parse_text
 
     def counted(*args: Any) -> Any:
         readings[0] += 1
         return real(*args)
 
-    monkeypatch.setattr(parsing, "_parse_text", counted)
+    monkeypatch.setattr(reading, "parse_text", counted)
     # one target level short of what the tags nest (a legacy device nests a composite in each)
     depth = levels - 1 if form == "JSON text" else 2 * levels - 2
     with pytest.raises(NestingTooDeepError, match=f"more than {depth} levels"):

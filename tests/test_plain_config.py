@@ -9,7 +9,7 @@ import json
 import pytest
 
 import targetlang
-from targetlang import _parsing as parsing
+from targetlang import _reading as reading
 from targetlang._json_decoding import plain_config
 from targetlang._registry import Registry, builtin_registry
 from targetlang._target import Target
@@ -34,7 +34,7 @@ def _both_ways(
 ) -> tuple[tuple[object, ...], tuple[object, ...]]:
     fast = _read(text, registry)
     with monkeypatch.context() as patch:
-        patch.setattr(parsing, "plain_config", lambda *args: None)
+        patch.setattr(reading, "plain_config", lambda *args: None)
         slow = _read(text, registry)
     return fast, slow
 
