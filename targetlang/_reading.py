@@ -8,14 +8,12 @@ where. A config's targets nest: reading a config reads the texts and configs ins
 
 from __future__ import annotations
 
-import contextvars
-import functools
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
 from ._config_values import boxes_scalars, nested_fault, nulls_read, parser_fault, parser_first, typed_value
-from ._diagnostics import LIMIT, check_required, modern_kind, unknown_attr, unknown_kind
+from ._diagnostics import LIMIT, check_required, unknown_kind
 from ._json_decoding import (
     FINISHED,
     LONG_DIGITS,
@@ -26,9 +24,10 @@ from ._json_decoding import (
     plain_config,
     refuses_long_json_ints,
 )
+from ._legacy_reading import REREADING, read_legacy, rereading
 from ._registry import Registry
 from ._resolution import feature_name, frozen_feature, reads_feature_keys
-from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, KindSchema
+from ._schema import KindSchema
 from ._syntax import (
     MAX_JSON_DEPTH,
     SPLIT_BELOW,
@@ -37,25 +36,20 @@ from ._syntax import (
     LegacySyntax,
     json_objects,
     json_string_offsets,
-    legacy_option,
     legacy_parts,
     parse_syntax,
-    part_start,
     word_parts,
 )
 from ._tag_budget import check_cycle, check_depth, counts_now, expand_tag, in_tag, outermost_tag_begins, rewind, spend
 from ._target import Target
-from ._values import from_text
 from ._versions import registry_release
 from .errors import (
-    DuplicateAttributeError,
     InvalidSpecError,
     TargetError,
     UnknownAttributeError,
     UnknownKindError,
     ValueConversionError,
     check_encodable,
-    show,
 )
 
 __all__ = ["from_config", "parse_text", "retexted"]
@@ -65,9 +59,6 @@ _STRUCTURAL = ("keys", "tag", "host")
 
 
 _STRUCTURAL_ORDER = ("tag", "keys", "host")  # the order TVM's FromConfig read them in
-
-
-_BOOL_WORDS = {"true": 1, "false": 0}  # an int or a bool, in any case (parse_int)
 
 
 def retexted(
@@ -116,7 +107,7 @@ def parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]
     if text[:1] != "{":
         schema = registry._kinds.get(text)
         if schema is not None and not schema.modern_only and not schema.required_names and _one_word(text):
-            # A kind alone ("llvm", "cuda"), as _read_legacy would read it, in a third of the time.
+            # A kind alone ("llvm", "cuda"), as read_legacy would read it, in a third of the time.
             if chain:
                 spend(chain)
             return Target._build(schema, registry, "", None, None, {}, NO_SPANS, text, "legacy", None)
@@ -124,14 +115,14 @@ def parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]
             parts = text.split(" ")
             if parts[0] and parts[0][0] != "-":
                 # legacy_parts' cut of a plain text whose kind comes first, without its call
-                return _read_legacy(parts, True, text, registry, depth, chain)
+                return read_legacy(parts, True, text, registry, depth, chain, parse_text)
         cut = legacy_parts(text)
         if cut is not None:
-            return _read_legacy(cut[0], cut[1], text, registry, depth, chain)
+            return read_legacy(cut[0], cut[1], text, registry, depth, chain, parse_text)
     else:
         read = _plain_json(text, registry, depth, chain)
         if read is True:  # not a valid target: the grammar's reading reports why
-            return _rereading(_read_by_grammar, text, registry, depth, chain)
+            return rereading(_read_by_grammar, text, registry, depth, chain)
         if read is not False:
             return read
     return _read_by_grammar(text, registry, depth, chain)
@@ -143,7 +134,7 @@ def _read_by_grammar(text: str, registry: Registry, depth: int, chain: tuple[str
     syntax = parse_syntax(text, max(MAX_JSON_DEPTH, 2 * LIMIT.get() + 4))
     if isinstance(syntax, LegacySyntax):
         words = [(word.text, word.start) for word in (syntax.kind, *syntax.words)]
-        return _read_legacy(word_parts(words, len(text)), False, text, registry, depth, chain)
+        return read_legacy(word_parts(words, len(text)), False, text, registry, depth, chain, parse_text)
     if refuses_long_json_ints(registry.version):
         check_json_int64(syntax.root, text)
     return from_config(syntax.root.value, registry, depth, syntax.root, text, own_text=text, chain=chain)
@@ -158,26 +149,6 @@ def _one_word(text: str) -> bool:
     # A user's kind may have any name; one the grammar reads as a kind alone has no spaces or
     # quotes and does not start with a dash.
     return " " not in text and "'" not in text and "\\" not in text and text[0] != "-"
-
-
-# Set while a text that a quick reading (:func:`_plain_json`, :func:`_plain_targets`) found no
-# valid target in is read again the general way, to report why: the texts inside it are read
-# the general way at once. A quick reading of each would fail too, inside one that fails, and
-# every level of a nesting would then be read twice over, 2 ** n times in all: a tag whose
-# devices name a tag in JSON text, 20 levels of them, took 214 s to reach the depth limit.
-_REREADING: contextvars.ContextVar[bool] = contextvars.ContextVar("targetlang_rereading", default=False)
-
-
-def _rereading(read: Callable[..., Target], *args: Any) -> Target:
-    token = _REREADING.set(True)
-    try:
-        return read(*args)
-    finally:
-        _REREADING.reset(token)
-
-
-def _nested_reread(value: str, *, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
-    return _rereading(parse_text, value, registry, depth, chain)
 
 
 def _read_plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target | None:
@@ -199,7 +170,7 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
     members' spans in its text when something asks for them. tests/test_json_reading.py proves it
     identical to the grammar's reading.
     """
-    if text[:1] != "{" or _REREADING.get():
+    if text[:1] != "{" or REREADING.get():
         return False
     slices: dict[int, tuple[int, int]] = {}
     if text.count("{") == 1 and text.count("[") < MAX_JSON_DEPTH - 1:  # too few brackets to nest too deep
@@ -255,148 +226,6 @@ def _plain_json(text: str, registry: Registry, depth: int, chain: tuple[str, ...
     except TargetError:
         rewind(spent)  # (the grammar's reading counts them again)
         return True
-
-
-def _nested_text(value: str, *, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
-    return parse_text(value, registry, depth, chain)
-
-
-def _read_legacy(
-    parts: list[str], plain: bool, text: str, registry: Registry, depth: int, chain: tuple[str, ...]
-) -> Target:
-    """The target of a legacy string cut into its parts (:func:`legacy_parts`; ``plain``: no
-    quotes or backslashes in it, so that no word needs checking for them). Its spans are found
-    when something asks for them (:func:`legacy_spans`): recording them took a fifth longer."""
-    first = 0
-    while not parts[first] or parts[first][0] == " ":
-        first += 1
-    kind = parts[first]
-    schema = registry._kinds.get(kind)
-    if schema is None or schema.modern_only:
-        raise _kind_error(kind, part_start(parts, first), text, registry)
-    plain_codes = schema._plain_codes
-    attrs: dict[str, Any] = {}  # keys, tag and host too, until the end
-    typed: Any
-    after = first + 1  # the first part not read yet: past the kind, and what options took
-    try:
-        for i, raw in enumerate(parts):
-            if i < after or not raw:
-                continue
-            retried = False  # a quick reading of the value's targets failed (see _REREADING)
-            # The commonest option, -key=value with a value that needs no interpreting, read here as
-            # from_text reads it (tests/test_legacy_reading.py checks they agree); any other below.
-            head, _, value = raw.partition("=")
-            plain_code = plain_codes.get(head)
-            if plain_code is not None and value and plain_code[0] not in attrs:
-                key, code = plain_code
-                # (A word as long as the split bound goes the general way, which never holds an
-                # array's items twice; a plain text is shorter.)
-                if plain or (len(raw) < SPLIT_BELOW and "'" not in raw and "\\" not in raw):
-                    if code == PLAIN_STRING:
-                        attrs[key] = value
-                        continue
-                    if code == PLAIN_STRINGS:  # (iter_items skips empty items too)
-                        typed = (value,) if "," not in value else tuple(filter(None, value.split(",")))
-                    elif code >= PLAIN_TARGET:
-                        typed = _plain_targets(code, value, registry, depth, chain)
-                        retried = typed is None
-                    else:
-                        if len(value) < 10 and value.isdigit() and value.isascii():  # within 32 bits: any int_bits
-                            typed = int(value)
-                        else:
-                            typed = _BOOL_WORDS.get(value.lower())
-                        if typed is not None and code != PLAIN_INT:
-                            typed = typed != 0
-                elif (
-                    code == PLAIN_STRING
-                    and value[0] == "'" == value[-1]
-                    and value.count("'") == 2
-                    and "\\" not in value
-                ):
-                    typed = value[1:-1].strip(" ")  # one quoted region, nothing to interpret inside
-                else:
-                    typed = None
-                if typed is not None:
-                    attrs[key] = typed
-                    continue
-            if raw[0] == " ":
-                continue  # a run of spaces
-            start = part_start(parts, i)
-            key, key_start, value, value_start, end, after = legacy_option(parts, i, start, text)
-            if key == "kind" or key in attrs:
-                raise DuplicateAttributeError(
-                    f"attribute {show(key)} is given more than once", text, key_start, key_start + len(key)
-                )
-            spec = schema.attrs.get(key)
-            if spec is None or spec.modern_only:
-                raise unknown_attr(key, schema, text, key_start, key_start + len(key), registry.version)
-            try:
-                typed = from_text(
-                    value or "1",  # a flag, "-key" alone, is "-key=1"
-                    spec.type,
-                    key,
-                    functools.partial(
-                        _nested_reread if retried else _nested_text, registry=registry, depth=depth + 1, chain=chain
-                    ),
-                    registry_release(registry.version).int_bits,
-                )
-            except TargetError as err:
-                if not value:
-                    raise err.at(text, start, end) from None
-                raise err.relocated(text, range(value_start, value_start + len(value)), end) from None
-            attrs[key] = typed
-    except TargetError:
-        fault = nested_fault(attrs.values())
-        if fault is not None:
-            raise fault from None
-        raise
-    tag, keys, host = "", None, None
-    if "keys" in attrs or "tag" in attrs or "host" in attrs:
-        tag, keys, host = attrs.pop("tag", ""), attrs.pop("keys", None), attrs.pop("host", None)
-    if schema.required_names:
-        start = part_start(parts, first)
-        check_required(schema, attrs, text, start, start + len(kind))
-    if chain:
-        spend(chain)
-    return Target._build(schema, registry, tag, keys, host, attrs, NO_SPANS, text, "legacy", None)
-
-
-def _kind_error(kind: str, start: int, text: str, registry: Registry) -> TargetError:
-    """What is wrong with ``kind``, at ``start`` in ``text``: not a kind of ``registry``, or one
-    added after TVM v0.23, which no legacy string could name."""
-    end = start + len(kind)
-    schema = registry.kinds.get(kind)
-    if schema is not None:
-        return modern_kind(schema, text, start, end)
-    if kind in registry.tags:
-        return UnknownKindError(
-            f"{show(kind)} is a tag, and a tag takes no options: TVM v0.22 read a tag only as the "
-            f'whole text; to change its fields write {{"tag": "{kind}", ...}}',
-            text,
-            start,
-            end,
-        )
-    return unknown_kind(kind, registry, text, start, end)
-
-
-def _plain_targets(code: int, value: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Any:
-    """The target (``PLAIN_TARGET``) or targets of ``value``, plain (no quotes, backslashes or
-    spaces), as from_text reads them; ``None`` for a value it rejects (the general reading then
-    reports it, where it stands in the text)."""
-    if _REREADING.get():
-        return None
-    spent = counts_now()
-    try:
-        if code == PLAIN_TARGET:
-            return parse_text(value, registry, depth + 1, chain)
-        targets = []  # (a loop: a comprehension would build three cells a call)
-        for item in value.split(","):
-            if item:  # iter_items skips empty items
-                targets.append(parse_text(item, registry, depth + 1, chain))
-        return tuple(targets)
-    except TargetError:
-        rewind(spent)  # (the general reading counts them again)
-        return None
 
 
 def from_config(

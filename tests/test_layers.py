@@ -33,6 +33,7 @@ CHAIN = (
     "_tag_budget",
     "_config_values",
     "_json_decoding",
+    "_legacy_reading",
     "_reading",
     "_parsing",
     "_registry_files",

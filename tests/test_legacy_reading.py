@@ -1,6 +1,6 @@
 """The legacy reader's two ways of reading an option, and where it finds the options afterwards.
 
-``_reading._read_legacy`` reads the commonest option, ``-key=value`` with a plain value (no quotes
+``_legacy_reading.read_legacy`` reads the commonest option, ``-key=value`` with a plain value (no quotes
 or backslashes in the word), in a few lines of its own; every other option goes through
 ``_syntax.legacy_option`` and ``from_text``, which read any option. Both must give the same
 target and the same error. The reader records no spans: ``legacy_spans`` finds them in the text
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import targetlang
 from targetlang import _reading as reading
 from targetlang._diagnostics import LIMIT, MAX_DEPTH
-from targetlang._reading import _read_legacy
+from targetlang._legacy_reading import read_legacy
 from targetlang._registry import Registry, builtin_registry
 from targetlang._schema import KindSchema
 from targetlang._syntax import SPLIT_BELOW, grammar_syntax, legacy_parts, legacy_spans
@@ -51,13 +51,13 @@ def _without_codes(registry: Registry) -> Registry:
 
 def _reading(text: str, quick: bool, version: str = "0.22", max_depth: int = MAX_DEPTH) -> tuple[Any, ...]:
     """What the reader makes of ``text``, a legacy string, with its quick path or without, with
-    the registry of TVM ``version``: read by ``_read_legacy`` itself, past the parse caches (which
+    the registry of TVM ``version``: read by ``read_legacy`` itself, past the parse caches (which
     take a registry without the quick path for the same registry, as they should)."""
     cut = legacy_parts(text)
     assert cut is not None
     token = LIMIT.set(max_depth)
     try:
-        return _outcome(lambda: _read_legacy(*cut, text, _registry(version, quick), 0, ()))
+        return _outcome(lambda: read_legacy(*cut, text, _registry(version, quick), 0, (), reading.parse_text))
     finally:
         LIMIT.reset(token)
 
@@ -115,9 +115,9 @@ def test_the_whole_reading_cuts_a_text_as_legacy_parts_does(text: str, monkeypat
 
     def reader(parts: list[str], plain: bool, *rest: Any) -> Any:
         given.append((list(parts), plain))
-        return _read_legacy(parts, plain, *rest)
+        return read_legacy(parts, plain, *rest)
 
-    monkeypatch.setattr(reading, "_read_legacy", reader)
+    monkeypatch.setattr(reading, "read_legacy", reader)
     try:
         reading.parse_text(text, builtin_registry(), 0, ())
     except targetlang.TargetError:
@@ -195,7 +195,7 @@ def _read_with(text: str, registry: Registry) -> tuple[Any, ...]:
     cut = legacy_parts(text)
     assert cut is not None
     try:
-        target = _read_legacy(*cut, text, registry, 0, ())
+        target = read_legacy(*cut, text, registry, 0, (), reading.parse_text)
     except targetlang.TargetError as err:
         return (type(err).__name__, err.start, err.end)
     return (target.kind, dict(target.attrs))
