@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from targetlang.logs._fast import CheckLines, MigrateLines, StatsLines
+from targetlang.logs._fast_check import CheckLines
+from targetlang.logs._fast_migrate import MigrateLines
+from targetlang.logs._fast_stats import StatsLines
 from targetlang.logs.records import line_record
 
 from .conftest import Run, examples
@@ -370,7 +372,7 @@ def test_a_member_written_twice_takes_the_general_path() -> None:
 
 
 def test_without_msgspec_every_auto_scheduler_record_takes_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    import targetlang.logs._fast as fast_module
+    import targetlang.logs._fast_check as fast_module
 
     lines = [BASE.replace("core-avx2", cpu).encode() for cpu in ("core-avx2", "skylake", "core-avx2", "skylake") * 5]
     taken: list[int] = []

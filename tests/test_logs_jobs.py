@@ -25,7 +25,9 @@ from targetlang._cli import logs as logs_cli
 from targetlang._cli import main
 from targetlang.logs import TargetReader, read_lines
 from targetlang.logs import _jobs as jobs_module
-from targetlang.logs._fast import CheckLines, MigrateLines, StatsLines
+from targetlang.logs._fast_check import CheckLines
+from targetlang.logs._fast_migrate import MigrateLines
+from targetlang.logs._fast_stats import StatsLines
 from targetlang.logs._jobs import Source, blocks
 from targetlang.logs.records import line_record
 from targetlang.logs.report import Digest
@@ -336,18 +338,19 @@ def test_the_shortcut_and_two_processes_give_what_the_general_path_gives(
 def test_the_shortcut_takes_the_lines_of_the_common_shapes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # (else the test above would compare the general path with itself): nearly every line of
     # TopHub's logs, and a good part of the generated ones, odd as they are.
-    from targetlang.logs import _fast as fast
+    from targetlang.logs import _fast_check, _fast_migrate
 
     tophub = b"".join((LOGS / name).read_bytes() for name in ALL_LOGS[:3]) * 10
     shares = {"tophub": (tophub, 0.05), "generated": (generated_log(7, 3000), 0.75)}
     general: list[int] = []
-    real = fast.line_record  # type: ignore[attr-defined]  # the name _fast.py calls, replaced below
+    real = _fast_check.line_record  # type: ignore[attr-defined]  # the name the shortcuts call, replaced below
 
     def counting(*args: Any) -> Any:
         general.append(args[3])
         return real(*args)
 
-    monkeypatch.setattr(fast, "line_record", counting)
+    monkeypatch.setattr(_fast_check, "line_record", counting)
+    monkeypatch.setattr(_fast_migrate, "line_record", counting)
     for name, (data, most) in shares.items():
         log = tmp_path / f"{name}.log"
         log.write_bytes(data)

@@ -36,7 +36,9 @@ from .._cache import LruCache
 from .._pool import Pool as _Pool
 from .._versions import MODERN
 from ..migration import Policy
-from ._fast import CheckLines, MigrateLines, StatsLines
+from ._fast_check import CheckLines
+from ._fast_migrate import MigrateLines
+from ._fast_stats import StatsLines
 from ._loading import FileLoading
 from .check import Checker, CheckSummary
 from .match import Matcher, Query

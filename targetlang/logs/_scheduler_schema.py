@@ -1,7 +1,7 @@
 """auto_scheduler's records as TVM's reader reads them, told by msgspec's typed decoder in one pass.
 
 ``logs check`` gives a record what it found for the first record with the same target and host
-(:class:`~targetlang.logs._fast.CheckLines`) only if TVM's reader reads both alike: then what
+(:class:`~targetlang.logs._fast_check.CheckLines`) only if TVM's reader reads both alike: then what
 checking finds depends on the target and the host alone. :func:`scheduler_reader`'s function says so of a
 line at about the cost of decoding it (orjson's decoding, then checks in Python, took twice as
 long): the schema below is at least as strict as
