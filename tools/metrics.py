@@ -92,7 +92,7 @@ def option_declarations() -> dict[str, list[str]]:
     (a module as often as it declares it)."""
     seen: dict[str, list[str]] = defaultdict(list)
     for name, path in _modules():
-        if name == "targetlang._tvmc":  # (the options of TVM's own tvmc, as it declared them)
+        if name.startswith("targetlang._tvmc."):  # (the options of TVM's own tvmc, as it declared them)
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
