@@ -34,7 +34,8 @@ from .options import (
 POOL_FROM = 1 << 23  # targetlang.logs._jobs.POOL_FROM, without importing it for every command line
 
 if TYPE_CHECKING:
-    from ..logs._jobs import MigratePart, Pool, Source
+    from ..logs._chunk_jobs import MigratePart
+    from ..logs._jobs import Pool, Source
     from ..logs.migration import MigrateSummary
     from ..logs.report import Digest
 
@@ -260,7 +261,8 @@ EXIT_NEEDS_MIGRATION = 3
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..logs._jobs import CheckJob, CheckPart, check_chunk, drive, fresh
+    from ..logs._chunk_jobs import CheckJob, CheckPart, check_chunk, fresh
+    from ..logs._jobs import drive
     from ..logs.check import CheckSummary
     from ..logs.report import Digest
 
@@ -375,7 +377,8 @@ def _each_source(args: argparse.Namespace, take: Callable[[Source, Pool | None],
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from ..logs._jobs import StatsJob, StatsPart, count_lines, drive, fresh, stats_chunk
+    from ..logs._chunk_jobs import StatsJob, StatsPart, count_lines, fresh, stats_chunk
+    from ..logs._jobs import drive
 
     job = StatsJob(getattr(args, "registry", None), args.tvm_version)
     fresh()
@@ -408,7 +411,8 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from ..logs._jobs import MatchJob, MatchPart, drive, fresh, match_chunk, match_lines
+    from ..logs._chunk_jobs import MatchJob, MatchPart, fresh, match_chunk, match_lines
+    from ..logs._jobs import drive
 
     # What became of each record is kept (in a temporary file) only when it is shown.
     job = MatchJob(getattr(args, "registry", None), args.tvm_version, args.target, args.json or args.verbose)
@@ -606,7 +610,7 @@ class _Migration:
     changes said so far, the total)."""
 
     def __init__(self, args: argparse.Namespace, wanted: bool) -> None:
-        from ..logs._jobs import MigrateJob, fresh
+        from ..logs._chunk_jobs import MigrateJob, fresh
         from ..logs.migration import MigrateSummary
 
         self.args = args
@@ -717,7 +721,7 @@ class _MigratedFile:
         self.emit(b"".join(out or ()), changed, said)
 
     def remote(self, start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-        from ..logs._jobs import migrate_chunk
+        from ..logs._chunk_jobs import migrate_chunk
 
         source = self.source
         return migrate_chunk, (
