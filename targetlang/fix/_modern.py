@@ -29,7 +29,7 @@ from .._registry import Registry, builtin_registry
 from .._resolution import feature_name, reads_feature_keys
 from .._versions import DATA, SCHEMA_RELEASES, data_file, registry_release, release_title
 from ..migration._checks import Rejection, option_types, rejections
-from ..migration._rules import REMOVED_ATTRS, REMOVED_KINDS
+from ..migration._model import REMOVED_ATTRS, REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
 from ._compose import string_value
 from ._flow import Use, unsafe_use

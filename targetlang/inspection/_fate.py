@@ -31,7 +31,8 @@ def _modern_exports(to: str = str(MODERN)) -> Mapping[str, Mapping[str, Any]]:
 
 def kind_fate(kind: str, to: str = str(MODERN)) -> str:
     from ..migration._checks import option_types
-    from ..migration._rules import REMOVED_KINDS, RULES, legacy_kind, legacy_registry
+    from ..migration._model import REMOVED_KINDS, legacy_registry
+    from ..migration._rules import RULES, legacy_kind
 
     if kind in option_types(to):
         return "kept"
@@ -48,7 +49,7 @@ def kind_fate(kind: str, to: str = str(MODERN)) -> str:
 def modern_name(kind: str, name: str, to: str = str(MODERN)) -> str | None:
     """The name TVM ``to`` gives attribute ``name`` of ``kind``, ``None`` when it has none."""
     from ..migration._checks import option_types
-    from ..migration._rules import RENAMED_ATTRS
+    from ..migration._model import RENAMED_ATTRS
 
     options = option_types(to).get(kind)
     if options is None:
@@ -70,7 +71,7 @@ def attribute_fate(
 ) -> str:
     """What TVM ``to`` does with value ``name`` (``value``, from ``origin``) of a ``kind`` target."""
     from ..migration._checks import option_types
-    from ..migration._rules import REMOVED_ATTRS
+    from ..migration._model import REMOVED_ATTRS
 
     if kind not in option_types(to):
         return f"its kind is not in {release_title(to)}"

@@ -24,12 +24,13 @@ from .._resolution import Environment
 from .._target import Target
 from .._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS, Version
 from ..errors import TargetError
-from ._rules import POLICIES, RULE_ALIASES, RULES, Change, Rule, Run, convert, docs_table, equal_tags, rule_id
-from ._rules import REMOVED_ATTRS as REMOVED_ATTRS
-from ._rules import REMOVED_KINDS as REMOVED_KINDS
-from ._rules import Policy as Policy
-from ._rules import legacy_registry as legacy_registry
-from ._rules import reading_registry as reading_registry
+from ._model import POLICIES, Change, Run
+from ._model import REMOVED_ATTRS as REMOVED_ATTRS
+from ._model import REMOVED_KINDS as REMOVED_KINDS
+from ._model import Policy as Policy
+from ._model import legacy_registry as legacy_registry
+from ._model import reading_registry as reading_registry
+from ._rules import RULE_ALIASES, RULES, Rule, convert, docs_table, equal_tags, rule_id
 
 __all__ = [
     "POLICIES",

@@ -9,178 +9,43 @@ docs/migration.md is :func:`docs_table`.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
-from .._layering import layered
-from .._parsing import parse
-from .._registry import Registry, builtin_registry, reading_tags_of, release_kinds
-from .._resolution import Environment, feature_name
-from .._schema import AttrSpec
+from .._resolution import feature_name
 from .._target import Target
-from .._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version, data_file, release_title
-from ..errors import TargetError, pointed, show
+from .._versions import MODERN, release_title
+from ..errors import show
 from ._checks import rejections
+from ._model import (
+    REMOVED_ATTRS,
+    REMOVED_KINDS,
+    RENAMED_ATTRS,
+    Change,
+    Run,
+    Severity,
+    Span,
+    legacy_registry,
+)
+from ._tag_compression import equal_tags, tag_compressed
 from ._written import misread
 
 __all__ = [
-    "POLICIES",
     "RULES",
     "RULE_ALIASES",
-    "Change",
     "Level",
-    "Policy",
     "Rule",
-    "Run",
     "convert",
     "docs_table",
     "equal_tags",
+    "legacy_kind",
     "rule_id",
 ]
 
-Policy = Literal["error", "drop", "keep"]
-POLICIES: tuple[Policy, ...] = ("error", "drop", "keep")
-
-# Attributes TVM removed, with what replaced them (spec 7.4, 9.2).
-REMOVED_ATTRS = {
-    "system-lib": "the runtime: relay.backend.Runtime('cpp', {'system-lib': True}), or system_lib=True in "
-    "tvm.relax.build",
-    "link-params": "the executor: relay.backend.Executor('graph' or 'aot', {'link-params': True})",
-    "runtime": "relay.backend.Runtime(...), passed to the build instead of the target",
-    "executor": "relay.backend.Executor(...), passed to the build instead of the target",
-    "unpacked-api": "an option of relay.backend.Executor('aot', {'unpacked-api': True})",
-    "interface-api": "an option of relay.backend.Executor('aot', {'interface-api': ...})",
-}
-REMOVED_KINDS = {
-    "sdaccel": "removed in TVM v0.20 with the SDAccel/Vitis flow; no replacement",
-    "aocl": "removed in TVM v0.20 with the Intel FPGA (AOCL) flow; no replacement",
-    "aocl_sw_emu": "removed in TVM v0.20 with the Intel FPGA (AOCL) flow; no replacement",
-    "stackvm": "removed in TVM v0.20; use llvm or c",
-    "hybrid": "removed in TVM v0.22; no replacement",
-}
-# Attributes a rule renames: what a value's change is reported under when the config has the new name.
-RENAMED_ATTRS = {"target": "mtriple", "shared_memory_per_block": "max_shared_memory_per_block", "target_host": "host"}
-
-Severity = Literal["info", "warning", "error"]
-Span = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Change:
-    """One migration rule applied: ``rule`` (a key of :data:`RULES`), a message, ``span`` in the
-    input text (or ``None``), and ``severity``: ``info``, ``warning`` or ``error``."""
-
-    rule: str
-    message: str
-    span: Span | None = None
-    severity: Severity = "info"
-
-    def describe(self, source: str) -> str:
-        """``SEVERITY: RULE: message``, with ``source`` (the migrated text) and a caret under the
-        span when there is one."""
-        head = f"{self.severity}: {self.rule}: {self.message}"
-        if self.span is None:
-            return head
-        return pointed(head, source, *self.span)
-
-    def to_json(self) -> dict[str, Any]:
-        """The change as JSON: ``rule``, ``severity``, ``message``, ``span`` (``[start, end]`` in the
-        input text, or ``null``)."""
-        span = list(self.span) if self.span is not None else None
-        return {"rule": self.rule, "severity": self.severity, "message": self.message, "span": span}
-
-
-# ------------------------------------------------------------------------------ registries
-
-
-@functools.cache
-def legacy_registry() -> Registry:
-    """Every kind and attribute any TVM release from v0.7 on knew, so old targets read at all."""
-    merged: dict[str, Any] = {}
-    # Oldest first, so a later release's declaration of a kind wins; v0.22's last, as parse reads.
-    for version in (v for v in SCHEMA_RELEASES if Version.parse(v) <= DEFAULT):
-        for kind in release_kinds(version):
-            name = kind.name
-            if name in merged:
-                kind = replace(kind, attrs={**merged[name].attrs, **kind.attrs})
-            merged[name] = kind
-    return _with_target_option(Registry(merged.values(), builtin_registry().tags, str(DEFAULT)))
-
-
-def _with_target_option(registry: Registry) -> Registry:
-    """TVM <= v0.6's -target, which AutoTVM's log reader (v0.7 - v0.19) still rewrote to -mtriple:
-    read as an attribute of its own, at any depth, and renamed by the rules."""
-    kinds = dict(registry.kinds)
-    for name, kind in kinds.items():
-        if "mtriple" in kind.attrs and "target" not in kind.attrs:
-            spec = AttrSpec("target", kind.attrs["mtriple"].type)
-            kinds[name] = replace(kind, attrs={**kind.attrs, "target": spec})
-    return Registry(kinds.values(), registry.tags, registry.version)
-
-
-@functools.lru_cache(maxsize=8)
-def reading_registry(registry: Registry | None) -> Registry:
-    """The registry a spec is read with: a built-in registry as it is (one release's own
-    schema); else the legacy registry plus what ``registry`` adds to the built-in one it extends
-    (its user kinds and tags, which win over any built-in ones of the same name; the attributes
-    it adds to a built-in kind, added to the legacy kind, so the kind's removed and renamed
-    attributes still read). A registry laid on a release after v0.22 (``--tvm-version
-    0.27`` with a file) reads as that release's schema plus what it adds."""
-    legacy = legacy_registry()
-    if registry is None:
-        return legacy
-    base = builtin_registry(registry.version) if registry.version in SCHEMA_RELEASES else None
-    if base is not None and base == registry:
-        return _with_target_option(registry)
-    # (a release v0.22 or older is one the legacy registry reads already)
-    onto = legacy if base is None or Version.parse(registry.version) <= DEFAULT else _with_target_option(base)
-    return layered(registry, onto, removals=False)
-
-
-@functools.cache
-def _modern(release: str = str(MODERN)) -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
-    """The kinds (each with its options) and tags of modern release ``release`` (or named
-    distribution: ``"tirx-0.1"``). A tag the distribution registers only when its LLVM has a
-    backend (TIRx's Arm, Apple and Jetson tags, its tags file's ``conditional``) is left out: the
-    default wheel rejects its name, and its expansion, which both builds accept, is written."""
-    kinds = json.loads((DATA / data_file("kinds", release)).read_text(encoding="utf-8"))["kinds"]
-    data = json.loads((DATA / data_file("tags", release)).read_text(encoding="utf-8"))
-    conditional = data.get("conditional", {})
-    tags = {name: config for name, config in data["tags"].items() if name not in conditional}
-    return {name: frozenset(k["options"]) for name, k in kinds.items()}, tags
-
 
 # ------------------------------------------------------------------------------ the model
-
-
-@dataclass
-class Run:
-    """One call of ``migrate``: its options, and the changes reported so far."""
-
-    policy: Policy
-    source: str
-    changes: list[Change] = field(default_factory=list)
-    rewritten: str | None = None  # a text parse read with mkldnn replaced by dnnl
-    read_host: Callable[[], Target] | None = None  # the host given separately, read when needed
-    compress_tags: bool = False
-    env: Environment = field(default_factory=Environment)
-    validate: bool = True
-    to: str = str(MODERN)  # the modern release written for (a name of MODERN_RELEASES)
-
-    @functools.cached_property
-    def kinds(self) -> dict[str, frozenset[str]]:
-        return _modern(self.to)[0]
-
-    @functools.cached_property
-    def common(self) -> frozenset[str]:
-        """The options every kind has: what an unknown (kept) kind is checked against."""
-        return frozenset.intersection(*self.kinds.values())
-
-    def failed(self) -> bool:
-        return any(change.severity == "error" for change in self.changes)
 
 
 @dataclass
@@ -491,142 +356,6 @@ def _separate_host(level: Level, config: dict[str, Any]) -> None:
     config["host"] = host
 
 
-def _tag_compressed(level: Level, config: dict[str, Any]) -> None:
-    run = level.run
-    if not level.top or not run.compress_tags or not level.ok or run.failed():
-        return
-    # the tag the input names: its whole text, as TVM read a tag, or its own tag field
-    named = run.source if run.source in _modern(run.to)[1] else level.target.tag
-    given = level.written if level.written is not None else _json_object(run.source)
-    # a modern config naming the tag, kindless, was read as the tag: to the release written for
-    # it is that release's tag, whatever the reader's expansion of it (0.27's RISC-V keys)
-    as_tag = given is not None and given.get("tag") == named and "kind" not in given
-    read_as = _read_tag(named, run.env, run.to) if as_tag else None
-    compressed, note = _compress(config, run.env, named, run.to, read_as)
-    if note is not None:
-        config.clear()
-        config.update(compressed)
-        level.report("tag-compressed", note)
-
-
-def _json_object(text: str) -> Mapping[str, Any] | None:
-    if not text.lstrip().startswith("{"):
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _read_tag(name: str, env: Environment, to: str) -> dict[str, Any] | None:
-    """Built-in tag ``name`` as the reader expanded it for release ``to``, resolved; ``None`` if it
-    does not read."""
-    try:
-        resolved = parse({"tag": name}, registry=reading_tags_of(builtin_registry(), to)).resolve(env).to_json()
-    except TargetError:
-        return None
-    resolved.pop("tag", None)
-    return resolved
-
-
-def _tag_config(tag: Mapping[str, Any]) -> dict[str, Any]:
-    """A 0.27 tag's configuration as it compares with a resolved target's JSON: without the
-    ``feature.*`` entries TVM computes and the empty ``tag``."""
-    return {k: v for k, v in tag.items() if k != "tag" and not k.startswith("feature.")}
-
-
-# keyed by the names of a release's tags and the environments given: a few of each
-@functools.lru_cache(maxsize=4096)
-def _tag_expansion(to: str, name: str, env: Environment) -> Mapping[str, Any] | None:
-    """Tag ``name`` of distribution ``to`` as a resolved target's JSON compares with it: TVM's
-    export of it where the tags file holds that (0.27's, with its empty ``tag``), else the tag's
-    registered config (0.24-0.26's, without the kind's defaults) resolved as an input is; ``None``
-    when it does not read."""
-    tag = _modern(to)[1][name]
-    if tag.get("tag") == "":
-        return _tag_config(tag)
-    try:
-        resolved = parse(_tag_config(tag)).resolve(env).to_json()
-    except TargetError:
-        return None
-    resolved.pop("tag", None)
-    return resolved
-
-
-def equal_tags(config: Mapping[str, Any], env: Environment | None = None, to: str = str(MODERN)) -> tuple[str, ...]:
-    """The tags of TVM ``to`` (the newest by default) whose expansion equals ``config`` (a modern
-    config) exactly, once both are resolved; none when ``config`` does not read."""
-    env = env or Environment()
-    try:
-        resolved = parse(dict(config)).resolve(env).to_json()
-    except TargetError:
-        return ()
-    resolved.pop("tag", None)
-    return tuple(name for name in _modern(to)[1] if _tag_expansion(to, name, env) == resolved)
-
-
-def _compress(
-    config: dict[str, Any],
-    env: Environment,
-    named: str = "",
-    to: str = str(MODERN),
-    read_as: Mapping[str, Any] | None = None,
-) -> tuple[dict[str, Any], str | None]:
-    """``{"tag": name}`` (plus overrides) when the resolved config equals a 0.27 tag's, with the
-    note saying so; ``config`` and ``None`` otherwise.
-
-    Many products share one config (a Jetson Nano is a Tegra X1 to TVM), so the tag must name the
-    product the input does: the tag the input names (``named``) if it still fits; otherwise only
-    a tag whose own ``model`` is the input's, or whose name, without its vendor, is the input's
-    ``model`` or ``device``, or ends with ``-`` and it (``tesla-t4`` for ``t4``). No such tag, no
-    compression.
-
-    ``read_as`` is the expansion the reader gave tag ``named`` when the input was that tag (plus
-    overrides): the tag is kept, with the same overrides, whatever ``to``'s tag holds.
-    """
-    _, tags = _modern(to)
-    try:
-        resolved = parse(config).resolve(env).to_json()
-    except TargetError:
-        return config, None
-    mine = {k: v for k, v in resolved.items() if k != "tag"}
-    if read_as is not None and named in tags and "host" not in read_as and not set(read_as) - set(mine):
-        kept = {k: v for k, v in mine.items() if read_as.get(k) != v}
-        if len(kept) <= 2:
-            shown = f" with {', '.join(map(show, kept))} overridden" if kept else ""
-            return {"tag": named, **kept}, f"equals tag {show(named)}{shown}"
-    products = {v for k, v in mine.items() if k in ("model", "device") and isinstance(v, str) and v}
-    best: tuple[int, str, dict[str, Any]] | None = None
-    for name, tag in tags.items():
-        theirs = _tag_config(tag)  # (its own fields name its product; its expansion is compared)
-        short = name.rsplit("/", 1)[-1]
-        about = (
-            name == named
-            or any(short == p or short.endswith("-" + p) for p in products)
-            or ("model" in theirs and theirs["model"] == mine.get("model"))  # the tag's own model
-        )
-        if not about:
-            continue
-        expansion = _tag_expansion(to, name, env)
-        if expansion is None:
-            continue
-        theirs = dict(expansion)
-        if theirs.get("kind") != mine.get("kind") or set(theirs) - set(mine) or "host" in theirs:
-            continue
-        overrides = {k: v for k, v in mine.items() if theirs.get(k) != v}
-        if len(overrides) <= 2 and (best is None or len(overrides) < best[0]):
-            best = (len(overrides), name, overrides)
-    if best is None:
-        return config, None
-    _, name, overrides = best
-    expanded = {**(_tag_expansion(to, name, env) or {}), **overrides}
-    if expanded != mine:
-        return config, None
-    note = f"equals tag {show(name)}" + (f" with {', '.join(map(show, overrides))} overridden" if overrides else "")
-    return {"tag": name, **overrides}, note
-
-
 _REMOVED_ATTRS_DOC = ", ".join(f"`{name}`" for name in REMOVED_ATTRS)
 _REMOVED_KINDS_DOC = ", ".join(f"`{name}`" for name in REMOVED_KINDS)
 
@@ -736,7 +465,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "tag-compressed",
             f"the configuration equals a registered TVM {MODERN} tag",
-            _tag_compressed,
+            tag_compressed,
             'with `compress_tags=True`, a configuration equal to a registered TVM 0.27 tag\'s becomes `{"tag":'
             " ...}`, plus up to two overriding entries, when the tag names the input's own product (the tag it"
             " names, or its `model`/`device`; see Tags); accepted only when expanding the tag again gives the"
