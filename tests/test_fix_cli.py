@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import targetlang._cli.fix as command
+import targetlang._cli.fix_files as command
 import targetlang.fix
 from targetlang.fix import FixResult
 
@@ -227,16 +227,16 @@ def test_write_leaves_unchanged_files_alone(run: Run) -> None:
 
 def test_write_refuses_a_file_that_changed_meanwhile(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     write({"a.py": LEGACY, "b.py": LEGACY})
-    original = command._fix_file
+    original = command.fix_file
 
-    def fix_then_edit(path: str, job: command._Job) -> command._Outcome:
+    def fix_then_edit(path: str, job: command.Job) -> command.Outcome:
         outcome = original(path, job)
         if path == "a.py":
             with open(path, "a", encoding="utf-8") as handle:
                 handle.write("x = 1\n")  # an editor saved the file meanwhile
         return outcome
 
-    monkeypatch.setattr(command, "_fix_file", fix_then_edit)
+    monkeypatch.setattr(command, "fix_file", fix_then_edit)
     status, out, err = run("fix", "--write", "-j", "1", "a.py", "b.py")
     assert (status, out) == (2, "")
     assert err == (
@@ -569,7 +569,7 @@ def test_a_bug_met_in_one_file_is_an_error_on_one_line(run: Run, monkeypatch: py
             raise RecursionError("maximum recursion depth exceeded\nmore")
         return real(text, **options)
 
-    monkeypatch.setattr("targetlang._cli.fix.fix_source", fix_source)
+    monkeypatch.setattr("targetlang._cli.fix_files.fix_source", fix_source)
     status, out, err = run("fix", "--write", "-j", "1", ".")
     assert (status, out) == (2, "")
     assert err == (
@@ -863,10 +863,10 @@ def test_write_refuses_a_same_length_rewrite_with_its_time_set_back(
 ) -> None:
     # Before, inode, size and mtime matched what was read, and fix wrote over the change.
     write({"a.py": LEGACY})
-    original = command._fix_file
+    original = command.fix_file
     edited = LEGACY.replace("sm_80", "sm_86")
 
-    def fix_then_edit(path: str, job: command._Job) -> command._Outcome:
+    def fix_then_edit(path: str, job: command.Job) -> command.Outcome:
         outcome = original(path, job)
         info = os.stat(path)
         with open(path, "r+", encoding="utf-8") as handle:
@@ -874,7 +874,7 @@ def test_write_refuses_a_same_length_rewrite_with_its_time_set_back(
         os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
         return outcome
 
-    monkeypatch.setattr(command, "_fix_file", fix_then_edit)
+    monkeypatch.setattr(command, "fix_file", fix_then_edit)
     status, _, err = run("fix", "--write", "-j", "1", "a.py")
     assert status == 2
     assert err.splitlines()[0] == "error: a.py changed while it was being fixed; not written (run again)"

@@ -180,7 +180,7 @@ def link_swap(trials: int, seed: int = 0) -> Outcome:
 
 _SWAP_AT = r"""
 import os, sys
-import targetlang._cli.fix as command
+import targetlang._cli.fix_files as command
 from targetlang._cli import main
 from targetlang.logs import _jobs as jobs
 when, path, link = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -205,13 +205,13 @@ def realpath(p, *a, **k):
             swap_back()
     return real_realpath(p, *a, **k)
 os.path.realpath = realpath
-real_fix_file = command._fix_file
+real_fix_file = command.fix_file
 def fix_file(p, job):
     outcome = real_fix_file(p, job)
     if when in ("read", "read, a FIFO"):
         swap()
     return outcome
-command._fix_file = fix_file
+command.fix_file = fix_file
 real_open = jobs.Source.open
 def source_open(p, *args, **kwargs):
     if when in ("read", "read, a FIFO") and p == path:
