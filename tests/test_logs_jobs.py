@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from targetlang._cache import LruCache
 from targetlang._cli import logs as logs_cli
-from targetlang._cli import main
+from targetlang._cli import logs_common, logs_migrate, main
 from targetlang.logs import TargetReader, read_lines
 from targetlang.logs import _jobs as jobs_module
 from targetlang.logs._chunk_jobs import CheckJob, check_chunk
@@ -389,13 +389,14 @@ def test_a_digest_that_fills_up_midway_is_made_record_by_record(
     # at once, and the command reads the chunk again itself.
     monkeypatch.setattr(Digest.__init__, "__defaults__", (2,))
     again = []
-    real = logs_cli._again
+    real = logs_common.read_again
 
     def counting(*args: Any) -> None:
         again.append(args[1:4])
         real(*args)
 
-    monkeypatch.setattr(logs_cli, "_again", counting)
+    monkeypatch.setattr(logs_cli, "read_again", counting)
+    monkeypatch.setattr(logs_migrate, "read_again", counting)
     files = _pooled(inputs)
     one = outcome(run, variant, files, tmp_path / "out", "-j", "1")
     two = outcome(run, variant, files, tmp_path / "out", "-j", "2")

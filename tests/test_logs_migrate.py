@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import targetlang
 from targetlang._atomic_file import AtomicFile, clean_up_unfinished
-from targetlang._cli import logs as logs_cli
+from targetlang._cli import logs_migrate
 from targetlang.logs import Format, Record, parse_line, read_file, read_lines
 from targetlang.logs.migration import LogMigrator
 from targetlang.migration import migrate
@@ -621,7 +621,7 @@ def test_diff_of_long_runs_of_changed_lines_is_a_unified_diff_whether_held_or_sp
     status, held, _ = run("logs", "migrate", "--diff", str(log), "-o", str(out))
     assert status == 0
     # Lines of over 64 bytes: every hunk goes to the temporary file at its first line.
-    monkeypatch.setattr(logs_cli, "_SPOOL_SIZE", 64)
+    monkeypatch.setattr(logs_migrate, "_SPOOL_SIZE", 64)
     status, spooled, _ = run("logs", "migrate", "--diff", str(log))
     assert (status, spooled) == (0, held)
     old = data.splitlines(keepends=True)
