@@ -14,9 +14,9 @@ from typing import Any
 from ._config_values import nested_fault
 from ._diagnostics import check_required, modern_kind, unknown_attr, unknown_kind
 from ._json_decoding import NO_SPANS
+from ._legacy_words import SPLIT_BELOW, legacy_option, part_start
 from ._registry import Registry
 from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET
-from ._syntax import SPLIT_BELOW, legacy_option, part_start
 from ._tag_budget import counts_now, rewind, spend
 from ._target import Target
 from ._values import from_text

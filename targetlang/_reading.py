@@ -24,22 +24,13 @@ from ._json_decoding import (
     plain_config,
     refuses_long_json_ints,
 )
+from ._json_text import json_objects, json_string_offsets
 from ._legacy_reading import REREADING, read_legacy, rereading
+from ._legacy_words import SPLIT_BELOW, legacy_parts, word_parts
 from ._registry import Registry
 from ._resolution import feature_name, frozen_feature, reads_feature_keys
 from ._schema import KindSchema
-from ._syntax import (
-    MAX_JSON_DEPTH,
-    SPLIT_BELOW,
-    JsonObject,
-    JsonScalar,
-    LegacySyntax,
-    json_objects,
-    json_string_offsets,
-    legacy_parts,
-    parse_syntax,
-    word_parts,
-)
+from ._syntax import MAX_JSON_DEPTH, JsonObject, JsonScalar, LegacySyntax, parse_syntax
 from ._tag_budget import check_cycle, check_depth, counts_now, expand_tag, in_tag, outermost_tag_begins, rewind, spend
 from ._target import Target
 from ._versions import registry_release

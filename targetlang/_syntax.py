@@ -8,25 +8,16 @@ whitespace. Either prints back to its source exactly. Meaning is given one layer
 from __future__ import annotations
 
 import contextvars
-import functools
 import json
 import re
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .errors import (
-    EmptyKeyOrValueError,
-    InvalidJSONError,
-    MismatchedQuoteError,
-    MissingDashError,
-    NestingTooDeepError,
-    TargetError,
-    TargetSyntaxError,
-    show,
-)
+from ._grammar_file import grammar_text
+from ._json_text import DQ_BODY
+from ._legacy_words import legacy_words
+from .errors import InvalidJSONError, MismatchedQuoteError, NestingTooDeepError, TargetError, TargetSyntaxError
 
 if TYPE_CHECKING:
     # lark is imported by the first parse (_get_parser), not with the module: it is most of what
@@ -34,7 +25,6 @@ if TYPE_CHECKING:
     import lark
 
 __all__ = [
-    "SPLIT_BELOW",
     "JsonArray",
     "JsonNode",
     "JsonObject",
@@ -42,34 +32,9 @@ __all__ = [
     "JsonSyntax",
     "LegacySyntax",
     "Word",
-    "grammar_path",
     "grammar_syntax",
-    "grammar_text",
-    "json_member_spans",
-    "json_objects",
-    "json_string_offsets",
-    "legacy_option",
-    "legacy_parts",
-    "legacy_spans",
-    "legacy_words",
     "parse_syntax",
-    "part_start",
-    "word_parts",
 ]
-
-
-def grammar_path() -> Path:
-    """Where ``target.lark`` is: inside the installed package, or in the source tree."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "grammar" / "target.lark", here.parent / "grammar" / "target.lark"):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError("target.lark is missing from the targetlang installation")
-
-
-def grammar_text() -> str:
-    """The grammar, the single source of truth for the syntax."""
-    return grammar_path().read_text(encoding="utf-8")
 
 
 class Word(NamedTuple):
@@ -164,8 +129,6 @@ class JsonSyntax:
 _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
 _TRIVIA_START = re.compile(r"[ \t\n\r#]|//")
 _SQ_ESCAPE = re.compile(r"""\\(.)|(")""", re.S)
-# A string token's string, without the trivia after it (runs in one step, as in the grammar).
-_DQ_BODY = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"')
 _SQ_BODY = re.compile(r"'(?:[^'\\]++|\\[\s\S])*+'")
 
 MAX_JSON_DEPTH = 100
@@ -208,114 +171,6 @@ def _depth(children: Any) -> int:
     return depth
 
 
-def json_string_offsets(source: str, start: int, end: int) -> list[int]:
-    """For each character a JSON string token decodes to, where it stands in ``source``."""
-    offsets = []
-    i = start + 1
-    stop = end - 1
-    while i < stop:
-        offsets.append(i)
-        if source[i] != "\\":
-            i += 1
-        elif source[i + 1] != "u":
-            i += 2
-        else:
-            high = int(source[i + 2 : i + 6], 16)
-            i += 6
-            if (
-                0xD800 <= high < 0xDC00
-                and source.startswith("\\u", i)
-                and 0xDC00 <= int(source[i + 2 : i + 6], 16) < 0xE000
-            ):
-                i += 6
-    return offsets
-
-
-# A JSON string (as _DQ_BODY reads it), or a bracket, colon or comma outside strings.
-_JSON_PUNCTUATION = re.compile(_DQ_BODY.pattern + r"|[{}\[\]:,]")
-_JSON_SPACE = " \t\n\r"
-
-
-def json_member_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
-    """For each member of the strict JSON object ``text`` (the last of a repeated key): where its
-    key starts and ends and where its value starts and ends, as the grammar's syntax tree has
-    them. One pass over the text, however deeply it nests (tests/test_json_reading.py compares
-    it with the tree)."""
-    spans: dict[str, tuple[int, int, int, int]] = {}
-    level = 0
-    key: tuple[str, int, int] | None = None  # the member's key, once read
-    value_start = -1  # where its value starts, once its colon is read
-    for found in _JSON_PUNCTUATION.finditer(text):
-        token = found.group()
-        if token == "{" or token == "[":
-            level += 1
-            continue
-        if token == "}" or token == "]":
-            level -= 1
-            if level:
-                continue
-        elif level != 1:
-            continue
-        elif token[0] == '"':
-            if key is None:
-                key = (json.loads(token), found.start(), found.end())
-            continue
-        elif token == ":":
-            value_start = found.end()
-            while text[value_start] in _JSON_SPACE:
-                value_start += 1
-            continue
-        # a comma, or the object's closing brace: the member before it ends
-        if key is not None:
-            end = found.start()
-            while text[end - 1] in _JSON_SPACE:
-                end -= 1
-            spans[key[0]] = (key[1], key[2], value_start, end)
-            key = None
-        if not level:
-            break
-    return spans
-
-
-# Up to the next brace or bracket outside strings, or to the end: what lies before it (strings
-# whole) is skipped inside the expression. A string never closed runs to the end, so that the
-# text is scanned once: a search for the next string at each quote after it scanned the rest of
-# the text again from each (80 kB of escaped quotes took 21 s).
-_JSON_BRACKET_RUNS = re.compile(r'(?:[^"{}\[\]]++|"(?:[^"\\]++|\\[\s\S])*+(?:"|\\?\Z))*+([{}\[\]]|\Z)')
-
-
-def json_objects(text: str, deepest_wanted: int | None = None) -> tuple[list[tuple[int, int]], int]:
-    """Where each object of the JSON text ``text`` starts and ends, in the order their closing
-    braces come (the order in which a decoder finishes them); and how deeply its arrays and
-    objects nest. (Of a text that is not JSON, something meaningless, but no error.)
-
-    The scan stops as soon as ``deepest_wanted`` levels are open (the spans found are then
-    incomplete): a caller that reads no text nesting that deep needs no more, and 52 MB of text
-    2,000,000 levels deep held 2,000,000 spans."""
-    spans: list[tuple[int, int]] = []
-    opened: list[int] = []  # where the objects open now start
-    level = deepest = 0  # the arrays and objects open now, and the most ever open
-    for found in _JSON_BRACKET_RUNS.finditer(text):
-        char = found.group(1)
-        if char == "{" or char == "[":
-            level += 1
-            if level > deepest:
-                deepest = level
-                if deepest == deepest_wanted:
-                    break
-            if char == "{":
-                opened.append(found.end() - 1)
-        elif char == "}":
-            level -= 1
-            if opened:  # (in text that is not JSON, it may not be)
-                spans.append((opened.pop(), found.end()))
-        elif char == "]":
-            level -= 1
-        else:
-            break  # the end
-    return spans, deepest
-
-
 def _split_trail(text: str) -> tuple[str, str]:
     body = text.rstrip(" ")
     if len(body) != len(text) and body.endswith("\\"):
@@ -334,7 +189,7 @@ def _body(token: lark.Token) -> str:
     """The token without the whitespace and comments it carries."""
     text = str(token)
     if text[0] == '"' or text[0] == "'":
-        found = (_DQ_BODY if text[0] == '"' else _SQ_BODY).match(text)
+        found = (DQ_BODY if text[0] == '"' else _SQ_BODY).match(text)
         assert found is not None  # the token is a STRING or SQSTRING
         end = found.end()
         return text if end == len(text) else text[:end]
@@ -488,197 +343,6 @@ def parse_syntax(text: str, json_depth: int = MAX_JSON_DEPTH) -> LegacySyntax | 
     finally:
         if token is not None:
             _JSON_DEPTH.reset(token)
-
-
-# A text shorter than this is split with str methods when it can be (read as plain, each word a
-# run of non-spaces, when it has no quotes or backslashes); a longer one is scanned with the
-# grammar's terminal, and its words are checked one by one.
-SPLIT_BELOW = 4096
-
-
-def legacy_parts(text: str) -> tuple[list[str], bool] | None:
-    """A legacy string cut at the spaces that separate its words, or ``None`` for a text the
-    grammar does not read as a legacy string: JSON, and what is rejected (:func:`parse_syntax`
-    has the grammar's parser report it).
-
-    ``" ".join(parts)`` is ``text``: each part is a word, or spaces, the part's and the one
-    after it (an empty part is one space). A text shorter than 4,096 characters without quotes
-    or backslashes is cut by ``text.split(" ")`` (its runs of spaces are empty parts) and the flag
-    is true: every word is a run of non-spaces. Any other text is cut with the flag false: one
-    with quotes but no backslashes or two spaces in a row at the spaces outside its quotes
-    (:func:`_quoted_parts`); the rest is scanned, by one ``findall`` when it has no two spaces in
-    a row, else word by word, a run of spaces a part of its own.
-
-    The grammar's legacy rule, ``SEP? KIND (OPTION | WORD)*``, reads words that are runs of its
-    ``_UNITS`` terminal (escape pairs, quoted regions, runs of other characters) separated by
-    spaces, the first of which, the kind, does not start with ``{``. A text without
-    quotes and backslashes is split at its spaces, and one without backslashes at the spaces
-    outside its quotes (it has no escape pairs); any other is scanned with ``_UNITS`` as
-    target.lark spells it. tests/test_scanner.py proves each reading identical to the parser's.
-    """
-    if len(text) < SPLIT_BELOW and "\\" not in text:
-        if "'" not in text:
-            parts = text.split(" ")
-            plain = True
-        else:
-            quoted = _quoted_parts(text) if "  " not in text else _scanned_parts(text)
-            if quoted is None:
-                return None
-            parts, plain = quoted, False
-    else:
-        scanned = _scanned_parts(text)
-        if scanned is None:
-            return None
-        parts, plain = scanned, False
-    kind = parts[0]
-    if not kind or kind[0] == " ":  # spaces before the kind
-        kind = next((part for part in parts if part and part[0] != " "), "")
-        if not kind:
-            return None
-    return None if kind[0] == "{" else (parts, plain)
-
-
-def legacy_words(text: str) -> list[tuple[str, int]] | None:
-    """The words of a legacy string, each with where it starts (the spaces are what lies
-    between), or ``None`` for a text that is not one (:func:`legacy_parts`)."""
-    cut = legacy_parts(text)
-    return None if cut is None else _words(cut[0])
-
-
-def word_parts(words: Sequence[tuple[str, int]], length: int) -> list[str]:
-    """The parts (:func:`legacy_parts`) of a text of ``length`` characters whose words are
-    ``words`` (each with its start) and the rest spaces: each run of spaces one part."""
-    parts: list[str] = []
-    pos = 0  # where the next part starts
-    for run, start in words:
-        if start > pos:
-            parts.append(" " * (start - pos - 1))  # and the space after it
-        parts.append(run)
-        pos = start + len(run) + 1
-    if pos <= length:
-        parts.append(" " * (length - pos))
-    return parts
-
-
-def legacy_option(parts: list[str], i: int, start: int, text: str) -> tuple[str, int, str, int, int, int]:
-    """The option of a legacy string whose first word is ``parts[i]`` (:func:`legacy_parts`),
-    which starts at ``start`` in ``text``: its key and where the key starts, its raw value (``""``
-    for a flag, ``-key`` alone) and where the value starts, where the option ends, and the index
-    of the part after it. The value is after ``=`` in the word, or else the next word when that
-    does not start with ``-``. Raises :class:`MissingDashError` and :class:`EmptyKeyOrValueError`.
-    """
-    raw = parts[i]
-    word_end = start + len(raw)
-    if raw[0] != "-":
-        raise MissingDashError(f"expected an option starting with '-', found {show(raw)}", text, start, word_end)
-    body = raw.lstrip("-")
-    if not body:
-        raise MissingDashError(f"{show(raw)} is not an option: dashes need a key after them", text, start, word_end)
-    key_start = word_end - len(body)
-    key, eq, value = body.partition("=")
-    if eq:
-        if not key or not value:
-            raise EmptyKeyOrValueError(f"empty attribute key or value in {show(raw)}", text, start, word_end)
-        return key, key_start, value, key_start + len(key) + 1, word_end, i + 1
-    following = i + 1
-    value_start = word_end + 1
-    while following < len(parts) and (not parts[following] or parts[following][0] == " "):
-        value_start += len(parts[following]) + 1
-        following += 1
-    if following < len(parts) and parts[following][0] != "-":
-        value = parts[following]
-        return key, key_start, value, value_start, value_start + len(value), following + 1
-    return key, key_start, "", word_end, word_end, i + 1
-
-
-def legacy_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
-    """Where each option of a legacy string that reads stands in it, by key: the start of the
-    option, the end of its key, the start and the end of its value."""
-    cut = legacy_parts(text)
-    if cut is None:
-        raise ValueError("not a legacy string")
-    parts = cut[0]
-    spans: dict[str, tuple[int, int, int, int]] = {}
-    kind = None  # the first word; every word after it starts an option, or is a value of one
-    after = 0  # the first part an option has not taken
-    pos = 0  # where part i starts
-    for i, part in enumerate(parts):
-        if i >= after and part and part[0] != " ":
-            if kind is None:
-                kind = part
-            else:
-                key, key_start, _, value_start, end, after = legacy_option(parts, i, pos, text)
-                spans.setdefault(key, (pos, key_start + len(key), value_start, end))
-        pos += len(part) + 1
-    return spans
-
-
-def part_start(parts: list[str], i: int) -> int:
-    """Where part ``i`` of a text's parts (:func:`legacy_parts`) starts: past each part before
-    it and the space after that."""
-    return i + sum(map(len, parts[:i]))
-
-
-def _words(parts: list[str]) -> list[tuple[str, int]]:
-    words: list[tuple[str, int]] = []
-    append = words.append
-    pos = 0
-    for run in parts:
-        if run and run[0] != " ":
-            append((run, pos))
-        pos += len(run) + 1
-    return words
-
-
-def _quoted_parts(text: str) -> list[str] | None:
-    """The parts of a text with quotes but no backslashes and no two spaces in a row, or ``None``
-    for one with a quote never closed. Its words are runs of non-spaces and whole quoted regions
-    (``_UNITS`` without its escapes), so it is cut at the spaces outside its quotes: the pieces
-    between quotes alternate outside and inside, and the spaces of those outside are marked with
-    a character the text does not hold. (A ``findall`` of ``_UNITS`` took longer, and slowed the
-    reading of the texts after it.)"""
-    pieces = text.split("'")
-    if not len(pieces) % 2:
-        return None  # a quote never closed
-    if _MARK in text:
-        return _scanned_parts(text)
-    for i in range(0, len(pieces), 2):
-        pieces[i] = pieces[i].replace(" ", _MARK)
-    return "'".join(pieces).split(_MARK)
-
-
-_MARK = "\0"
-
-
-def _scanned_parts(text: str) -> list[str] | None:
-    legacy, word, part = _scanners()
-    # First the whole text, possessively, in one pass: a text that is no legacy string (a quote
-    # never closed) would make findall retry at each character, rescanning the word it is in.
-    if legacy.fullmatch(text) is None:
-        return None
-    if "  " in text:
-        # Runs of spaces: matched word by word, each run's parts made at once (a match per
-        # space took a second for 10 MB of them).
-        return word_parts([(m.group(), m.start()) for m in word.finditer(text)], len(text))
-    # Each match is a word or nothing, then a space or the end: the parts, and after a last word
-    # that the end closes, one empty match more.
-    parts = part.findall(text)
-    if " ".join(parts) != text:
-        parts.pop()
-        if " ".join(parts) != text:
-            return None
-    return parts
-
-
-@functools.cache
-def _scanners() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """The legacy rule as one expression over the grammar's ``_UNITS``; one word of it; and a
-    word or none, then the space after it."""
-    found = re.search(r"^_UNITS: /(.+)/$", grammar_text(), re.M)
-    if found is None:
-        raise RuntimeError("target.lark has no _UNITS terminal")
-    word = f"(?=[^ ]){found.group(1)}"  # a word starts with a unit, not a space
-    return re.compile(f" *+(?:{word} *+)*+"), re.compile(word), re.compile(f"((?:{word})?)(?: |\\Z)")
 
 
 def _legacy_syntax(text: str) -> LegacySyntax | None:

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from . import _printing as printing
 from ._diagnostics import answers_recursion, on_large_stack
+from ._json_text import json_member_spans, json_string_offsets
+from ._legacy_words import legacy_spans
 from ._lexical import encode_scalar, interpret, interpret_offsets
 from ._registry import Registry
 from ._resolution import DEFAULT_ENVIRONMENT, Environment, features_key, reads_feature_keys, resolve_parts
 from ._schema import AttrSpec, KindSchema
-from ._syntax import json_member_spans, json_string_offsets, legacy_spans
 from ._values import from_json, is_representable, to_text
 from ._versions import registry_release
 from .errors import TargetError, UnknownAttributeError

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 import targetlang
+from targetlang._grammar_file import grammar_text
 from targetlang._schema import TypeSpec
-from targetlang._syntax import grammar_text
 
 REGISTRY = targetlang.builtin_registry()
 KINDS = sorted(REGISTRY.kinds)

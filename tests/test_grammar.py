@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from targetlang._syntax import LegacySyntax, build_strict_parser, grammar_path, parse_syntax
+from targetlang._grammar_file import grammar_path
+from targetlang._syntax import LegacySyntax, build_strict_parser, parse_syntax
 
 
 def test_grammar_builds_with_lalr_strict() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from targetlang._syntax import json_objects
+from targetlang._json_text import json_objects
 
 
 @pytest.mark.parametrize(

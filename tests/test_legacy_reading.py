@@ -22,9 +22,10 @@ import targetlang
 from targetlang import _reading as reading
 from targetlang._diagnostics import LIMIT, MAX_DEPTH
 from targetlang._legacy_reading import read_legacy
+from targetlang._legacy_words import SPLIT_BELOW, legacy_parts, legacy_spans
 from targetlang._registry import Registry, builtin_registry
 from targetlang._schema import KindSchema
-from targetlang._syntax import SPLIT_BELOW, grammar_syntax, legacy_parts, legacy_spans
+from targetlang._syntax import grammar_syntax
 from targetlang._target import Target
 
 from .conftest import examples

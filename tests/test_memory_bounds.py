@@ -20,9 +20,10 @@ import pytest
 import targetlang
 from targetlang import NestingTooDeepError, Registry, RegistryError, builtin_registry, parse
 from targetlang import _reading as reading
+from targetlang._json_text import json_objects
 from targetlang._registry import MAX_CHECKED_TAG_TARGETS, MAX_TAG_DEPTH, MAX_TAG_TARGETS
 from targetlang._registry_files import MAX_KEY_PARTS, MAX_TOML_BYTES
-from targetlang._syntax import MAX_JSON_DEPTH, json_objects
+from targetlang._syntax import MAX_JSON_DEPTH
 
 ROOT = Path(__file__).resolve().parents[1]
 CAP = 500 * 1024 * 1024  # bytes of address space a child may take

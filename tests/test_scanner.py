@@ -1,6 +1,6 @@
 """The legacy scanner reads exactly the legacy strings of the grammar, as the LALR parser does.
 
-``syntax.legacy_words`` reads a legacy string without lark: split at its spaces when it has no
+``_legacy_words.legacy_words`` reads a legacy string without lark: split at its spaces when it has no
 quotes and backslashes, at the spaces outside its quotes when it has quotes but no backslashes
 or double spaces, else scanned with the grammar's ``_UNITS`` terminal. Whatever it returns must
 be what the grammar's parser makes of the text (the same words, starts and separators), and it
@@ -15,8 +15,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from targetlang import _syntax as syntax
-from targetlang._syntax import LegacySyntax, grammar_syntax, legacy_words, parse_syntax
+from targetlang import _legacy_words as legacy_words_module
+from targetlang._grammar_file import grammar_text
+from targetlang._legacy_words import legacy_words
+from targetlang._syntax import LegacySyntax, grammar_syntax, parse_syntax
 from targetlang.errors import TargetError
 
 from .conftest import examples, sample
@@ -46,14 +48,14 @@ def readings(text: str) -> dict[str, Reading]:
     found: dict[str, Reading] = {"chosen": legacy_words(text)}
     if text.startswith("{") or not text.strip(" "):
         return found
-    parts = syntax._scanned_parts(text)
-    scanned = None if parts is None else syntax._words(parts)
+    parts = legacy_words_module._scanned_parts(text)
+    scanned = None if parts is None else legacy_words_module._words(parts)
     found["scanned"] = _checked_kind(scanned)
     if "'" not in text and "\\" not in text:
-        found["split"] = _checked_kind(syntax._words(text.split(" ")))
+        found["split"] = _checked_kind(legacy_words_module._words(text.split(" ")))
     elif "\\" not in text and "  " not in text:
-        parts = syntax._quoted_parts(text)
-        found["quoted"] = None if parts is None else _checked_kind(syntax._words(parts))
+        parts = legacy_words_module._quoted_parts(text)
+        found["quoted"] = None if parts is None else _checked_kind(legacy_words_module._words(parts))
     return found
 
 
@@ -140,11 +142,11 @@ def test_words_and_where_they_start(text: str, words: Reading) -> None:
 
 def test_a_long_text_is_scanned_not_split() -> None:
     # A text past the split bound is scanned whatever it holds, and its words checked one by one.
-    text = "llvm" + " " * syntax.SPLIT_BELOW + "-mcpu=x"
-    assert legacy_words(text) == [("llvm", 0), ("-mcpu=x", 4 + syntax.SPLIT_BELOW)]
+    text = "llvm" + " " * legacy_words_module.SPLIT_BELOW + "-mcpu=x"
+    assert legacy_words(text) == [("llvm", 0), ("-mcpu=x", 4 + legacy_words_module.SPLIT_BELOW)]
     reads_as_the_grammar(text)
 
 
 def test_the_scanner_uses_the_grammar_terminal() -> None:
-    units = syntax._scanners()[1].pattern
-    assert units.endswith(syntax.grammar_text().split("\n_UNITS: /", 1)[1].split("/\n", 1)[0])
+    units = legacy_words_module._scanners()[1].pattern
+    assert units.endswith(grammar_text().split("\n_UNITS: /", 1)[1].split("/\n", 1)[0])

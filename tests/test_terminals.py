@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 
 import targetlang
 from targetlang import _syntax as syntax
+from targetlang._grammar_file import grammar_text
 from targetlang._lexical import interpret, interpret_offsets
-from targetlang._syntax import grammar_syntax, grammar_text, parse_syntax
+from targetlang._syntax import grammar_syntax, parse_syntax
 from targetlang.errors import TargetError
 
 from .conftest import examples, sample
