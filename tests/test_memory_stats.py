@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from targetlang.logs import parse_line, stats
+from targetlang.logs import _held_texts, parse_line, stats
 from targetlang.logs.stats import LONG, Stats
 from targetlang.logs.targets import TargetReader
 
@@ -171,10 +171,11 @@ def test_long_texts_come_back_as_they_went() -> None:
 @pytest.mark.parametrize("names", [1 << 16, 3], ids=["counts in memory", "counts in a database"])
 def test_a_long_text_counts_as_a_short_one_would(monkeypatch: pytest.MonkeyPatch, names: int) -> None:
     lines = [*_lines(), _autotvm("llvm -keys=\udc80,\u00e9,e,f,\U0001f600")]
-    monkeypatch.setattr(stats, "_NAMES", names)  # past 3 distinct names, counted in SQLite
+    monkeypatch.setattr(_held_texts, "_NAMES", names)  # past 3 distinct names, counted in SQLite
     held = _counted(lines)
     monkeypatch.setattr(stats, "LONG", 1 << 30)  # every text in memory, as before
-    monkeypatch.setattr(stats, "_NAMES", 1 << 30)
+    monkeypatch.setattr(_held_texts, "LONG", 1 << 30)
+    monkeypatch.setattr(_held_texts, "_NAMES", 1 << 30)
     whole = _counted(lines)
     assert held.table() == whole.table()
     assert [row.to_json() for row in held.rows()] == [row.to_json() for row in whole.rows()]
@@ -191,7 +192,7 @@ def test_a_long_text_counts_as_a_short_one_would(monkeypatch: pytest.MonkeyPatch
 @pytest.mark.parametrize("names", [1 << 16, 3], ids=["counts in memory", "counts in a database"])
 def test_counts_of_two_processes_merge_as_one_count(monkeypatch: pytest.MonkeyPatch, split: int, names: int) -> None:
     # what a worker counts travels pickled, its long texts as text, and is held again here
-    monkeypatch.setattr(stats, "_NAMES", names)
+    monkeypatch.setattr(_held_texts, "_NAMES", names)
     lines = list(_lines())
     counts = _counted(lines[:split])
     worker = pickle.loads(pickle.dumps(_counted(lines[split:])))

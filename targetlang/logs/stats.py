@@ -15,17 +15,30 @@ target costs the same few hundred bytes however long it is.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
-import sqlite3
-import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import IO, TYPE_CHECKING, Any, TypeVar, Union
+from typing import TYPE_CHECKING, Any
 
 from .._cache import LruCache
+from ._held_texts import (
+    LONG,
+    LongText,
+    NameCounts,
+    Text,
+    Texts,
+    Write,
+    dump_names,
+    held_text,
+    in_count_order,
+    joined_texts,
+    ordered_names,
+    plain_texts,
+    text_digest,
+    write_text,
+)
 from ._loading import blank_load, loader_of
 from .check import migration_fixes
 from .formats import Format
@@ -40,177 +53,9 @@ __all__ = ["LONG", "PLANS", "Stats", "StatsPlan", "TargetStats"]
 
 _JSON_AUTOTVM = (Format.AUTOTVM_V02, Format.AUTOTVM_V01)
 
-# Characters of a text kept in memory; a longer one is kept in a file. No real target comes close
-# (TopHub's longest is 300), and a text this long costs 40 KB or more to read.
-LONG = 4096
-# Characters of a long text kept in memory too, to put texts in order without reading them.
-_HEAD = 256
-
-Write = Callable[[str], object]
-
-
-class _Long:
-    """A text of more than :data:`LONG` characters, kept in its counts' file: equal to another
-    by its digest, and read back (``str()``) when it is shown. Pickled as the text itself: the
-    counts of a worker arrive as plain text, which :meth:`Stats.merge` holds again."""
-
-    __slots__ = ("_offset", "_size", "_texts", "digest", "head", "length")
-
-    def __init__(self, texts: _Texts, offset: int, size: int, digest: bytes, length: int, head: str) -> None:
-        self._texts, self._offset, self._size = texts, offset, size
-        self.digest, self.length, self.head = digest, length, head
-
-    def __str__(self) -> str:
-        return self._texts.read(self._offset, self._size)
-
-    def __len__(self) -> int:
-        return self.length
-
-    def __hash__(self) -> int:
-        return hash(self.digest)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Long) and other.digest == self.digest
-
-    def __reduce__(self) -> tuple[type[str], tuple[str]]:
-        return str, (str(self),)
-
-
-Text = Union[str, _Long]  # noqa: UP007 (a runtime alias: _Long is a class of this module)
-_T = TypeVar("_T", bound=Text)
-
-
-def _digest(text: str) -> bytes:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-
-
-class _Texts:
-    """The long texts of one :class:`Stats`, each once, in an unnamed temporary file made when
-    the first one comes."""
-
-    def __init__(self) -> None:
-        self._file: IO[bytes] | None = None
-        self._end = 0
-        self._held: dict[bytes, _Long] = {}
-
-    def hold(self, text: Text) -> Text:
-        """``text`` as the counts keep it: itself when it is short, else its :class:`_Long`."""
-        if type(text) is str and len(text) <= LONG:
-            return text
-        text = str(text)  # (a _Long of other counts: held here)
-        data = text.encode("utf-8", "surrogatepass")  # (lone surrogates come back as they went)
-        digest = hashlib.blake2b(data, digest_size=16).digest()
-        held = self._held.get(digest)
-        if held is None:
-            if self._file is None:
-                self._file = tempfile.TemporaryFile()
-            self._file.seek(self._end)
-            self._file.write(data)
-            held = self._held[digest] = _Long(self, self._end, len(data), digest, len(text), text[:_HEAD])
-            self._end += len(data)
-        return held
-
-    def read(self, offset: int, size: int) -> str:
-        assert self._file is not None
-        self._file.seek(offset)
-        return self._file.read(size).decode("utf-8", "surrogatepass")
-
-
-def _compare(a: Text, b: Text) -> int:
-    """-1, 0 or 1 as the texts ``a`` and ``b`` compare as strings; long ones are read only when
-    their first :data:`_HEAD` characters are the same (two texts that differ there compare as
-    those do)."""
-    if type(a) is str and type(b) is str:
-        return (a > b) - (a < b)
-    head_a = a.head if isinstance(a, _Long) else a[:_HEAD]
-    head_b = b.head if isinstance(b, _Long) else b[:_HEAD]
-    if head_a != head_b:
-        return (head_a > head_b) - (head_a < head_b)
-    if a == b:
-        return 0
-    whole_a, whole_b = str(a), str(b)
-    return (whole_a > whole_b) - (whole_a < whole_b)
-
-
-class _InOrder:
-    """A text as a sort key: in the order of strings (see :func:`_compare`)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: Text) -> None:
-        self.text = text
-
-    def __lt__(self, other: _InOrder) -> bool:
-        return _compare(self.text, other.text) < 0
-
-
-def _by_count(counter: Counter[_T]) -> list[tuple[_T, int]]:
-    """:func:`~targetlang.logs.report.by_count` of counts whose names may be long texts: most
-    frequent first, then by name."""
-    return sorted(counter.items(), key=lambda item: (-item[1], _InOrder(item[0])))
-
 
 # Plans kept at once (see Stats.plan), besides the bound on their text.
 PLANS = 4096
-
-# Distinct names a count keeps in memory; past them, it keeps them in a database.
-_NAMES = 1 << 16
-
-
-class _Names:
-    """Counts of records by name (their keys, models, TVM versions): in a :class:`Counter` while
-    the names are few, in a temporary SQLite database (on disk) once there are more than
-    :data:`_NAMES`. Every name is shown, and a log of distinct targets may hold millions of
-    distinct ``-keys`` (2,000 keys of 100 characters a target took 180 MB at 370 targets)."""
-
-    def __init__(self) -> None:
-        self._counts: Counter[Text] = Counter()
-        self._db: sqlite3.Connection | None = None
-
-    def add(self, name: Text, number: int = 1) -> None:
-        """Count ``number`` more records under ``name``."""
-        self._counts[name] += number
-        if len(self._counts) > _NAMES:
-            self._spill()
-
-    def update(self, names: Iterable[Text]) -> None:
-        """Count one more record under each of ``names``."""
-        for name in names:
-            self.add(name)
-
-    def _spill(self) -> None:
-        if self._db is None:
-            self._db = sqlite3.connect("")  # "": a private database in a temporary file
-            self._db.execute("CREATE TABLE names (name BLOB PRIMARY KEY, number INTEGER) WITHOUT ROWID")
-        # UTF-8 keeps the order of code points: the database orders names as Python's strings do
-        self._db.executemany(
-            "INSERT INTO names VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET number = number + excluded.number",
-            ((str(name).encode("utf-8", "surrogatepass"), number) for name, number in self._counts.items()),
-        )
-        self._counts.clear()
-
-    def __len__(self) -> int:
-        if self._db is None:
-            return len(self._counts)
-        self._spill()
-        return int(self._db.execute("SELECT count(*) FROM names").fetchone()[0])
-
-    def by_count(self) -> Iterator[tuple[Text, int]]:
-        """The names and their counts, most frequent first, then by name."""
-        if self._db is None:
-            yield from _by_count(self._counts)
-            return
-        self._spill()
-        for name, number in self._db.execute("SELECT name, number FROM names ORDER BY number DESC, name"):
-            yield name.decode("utf-8", "surrogatepass"), number
-
-    def __getstate__(self) -> dict[str, Any]:
-        # (a worker's counts, of one chunk of a log: their names as text, _Long.__reduce__)
-        return {"names": list(self.by_count())}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self._counts = Counter(dict(state["names"]))
-        self._db = None
 
 
 @dataclass
@@ -273,7 +118,7 @@ class TargetStats:
 
     def to_json(self) -> dict[str, Any]:
         """The entry as one JSON object (``"record": "target"``)."""
-        plain: dict[str, Any] = _plain(self._data())
+        plain: dict[str, Any] = plain_texts(self._data())
         return plain
 
     def _cells(self) -> list[list[Text]]:
@@ -283,64 +128,11 @@ class TargetStats:
             [self.kind or "?"],
             [self.model or "?"],
             ["?"] if self.keys is None else [",".join(self.keys)],
-            _joined(self.tvm_versions),
-            _joined(self.eras),
+            joined_texts(self.tvm_versions),
+            joined_texts(self.eras),
             [self.check],
             ["host: ", self.text] if self.name == "host" else [self.text],
         ]
-
-
-def _joined(texts: Iterable[Text]) -> list[Text]:
-    """``",".join(texts)`` as pieces."""
-    pieces: list[Text] = []
-    for text in texts:
-        if pieces:
-            pieces.append(",")
-        pieces.append(text)
-    return pieces
-
-
-def _write(pieces: Iterable[Text], write: Write) -> None:
-    for piece in pieces:
-        write(piece if type(piece) is str else str(piece))
-
-
-def _ordered(counter: Counter[str] | _Names) -> Iterable[tuple[Text, int]]:
-    """The names of ``counter`` and their counts, most frequent first, then by name."""
-    if isinstance(counter, _Names):
-        return counter.by_count()
-    ordered = _by_count(counter)
-    return ordered
-
-
-def _plain(value: Any) -> Any:
-    """JSON data with its long texts read back (and its counts by name as dicts)."""
-    if isinstance(value, _Names):
-        return {str(name): number for name, number in value.by_count()}
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return str(value) if isinstance(value, _Long) else value
-
-
-def _dump(value: Any, write: Write) -> None:
-    """``json.dumps(_plain(value))``, written a piece at a time: no more than one text at once."""
-    if isinstance(value, dict | _Names):
-        write("{")
-        for n, (key, item) in enumerate(value.by_count() if isinstance(value, _Names) else value.items()):
-            write(f"{', ' if n else ''}{json.dumps(str(key))}: ")
-            _dump(item, write)
-        write("}")
-    elif isinstance(value, list):
-        write("[")
-        for n, item in enumerate(value):
-            if n:
-                write(", ")
-            _dump(item, write)
-        write("]")
-    else:
-        write(json.dumps(str(value) if isinstance(value, _Long) else value))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -356,7 +148,7 @@ class StatsPlan:
 
 
 def _held_nowhere(plan: StatsPlan) -> bool:
-    """Whether no text ``plan`` counts is held by a file (:class:`_Long`, a ``Stats``'s own)."""
+    """Whether no text ``plan`` counts is held by a file (:class:`LongText`, a ``Stats``'s own)."""
     texts: list[object] = []
     for entry, version, _ in plan.fields:
         texts += (entry.text, entry.model, entry.keys_json, version)
@@ -364,7 +156,7 @@ def _held_nowhere(plan: StatsPlan) -> bool:
         _, version, _, model, keys = plan.target
         texts += (version, model, *keys)
     # (a row holds its spec as the entry's text holds it: held when that is)
-    return not any(isinstance(text, _Long) for text in texts)
+    return not any(isinstance(text, LongText) for text in texts)
 
 
 class Stats:
@@ -381,11 +173,11 @@ class Stats:
         self.targets: dict[tuple[Any, ...], TargetStats] = {}
         # Per record (its target field), as the dispatcher sees them.
         self.kinds: Counter[str] = Counter()
-        self.keys = _Names()
-        self.models = _Names()
+        self.keys = NameCounts()
+        self.models = NameCounts()
         self.eras: Counter[str] = Counter()
-        self.tvm_versions = _Names()
-        self._texts = _Texts()
+        self.tvm_versions = NameCounts()
+        self._texts = Texts()
         # What counting a record of each shape counted (see :meth:`plan`), kept by ``fast.StatsLines``
         # (bounded by count and by the text of their targets, as the other caches are).
         self.plans: LruCache[Any, StatsPlan] = LruCache(PLANS)
@@ -509,7 +301,7 @@ class Stats:
         as their digest."""
         if len(reading.spec) <= LONG:
             return (name, reading.spec, reading.era, reading.findings, reading.keys, reading.model)
-        read = _digest(repr((reading.findings, reading.keys, reading.model)))
+        read = text_digest(repr((reading.findings, reading.keys, reading.model)))
         return (name, self._texts.hold(reading.spec), reading.era, read)
 
     def _entry(self, name: str, reading: Reading, record: Record) -> TargetStats:
@@ -541,7 +333,7 @@ class Stats:
 
     def __getstate__(self) -> dict[str, Any]:
         # Counts go to another process without the reader and the migrator, and their caches;
-        # their long texts as the texts (_Long.__reduce__), not the file that holds them here.
+        # their long texts as the texts (LongText.__reduce__), not the file that holds them here.
         state = dict(self.__dict__)
         state["reader"] = state["migrator"] = state["_texts"] = None
         state["plans"] = state["earlier"] = None  # (they hold this process's entries)
@@ -549,7 +341,7 @@ class Stats:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._texts = _Texts()
+        self._texts = Texts()
         self.plans = LruCache(PLANS)
 
     def merge(self, other: Stats) -> None:
@@ -570,12 +362,12 @@ class Stats:
                 theirs.text = hold(theirs.text)
                 theirs.model = None if theirs.model is None else hold(theirs.model)
                 theirs.keys_json = None if theirs.keys_json is None else hold(theirs.keys_json)
-                theirs.tvm_versions = _held(theirs.tvm_versions, hold)
+                theirs.tvm_versions = held_text(theirs.tvm_versions, hold)
                 self.targets[row] = theirs
                 continue
             mine.records += theirs.records
             mine.formats.update(theirs.formats)
-            mine.tvm_versions.update(_held(theirs.tvm_versions, hold))
+            mine.tvm_versions.update(held_text(theirs.tvm_versions, hold))
             mine.eras.update(theirs.eras)
         self.kinds.update(other.kinds)
         self.eras.update(other.eras)
@@ -620,12 +412,12 @@ class Stats:
                     pad = " " * (width - sum(map(len, cell)))
                     if i == 0:  # the counts, right-aligned (report.table's right=1)
                         write(pad)
-                        _write(cell, write)
+                        write_text(cell, write)
                     else:
-                        _write(cell, write)
+                        write_text(cell, write)
                         write(pad)
                     write("  ")
-                _write(cells[-1], write)
+                write_text(cells[-1], write)
                 write("\n")
         for name, counter in (
             ("kinds", self.kinds),
@@ -636,8 +428,8 @@ class Stats:
         ):
             if len(counter):
                 write(f"{name}: ")
-                for n, (text, number) in enumerate(_ordered(counter)):
-                    _write((", " if n else "", text, f" {number}"), write)
+                for n, (text, number) in enumerate(ordered_names(counter)):
+                    write_text((", " if n else "", text, f" {number}"), write)
                 write("\n")
 
     def table(self) -> str:
@@ -653,40 +445,30 @@ class Stats:
             "lines": self.lines,
             "records": self.records,
             "comments": self.comments,
-            "formats": dict(_by_count(self.formats)),
+            "formats": dict(in_count_order(self.formats)),
             "distinct_targets": len(self.targets),
-            "kinds": dict(_by_count(self.kinds)),
+            "kinds": dict(in_count_order(self.kinds)),
             "keys": self.keys,
             "models": self.models,
-            "eras": dict(_by_count(self.eras)),
+            "eras": dict(in_count_order(self.eras)),
             "tvm_versions": self.tvm_versions,
         }
 
     def to_json(self) -> dict[str, Any]:
         """The counts as one JSON object (``"record": "summary"``)."""
-        plain: dict[str, Any] = _plain(self._data())
+        plain: dict[str, Any] = plain_texts(self._data())
         return plain
 
     def write_json(self, write: Write) -> None:
         """Write one JSON line per distinct target (:meth:`TargetStats.to_json`, in the order of
         :meth:`rows`), then the summary (:meth:`to_json`), a text at a time."""
         for entry in self.rows():
-            _dump(entry._data(), write)
+            dump_names(entry._data(), write)
             write("\n")
-        _dump(self._data(), write)
+        dump_names(self._data(), write)
         write("\n")
 
 
 def _rewritten(reading: Reading, record: Record) -> bool:
     """Whether AutoTVM's JSON reader read ``record``'s target other than as written."""
     return reading.target is None and record.format in _JSON_AUTOTVM and autotvm_rewrite(reading.spec) != reading.spec
-
-
-def _held(counter: Counter[Any], hold: Callable[[Text], Text]) -> Counter[Text]:
-    """``counter`` with its names held by ``hold``."""
-    if all(type(name) is str and len(name) <= LONG for name in counter):
-        return counter
-    held: Counter[Text] = Counter()
-    for name, number in counter.items():
-        held[hold(name)] += number
-    return held
