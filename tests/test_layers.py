@@ -43,6 +43,7 @@ CHAIN = (
     "_layering",
     "compat",
     "_tvmc",
+    "_helper_strings",
     "helpers",
     "migration",
     "_checking",
