@@ -17,9 +17,9 @@ from ._diagnostics import LIMIT
 from ._lexical import INT64_MAX, INT64_MIN
 from ._registry import Registry
 from ._resolution import reads_feature_keys
-from ._schema import PLAIN_BOOL, PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET
+from ._schema import PLAIN_BOOL, PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, plain_codes
 from ._syntax import JsonArray, JsonNode, JsonObject
-from ._target import Target
+from ._target import Target, build_target
 from ._versions import Version, registry_release
 from .errors import IntegerOverflowError, InvalidJSONError
 
@@ -113,10 +113,10 @@ def plain_config(
     kind = config.get("kind")
     if type(kind) is not str or "tag" in config or _reads_features(registry.version):
         return None
-    schema = registry._kinds.get(kind)
+    schema = registry.kinds.get(kind)
     if schema is None or schema.required_names:
         return None
-    codes = schema._plain_codes
+    codes = plain_codes(schema)
     attrs: dict[str, Any] = {}
     keys = host = None
     for key, value in config.items():
@@ -170,7 +170,7 @@ def plain_config(
             host = kept
         else:
             attrs[key] = kept
-    return Target._build(schema, registry, "", keys, host, attrs, NO_SPANS, own_text, "json", None)
+    return build_target(schema, registry, "", keys, host, attrs, NO_SPANS, own_text, "json", None)
 
 
 def _plain_nested(

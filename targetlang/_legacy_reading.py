@@ -16,9 +16,9 @@ from ._diagnostics import check_required, modern_kind, unknown_attr, unknown_kin
 from ._json_decoding import NO_SPANS
 from ._legacy_words import SPLIT_BELOW, legacy_option, part_start
 from ._registry import Registry
-from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET
+from ._schema import PLAIN_INT, PLAIN_STRING, PLAIN_STRINGS, PLAIN_TARGET, plain_codes
 from ._tag_budget import counts_now, rewind, spend
-from ._target import Target
+from ._target import Target, build_target
 from ._values import from_text
 from ._versions import registry_release
 from .errors import DuplicateAttributeError, TargetError, UnknownKindError, show
@@ -75,10 +75,10 @@ def read_legacy(
     while not parts[first] or parts[first][0] == " ":
         first += 1
     kind = parts[first]
-    schema = registry._kinds.get(kind)
+    schema = registry.kinds.get(kind)
     if schema is None or schema.modern_only:
         raise _kind_error(kind, part_start(parts, first), text, registry)
-    plain_codes = schema._plain_codes
+    codes = plain_codes(schema)
     attrs: dict[str, Any] = {}  # keys, tag and host too, until the end
     typed: Any
     after = first + 1  # the first part not read yet: past the kind, and what options took
@@ -90,7 +90,7 @@ def read_legacy(
             # The commonest option, -key=value with a value that needs no interpreting, read here as
             # from_text reads it (tests/test_legacy_reading.py checks they agree); any other below.
             head, _, value = raw.partition("=")
-            plain_code = plain_codes.get(head)
+            plain_code = codes.get(head)
             if plain_code is not None and value and plain_code[0] not in attrs:
                 key, code = plain_code
                 # (A word as long as the split bound goes the general way, which never holds an
@@ -166,7 +166,7 @@ def read_legacy(
         check_required(schema, attrs, text, start, start + len(kind))
     if chain:
         spend(chain)
-    return Target._build(schema, registry, tag, keys, host, attrs, NO_SPANS, text, "legacy", None)
+    return build_target(schema, registry, tag, keys, host, attrs, NO_SPANS, text, "legacy", None)
 
 
 def _kind_error(kind: str, start: int, text: str, registry: Registry) -> TargetError:

@@ -24,7 +24,7 @@ from ._lexical import MKLDNN
 from ._reading import from_config, parse_text, retexted
 from ._registry import Registry, builtin_registry
 from ._tag_budget import tag_counted
-from ._target import Target, TargetSpec
+from ._target import Target, TargetSpec, span_map, text_form
 from ._versions import SCHEMA_RELEASES
 from .errors import InvalidSpecError, NestingTooDeepError, TargetError, check_encodable
 
@@ -206,8 +206,8 @@ def _parse_mkldnn(text: str, registry: Registry) -> Target:
     def end(i: int) -> int:
         return offsets[i - 1] + 1 if i > 0 else 0
 
-    spans = {name: (start(a), end(b), start(c), end(d)) for name, (a, b, c, d) in target._span_map().items()}
-    return retexted(target, registry, text, target._text_form, spans)
+    spans = {name: (start(a), end(b), start(c), end(d)) for name, (a, b, c, d) in span_map(target).items()}
+    return retexted(target, registry, text, text_form(target), spans)
 
 
 # ------------------------------------------------------------------------------------ pickling

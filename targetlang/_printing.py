@@ -20,7 +20,7 @@ from ._values import is_representable, to_text
 from ._versions import registry_release
 from .errors import UnprintableTargetError
 
-__all__ = ["canonical", "canonical_json_text", "canonical_jsonish", "legacy_str", "to_json"]
+__all__ = ["canonical", "canonical_json_text", "canonical_jsonish", "json_value", "legacy_str", "sort_key", "to_json"]
 
 _STRING_ARRAY = TypeSpec("array", TypeSpec("string"))
 _BAD_NAME_CHARS = frozenset(" '\\=\"")
@@ -41,13 +41,13 @@ def _plain_kind_name(name: str) -> bool:
     return _plain_name(name, first="{")
 
 
-def _sort_key(value: Any) -> tuple[str, str]:
+def sort_key(value: Any) -> tuple[str, str]:
     return (type(value).__name__, repr(value) if not hasattr(value, "canonical") else value.canonical())
 
 
 def _ordered(value: Any, spec: AttrSpec) -> Any:
     if spec.type.name == "array" and not spec.ordered:
-        return tuple(sorted(value, key=_sort_key))
+        return tuple(sorted(value, key=sort_key))
     return value
 
 
@@ -141,7 +141,7 @@ def _legacy_canonical(t: Any) -> str | None:
             parts.append(f"-{name}={int(value)}")
         elif (code == _STRINGS or code == _UNORDERED_STRINGS) and type(value) is tuple and _all_str(value):
             if code == _UNORDERED_STRINGS:
-                value = tuple(sorted(value, key=_sort_key))
+                value = tuple(sorted(value, key=sort_key))
             if any(item != item.strip(" ") for item in value):
                 return None
             parts.append(f"-{name}={encode_scalar(','.join(map(encode_item, value)))}")
@@ -226,7 +226,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _json_value(value: Any, typ: TypeSpec, sort_unordered: bool) -> Any:
+def json_value(value: Any, typ: TypeSpec, sort_unordered: bool) -> Any:
     if value is None:  # a null target (an item of devices given as None)
         return None
     if typ.name == "target":
@@ -234,7 +234,7 @@ def _json_value(value: Any, typ: TypeSpec, sort_unordered: bool) -> Any:
     if typ.name == "array":
         assert typ.elem is not None
         elem = typ.elem
-        return [_json_value(v, elem, sort_unordered) for v in value]
+        return [json_value(v, elem, sort_unordered) for v in value]
     if typ.name == "map":
         return dict(value)
     return value
@@ -260,7 +260,7 @@ def _to_json(t: Any, sort_unordered: bool, *, with_host: bool = True) -> dict[st
         spec = specs[name]
         if sort_unordered:
             value = _ordered(value, spec)
-        out[name] = _json_value(value, spec.type, sort_unordered)
+        out[name] = json_value(value, spec.type, sort_unordered)
     features = _exported_features(t)
     if features:
         out.update(features_json(features))

@@ -27,12 +27,12 @@ from ._json_decoding import (
 from ._json_text import json_objects, json_string_offsets
 from ._legacy_reading import REREADING, read_legacy, rereading
 from ._legacy_words import SPLIT_BELOW, legacy_parts, word_parts
-from ._registry import Registry
+from ._registry import Registry, tag_target_cache
 from ._resolution import feature_name, frozen_feature, reads_feature_keys
 from ._schema import KindSchema
 from ._syntax import MAX_JSON_DEPTH, JsonObject, JsonScalar, LegacySyntax, parse_syntax
 from ._tag_budget import check_cycle, check_depth, counts_now, expand_tag, in_tag, outermost_tag_begins, rewind, spend
-from ._target import Target
+from ._target import Target, build_target, make_target
 from ._versions import registry_release
 from .errors import (
     InvalidSpecError,
@@ -56,7 +56,7 @@ def retexted(
     target: Target, registry: Registry, text: str, text_form: str, spans: Mapping[str, Any] = NO_SPANS
 ) -> Target:
     """``target`` as read from ``text`` (a tag's name, the text before a rewrite)."""
-    return Target._make(
+    return make_target(
         target.schema,
         registry,
         tag=target.tag,
@@ -72,12 +72,12 @@ def retexted(
 def parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]) -> Target:
     if depth:  # the limit is never below 0
         check_depth(depth, text, 0, len(text))
-    config = registry._tags.get(text)
+    config = registry.tags.get(text)
     if config is not None:
         if not chain:
             outermost_tag_begins()
         chain = check_cycle(text, chain)
-        kept: Target | None = registry._tag_targets.get(text)
+        kept: Target | None = tag_target_cache(registry).get(text)
         if kept is not None:
             spend(chain)
             return kept  # (it reads no other tag: only its own cycle can be, and is checked)
@@ -93,15 +93,15 @@ def parse_text(text: str, registry: Registry, depth: int, chain: tuple[str, ...]
             # A tag of its own kind, extending none, and nesting no target reads no other tag:
             # read again, in any chain of tags and at any depth, it gives this or the errors
             # checked above (a tag that extends one can close a cycle through a tag around it).
-            registry._tag_targets[text] = target
+            tag_target_cache(registry)[text] = target
         return target
     if text[:1] != "{":
-        schema = registry._kinds.get(text)
+        schema = registry.kinds.get(text)
         if schema is not None and not schema.modern_only and not schema.required_names and _one_word(text):
             # A kind alone ("llvm", "cuda"), as read_legacy would read it, in a third of the time.
             if chain:
                 spend(chain)
-            return Target._build(schema, registry, "", None, None, {}, NO_SPANS, text, "legacy", None)
+            return build_target(schema, registry, "", None, None, {}, NO_SPANS, text, "legacy", None)
         if len(text) < SPLIT_BELOW and "'" not in text and "\\" not in text:
             parts = text.split(" ")
             if parts[0] and parts[0][0] != "-":
@@ -428,11 +428,11 @@ def _made(
     """The target a config read made, with the text it prints back as and where its members
     stand in it."""
     if slices is not None and own_text is not None:
-        return Target._make(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=None, **fields)
+        return make_target(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=None, **fields)
     if own_text is None or node is None:
-        return Target._make(schema, registry, attrs=attrs, **fields)
+        return make_target(schema, registry, attrs=attrs, **fields)
     offset = node.start
     spans = {
         name: (k.start - offset, k.end - offset, v.start - offset, v.end - offset) for name, (k, v) in members.items()
     }
-    return Target._make(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=spans, **fields)
+    return make_target(schema, registry, attrs=attrs, text=own_text, text_form="json", spans=spans, **fields)

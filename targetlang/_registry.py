@@ -33,6 +33,7 @@ __all__ = [
     "Registry",
     "builtin_registry",
     "release_kinds",
+    "tag_target_cache",
 ]
 
 _UNORDERED = frozenset({"libs"})
@@ -293,6 +294,12 @@ class Registry:
 _FILE_FIELDS = frozenset({"base", "kinds", "tags", "removed_kinds", "removed_tags"})
 _KIND_FIELDS = frozenset({"attrs", "default_keys", "device_type", "leaf", "canonicalizer", "modern_only"})
 _ATTR_FIELDS = frozenset({"type", "default", "ordered", "required", "modern_only"})
+
+
+def tag_target_cache(registry: Registry) -> dict[str, Any]:
+    """The targets made from ``registry``'s tags so far, by tag name: the reader keeps each one it
+    makes here (the registry is immutable, so a tag's target never changes)."""
+    return registry._tag_targets
 
 
 def _listed(names: Iterable[str]) -> str:

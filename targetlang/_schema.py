@@ -18,6 +18,7 @@ __all__ = [
     "AttrSpec",
     "KindSchema",
     "TypeSpec",
+    "plain_codes",
 ]
 
 
@@ -241,3 +242,9 @@ class KindSchema:
             spec = AttrSpec(attr, TypeSpec.parse(type_text), default, attr not in unordered, attr in required)
             specs[attr] = spec
         return cls(name, specs, tuple(default_keys), device_type, canonicalizer, preprocessor, leaf)
+
+
+def plain_codes(schema: KindSchema) -> Mapping[str, tuple[str, int]]:
+    """For each option key of ``schema`` (``-name`` and ``--name``) whose value a quick reading
+    types on the spot: the attribute's name and its code (``PLAIN_*``)."""
+    return schema._plain_codes

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
         TargetArrayAttribute,
     )
 
-__all__ = ["Target"]
+__all__ = ["Target", "build_target", "locate", "make_target", "span_map", "text_form"]
 
 # Where an option or member stands in the target's own text:
 # (start of the option or key, end of the key, start of the value, end of the value).
@@ -42,7 +42,7 @@ def _norm(value: Any, spec: AttrSpec) -> Any:
     if isinstance(value, MappingProxyType):
         return tuple(sorted(value.items()))
     if spec.type.name == "array" and not spec.ordered:
-        return tuple(sorted(value, key=printing._sort_key))
+        return tuple(sorted(value, key=printing.sort_key))
     return value
 
 
@@ -557,7 +557,7 @@ class Target(_Fields):
         if self._text_form == "json":
             if value is None:
                 return _json_removed(text, self._span_map(), name) if span else text
-            rendered = json.dumps(printing._json_value(value, spec.type, False), ensure_ascii=False)
+            rendered = json.dumps(printing.json_value(value, spec.type, False), ensure_ascii=False)
             if span is not None:
                 return text[: span[2]] + rendered + text[span[3] :]
             spans = self._span_map()
@@ -624,3 +624,28 @@ TargetSpec: TypeAlias = "str | Mapping[str, object] | Target"
 """What :func:`targetlang.parse` reads: a legacy string, a tag name or JSON text; a config
 mapping (``{"kind": "cuda", "host": "llvm"}``, whose values may be targets); or a
 :class:`Target`, returned as it is."""
+
+
+# What the readers (``_reading``, ``_eras``) and the migration use of a target's making and of its
+# text, which Target itself keeps private: the constructors that take fields already read
+# (``make_target``; ``build_target`` with every field given in order, the quickest), the form of
+# its text (``"legacy"``, ``"json"``, ``"era X"``, or ``""`` for none), where its members stand.
+make_target = Target._make
+build_target = Target._build
+
+
+def text_form(target: Target) -> str:
+    """How ``target``'s text was written: ``"legacy"``, ``"json"``, ``"era X"``, or ``""``."""
+    return target._text_form
+
+
+def span_map(target: Target) -> Mapping[str, Span]:
+    """Where each member of ``target`` stands in its own text: (key start, key end, value start,
+    value end)."""
+    return target._span_map()
+
+
+def locate(target: Target, name: str) -> tuple[str, int, int]:
+    """The text ``target`` was read from and where the value of its member ``name`` stands in it
+    (``("", 0, 0)`` when it has no text or the text does not spell the member out)."""
+    return target._locate(name)

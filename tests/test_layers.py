@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.metrics import imported_module, option_declarations, private_imports
+from tools.metrics import imported_module, option_declarations, private_imports, private_reads
 
 PACKAGE = Path(__file__).resolve().parents[1] / "targetlang"
 
@@ -140,6 +140,20 @@ def test_the_checker_sees_a_private_import(tmp_path: Path) -> None:
     init = tmp_path / "__init__.py"
     init.write_text("from ._rules import _hidden\nfrom . import _rules\n")
     assert private_imports(init, "targetlang.migration.__init__") == ["targetlang.migration._rules._hidden"]
+
+
+def test_no_module_reads_a_private_attribute_another_module_defines() -> None:
+    # (the owning module gives an accessor: _registry.tag_target_cache, _target.text_form, ...)
+    assert private_reads() == []
+
+
+def test_the_checker_sees_a_private_read() -> None:
+    sources = {
+        "a": "class Registry:\n    __slots__ = ('_kinds',)\n\n    def kind(self):\n        return self._kinds\n",
+        "b": "def f(registry):\n    return registry._kinds, registry._own, registry.kinds\n",
+        "c": "_own = 1\n\ndef g(x):\n    return x._own\n",
+    }
+    assert private_reads(sources) == ["b: _kinds (a)", "b: _own (c)"]
 
 
 def test_each_command_line_option_is_declared_once() -> None:

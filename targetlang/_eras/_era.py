@@ -11,7 +11,7 @@ from typing import Any
 from .._diagnostics import check_required, depth_limit, hint, modern_kind, suggest
 from .._registry import Registry, builtin_registry
 from .._schema import KindSchema, TypeSpec
-from .._target import Target
+from .._target import Target, make_target
 from .._versions import DEFAULT, ERA_BOUNDS, ERA_NAMES, RELEASES, SCHEMA_RELEASES, Version, release
 from ..errors import NestingTooDeepError, TargetSyntaxError, UnknownKindError, show
 from ._options import Fields, era06_options, read_options
@@ -85,7 +85,7 @@ class Era:
 
         attrs, fields, spans = self.options(text, words, schema, nested)
         check_required(schema, attrs, text, kind_word.start, kind_word.end)
-        return Target._make(
+        return make_target(
             schema, registry, attrs=attrs, text=text, text_form=f"era {self.name}", spans=spans, **fields
         )
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._resolution import feature_name
-from .._target import Target
+from .._target import Target, locate
 from .._versions import MODERN, release_title
 from ..errors import show
 from ._checks import rejections
@@ -79,7 +79,7 @@ class Level:
         span = self.span(name)
         if span is None:
             return None
-        _, start, end = self.target._locate(name)
+        _, start, end = locate(self.target, name)
         return (start, end) if end > start else span
 
     def where(self) -> str:

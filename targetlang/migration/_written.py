@@ -18,7 +18,7 @@ from typing import Any
 
 from .._lexical import interpret, split_items
 from .._schema import TypeSpec
-from .._target import Target
+from .._target import Target, locate, text_form
 from ..errors import show
 
 __all__ = ["misread"]
@@ -71,11 +71,11 @@ def misread(target: Target, name: str, written: Mapping[str, Any] | None) -> lis
         return []
     if written is not None:
         return _from_json(written.get(name), spec.type, value) if name in written else []
-    source, start, end = target._locate(name)
+    source, start, end = locate(target, name)
     if not source:
         return []
     raw = source[start:end]
-    if target._text_form == "json":
+    if text_form(target) == "json":
         try:
             literal = json.loads(raw)
         except ValueError:  # a JSON-ish bare word or quote: its own reader's business
