@@ -534,9 +534,7 @@ def test_a_replaced_file_is_not_read_for_the_one_opened(tmp_path: Path) -> None:
         other.write_bytes(b"# two\n")
         other.replace(log)
         with pytest.raises(OSError, match="replaced while it was read"):
-            check_chunk(
-                CheckJob(None, None, "text"), "tune.log", str(log), source.identity, 0, None, 1, "autotvm"
-            )
+            check_chunk(CheckJob(None, None, "text"), "tune.log", str(log), source.identity, 0, None, 1, "autotvm")
 
 
 @pytest.mark.parametrize("log", [ARM, LLVM, VTA, AS_RESNET])

@@ -370,5 +370,3 @@ def _match(args: argparse.Namespace) -> int:
                 print(entry.human())
         print(matcher.report())
     return status or (0 if matcher.picks and matcher.loads else 1)
-
-

@@ -396,8 +396,3 @@ def each_block(
             first += len(lines)
             size += taken
     return size
-
-
-# ---------------------------------------------------------------------------------- the jobs
-
-

@@ -30,16 +30,16 @@ from __future__ import annotations
 
 import json
 import math
-import pickle
-import tempfile
 from collections import Counter
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
 from .._target import Target
 from ._autotvm_loader import AUTOTVM_LOADER, autotvm_line, workload_of
+from ._best_records import faster_because, keep_best, missed_because
 from ._loading import is_blank
+from ._match_rows import STATUSES, Rows
 from .records import Record, writer_version
 from .report import counts, plural, table
 from .targets import Reading, TargetReader, autotvm_rewrite
@@ -134,54 +134,6 @@ class _Group:
     how: str = ""
 
 
-# What became of a record, as it is kept until the answer is known: file, line, spec, workload,
-# cost, status ("" while it matches), via, reason, error.
-_Row = tuple[str, int, str, int, float, str, str, str, str]
-_STATUSES = ("picked", "beaten", "missed", "skipped", "fails")
-_BUFFER = 4096  # rows held before they go to the file
-
-
-class _Rows:
-    """The rows of the records, in order: held in memory up to :data:`_BUFFER`, then in an
-    unnamed temporary file made when first needed."""
-
-    def __init__(self) -> None:
-        self.held: list[_Row] = []
-        self._file: IO[bytes] | None = None
-
-    def add(self, row: _Row) -> None:
-        self.held.append(row)
-        if len(self.held) >= _BUFFER:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.held:
-            if self._file is None:
-                self._file = tempfile.TemporaryFile()
-            self._file.seek(0, 2)
-            pickle.dump(self.held, self._file, pickle.HIGHEST_PROTOCOL)
-            self.held = []
-
-    def __iter__(self) -> Iterator[_Row]:
-        if self._file is not None:
-            self._file.seek(0)
-            while True:
-                try:
-                    rows: list[_Row] = pickle.load(self._file)
-                except EOFError:
-                    break
-                yield from rows
-        yield from list(self.held)
-
-    def __getstate__(self) -> dict[str, Any]:
-        # (a worker's rows, of one chunk: they go to the command with it)
-        return {"held": list(self)}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.held = state["held"]
-        self._file = None
-
-
 class Matcher:
     """Loads AutoTVM records as ``ApplyHistoryBest.load`` did, then answers for one query.
 
@@ -197,14 +149,14 @@ class Matcher:
         self.others: Counter[str] = Counter()  # lines of other tuners (and blank lines), by format
         self.workloads: list[str] = []  # each workload's JSON text, as its first record wrote it
         self._workload_ids: dict[Hashable, int] = {}
-        self._rows = _Rows()
+        self._rows = Rows()
         self.failures: list[RecordMatch] = []  # the first line TVM's loader raises on
         self.failure_count = 0
         self.old = 0  # records of AutoTVM's log format v0.1, which TVM v0.7 and later skip
         self._by_model: dict[tuple[str, int], RecordMatch] = {}
         self._by_key: dict[tuple[str, int], RecordMatch] = {}
         # Under an entry of a NaN cost, which no record replaces: the fastest record that came
-        # after it, which a merge gives to a matcher whose entry there is a cost (see _keep_best).
+        # after it, which a merge gives to a matcher whose entry there is a cost (see keep_best).
         self._blocked: dict[tuple[str, int], RecordMatch] = {}
         self._blocked_model: dict[tuple[str, int], RecordMatch] = {}
         self.picks: dict[int, RecordMatch] = {}  # workload -> the record returned for it
@@ -281,11 +233,11 @@ class Matcher:
             if common:
                 entry.via = f"key '{common[0]}'"
             else:
-                entry.status, entry.reason = "missed", _miss(model, keys, query)
+                entry.status, entry.reason = "missed", missed_because(model, keys, query)
         for key in keys:
-            _keep_best(self._by_key, (key, workload), entry, self._blocked)
+            keep_best(self._by_key, (key, workload), entry, self._blocked)
         if model != "unknown":
-            _keep_best(self._by_model, (model, workload), entry, self._blocked_model)
+            keep_best(self._by_model, (model, workload), entry, self._blocked_model)
         self._row(entry, group)
         group.how = group.how or (f"by {entry.via}" if entry.via else f"no: {entry.reason}")
 
@@ -366,7 +318,7 @@ class Matcher:
                     if later is None:
                         continue
                     entry = later
-                _keep_best(index, key, entry, blocked)
+                keep_best(index, key, entry, blocked)
         if not self.failures:
             self.failures = other.failures[:1]
         self.failure_count += other.failure_count
@@ -417,7 +369,7 @@ class Matcher:
             order: dict[str, None] = {}
             for entry in self.each():
                 order.setdefault(entry.status)
-                if len(order) == len(_STATUSES):
+                if len(order) == len(STATUSES):
                     break
             self._order = list(order)
 
@@ -434,7 +386,7 @@ class Matcher:
                 else:
                     winner = self.picks[workload]
                     where = f"line {winner.line}" if winner.file == file else f"{winner.file}:{winner.line}"
-                    why = f"{winner.reason}{_faster(winner, entry)}"
+                    why = f"{winner.reason}{faster_because(winner, entry)}"
                     entry.status, entry.reason = "beaten", f"matches by {via}, but {where} is picked ({why})"
             yield entry
 
@@ -452,7 +404,7 @@ class Matcher:
             statuses.update(group.statuses)
         # (a line of no AutoTVM format fails, and is in no group)
         statuses["fails"] = self.failure_count
-        order = self._order if self.keep else list(_STATUSES)
+        order = self._order if self.keep else list(STATUSES)
         return {
             "record": "summary",
             "target": self.query.spec,
@@ -525,45 +477,3 @@ def _task(value: Any) -> tuple[Any, Any] | None:
         if isinstance(inp, list) and len(inp) >= 3:
             return inp[1], inp[2]
     return None
-
-
-def _keep_best(
-    index: dict[tuple[str, int], RecordMatch],
-    key: tuple[str, int],
-    entry: RecordMatch,
-    blocked: dict[tuple[str, int], RecordMatch],
-) -> None:
-    # dispatcher.py replaces an entry only when the new record is strictly faster. An entry of a
-    # NaN cost is never replaced; what would have replaced an entry of a cost made before it,
-    # by another matcher whose records come first, is kept in ``blocked``.
-    other = index.get(key)
-    if other is None or other.cost > entry.cost:
-        index[key] = entry
-    elif math.isnan(other.cost) and not math.isnan(entry.cost):
-        held = blocked.get(key)
-        if held is None or held.cost > entry.cost:
-            blocked[key] = entry
-
-
-def _miss(model: str, keys: tuple[str, ...], query: Query) -> str:
-    if query.model == "unknown":
-        why = "the target has no model"
-    elif model == "unknown":
-        why = "the record has no model"
-    else:
-        why = f"model '{model}' is not '{query.model}'"
-    return f"{why}, and no key in common (record keys: {', '.join(keys) or 'none'})"
-
-
-def _faster(winner: RecordMatch, entry: RecordMatch) -> str:
-    if winner.reason != f"by {entry.via}":
-        return ""  # picked through an earlier route (the model, or a key that comes first)
-    # NaN (np.mean of no costs) is neither less nor greater than a cost: it is never replaced,
-    # and never replaces.
-    if math.isnan(winner.cost):
-        return ", earlier, with a mean cost of NaN (no costs), which no record replaces"
-    if math.isnan(entry.cost):
-        return ", earlier: this record's mean cost is NaN (no costs), which replaces none"
-    if winner.cost < entry.cost:
-        return f", faster: {winner.cost:.3g} s against {entry.cost:.3g} s"
-    return ", as fast and earlier"
