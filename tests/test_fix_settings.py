@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from targetlang import SettingsError, TargetError
-from targetlang.fix._settings import DEFAULT_EXCLUDE, _globs, auto_target_version, load_settings
+from targetlang.fix._auto_version import auto_target_version
+from targetlang.fix._settings import DEFAULT_EXCLUDE, _globs, load_settings
 
 from .conftest import Run, examples
 

@@ -26,7 +26,7 @@ import libcst as cst
 from .._registry_files import MAX_TOML_BYTES, check_toml_keys
 from ..errors import RegistryError
 from ._positions import starts
-from ._settings import project_folders
+from ._project_files import project_folders
 from ._walk import walk
 
 __all__ = ["DEFAULT_LINE_LENGTH", "black_formatter", "long_lines", "project_line_length", "split"]

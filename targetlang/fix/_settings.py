@@ -18,15 +18,15 @@ import fnmatch
 import functools
 import os
 import re
-import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, NoReturn
 
-from .._versions import RELEASES
-from ..errors import RegistryError, SettingsError
+from ..errors import SettingsError
 from ._apis import TargetApi, parse_api
+from ._auto_version import auto_target_version
+from ._project_files import find_config, line_of, shown_path
 from ._rules import RULES
 
 __all__ = [
@@ -35,11 +35,8 @@ __all__ = [
     "KEYS",
     "Settings",
     "api_text",
-    "auto_target_version",
-    "find_config",
     "ignored_for",
     "load_settings",
-    "project_folders",
 ]
 
 CONFIG_NAMES = ("targetlang.toml", "pyproject.toml")
@@ -155,8 +152,8 @@ class Settings:
 
     def shown(self) -> str:
         """What ``--show-settings`` prints: the file read, and each key, its value and source."""
-        where = _display(self.config) if self.config is not None else "none (defaults)"
-        lines = [f"config: {where}", f"root: {_display(self.root)}"]
+        where = shown_path(self.config) if self.config is not None else "none (defaults)"
+        lines = [f"config: {where}", f"root: {shown_path(self.root)}"]
         for key in KEYS:
             value = self.values[key]
             shown = _toml(value) if value is not None else _UNSET.get(key, "(none)")
@@ -167,14 +164,6 @@ class Settings:
 
 # what a key left unset means
 _UNSET = {"select": "(every rule)", "line-length": "(the project's: [tool.ruff] or [tool.black], else 88)"}
-
-
-def _display(path: Path) -> str:
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive
-        return str(path)
-    return str(path) if relative.startswith("..") else relative
 
 
 def _toml(value: Any) -> str:
@@ -259,86 +248,6 @@ def _parts_below(absolute: Path, below: str) -> tuple[str, ...] | None:
         return PurePosixPath(absolute.relative_to(os.path.abspath(below)).as_posix()).parts
     except ValueError:
         return None
-
-
-def project_folders(directory: Path) -> Iterator[Path]:
-    """``directory`` and the folders above it, up to the repository's root (the first that holds
-    ``.git``), or up to the file system's root outside a repository."""
-    for folder in (directory, *directory.parents):
-        yield folder
-        if (folder / ".git").exists():
-            return
-
-
-def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
-    from .._registry_files import MAX_TOML_BYTES, check_toml_keys
-
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_TOML_BYTES + 1)
-    except OSError as err:
-        raise SettingsError(f"{_display(path)}: cannot read it: {err.strerror or err}") from None
-    if len(data) > MAX_TOML_BYTES:
-        raise SettingsError(f"{_display(path)}: more than {MAX_TOML_BYTES} bytes, more than fix reads")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise SettingsError(f"{_display(path)}: not UTF-8 text ({err.reason} at byte {err.start})") from None
-    try:
-        check_toml_keys(text)  # tomllib's time and memory on a key of many parts: bounded first
-        return text, tomllib.loads(text)
-    except RegistryError as err:
-        raise SettingsError(f"{_display(path)}: {err.message}", text, err.start, err.end) from None
-    except tomllib.TOMLDecodeError as err:
-        raise SettingsError(f"{_display(path)}: not TOML: {err}") from None
-
-
-def _config_in(folder: Path) -> tuple[Path, str, dict[str, Any]] | None:
-    """The configuration of ``folder`` itself: its file, text and table, if it has one."""
-    own = folder / "targetlang.toml"
-    if own.is_file():
-        text, data = _read_toml(own)
-        return own, text, data
-    project = folder / "pyproject.toml"
-    if project.is_file():
-        text, data = _read_toml(project)
-        tool = data.get("tool")
-        if isinstance(tool, dict) and "targetlang" in tool:
-            table = tool["targetlang"]
-            if not isinstance(table, dict):
-                found = re.search(r"^[ \t]*(?:tool[ \t]*\.[ \t]*)?targetlang[ \t]*=", text, re.MULTILINE)
-                line = text.count("\n", 0, found.start()) + 1 if found else 1
-                raise SettingsError(f"{_display(project)}: line {line}: tool.targetlang is a table")
-            return project, text, table
-    return None
-
-
-def find_config(start: Path) -> tuple[Path, str, dict[str, Any]] | None:
-    """The configuration found from the folder ``start``: its file, text and table."""
-    for folder in project_folders(start.resolve()):
-        found = _config_in(folder)
-        if found is not None:
-            return found
-    return None
-
-
-def _line_of(text: str, key: str, table: str = "tool.targetlang") -> int:
-    """The line of ``text`` where ``key`` is set: its first ``key =`` in the table ``table`` (a
-    dotted name; ``""`` the top level) if the text has that table, else at the top level, else
-    the line of a ``[table.key]`` table, else where the table starts."""
-
-    def header(name: str) -> re.Match[str] | None:
-        parts = r"[ \t]*\.[ \t]*".join(rf"[\"']?{re.escape(part)}[\"']?" for part in name.split("."))
-        return re.search(rf"^[ \t]*\[[ \t]*{parts}[ \t]*\]", text, re.MULTILINE)
-
-    found = header(table) if table else None
-    start = found.end() if found else 0
-    following = re.compile(r"^[ \t]*\[", re.MULTILINE).search(text, start)
-    end = following.start() if following else len(text)
-    match = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.MULTILINE).search(text, start, end)
-    own = header(f"{table}.{key}") if table and not match else None
-    at = match.start() if match else own.start() if own else found.start() if found else 0
-    return text.count("\n", 0, at) + 1
 
 
 _Complain = Callable[[str], NoReturn]
@@ -428,15 +337,15 @@ def load_settings(start: str, given: Mapping[str, Any] | None = None) -> Setting
     if found is not None:
         config, text, table = found
         root = config.parent
-        label = _display(config) + (" [tool.targetlang]" if config.name == "pyproject.toml" else "")
+        label = shown_path(config) + (" [tool.targetlang]" if config.name == "pyproject.toml" else "")
         for key, value in table.items():
             if key not in KEYS:
                 guess = difflib.get_close_matches(str(key), KEYS, n=1)
                 hint = f"; did you mean {guess[0]!r}?" if guess else f"; the keys: {', '.join(KEYS)}"
-                raise SettingsError(f"{_display(config)}: line {_line_of(text, str(key))}: unknown key {key!r}{hint}")
+                raise SettingsError(f"{shown_path(config)}: line {line_of(text, str(key))}: unknown key {key!r}{hint}")
 
             def complain(what: str, key: str = key, config: Path = config) -> NoReturn:
-                raise SettingsError(f"{_display(config)}: line {_line_of(text, key)}: {key} is {what}")
+                raise SettingsError(f"{shown_path(config)}: line {line_of(text, key)}: {key} is {what}")
 
             values[key] = _checked(key, value, complain, root)
             sources[key] = label
@@ -454,124 +363,3 @@ def load_settings(start: str, given: Mapping[str, Any] | None = None) -> Setting
     return Settings(config, root, values, sources, tuple(notes))
 
 
-_REQUIREMENTS = re.compile(r"requirements.*\.txt\Z")
-# pip's reading of a requirements file: a comment starts a line or follows white space; a line
-# ending in a backslash goes on on the next; --hash and other options follow a requirement
-_COMMENT = re.compile(r"(?:^|\s)#.*")
-_OPTION = re.compile(r"\s--?[A-Za-z].*")
-
-
-_SHAPES = {
-    "dependencies": "a list of requirement strings",
-    "optional-dependencies": "a table of lists of requirement strings",
-}
-
-
-def _project_requirements(project: Path) -> list[str]:
-    """The ``[project]`` dependencies and optional-dependencies of the ``pyproject.toml``
-    ``project``; :class:`SettingsError` naming the file, the line and the key for a table
-    the packaging specification does not allow."""
-    text, data = _read_toml(project)
-    table = data.get("project", {})
-
-    def complain(key: str, what: str) -> NoReturn:
-        line = _line_of(text, key, "project") if key != "project" else _line_of(text, "project", "")
-        name = f"project.{key}" if key != "project" else key
-        raise SettingsError(f"{_display(project)}: line {line}: {name} is {what}")
-
-    if not isinstance(table, dict):
-        complain("project", "a table")
-    lists = [("dependencies", table.get("dependencies", []))]
-    extras = table.get("optional-dependencies", {})
-    if not isinstance(extras, dict) or not all(isinstance(extra, list) for extra in extras.values()):
-        complain("optional-dependencies", _SHAPES["optional-dependencies"])
-    lists += [("optional-dependencies", extra) for extra in extras.values()]
-    found: list[str] = []
-    for key, deps in lists:
-        if not isinstance(deps, list) or not all(isinstance(dep, str) for dep in deps):
-            complain(key, _SHAPES[key])
-        found += deps
-    return found
-
-
-def _requirement_lines(text: str) -> Iterator[str]:
-    """The requirements of a ``requirements*.txt`` text, each without its comment, options
-    (``--hash``) and environment markers; option lines (``-r``, ``-c``, ``--index-url``) are
-    left out, as files fix does not follow."""
-    joined: list[str] = []
-    for line in text.splitlines():
-        line = _COMMENT.sub("", line)
-        if line.endswith("\\"):
-            joined.append(line[:-1])
-            continue
-        joined.append(line)
-        whole, joined = " ".join(joined), []
-        yield from _requirement(whole)
-    if joined:  # a backslash on the last line
-        yield from _requirement(" ".join(joined))
-
-
-def _requirement(line: str) -> Iterator[str]:
-    line = _OPTION.sub("", " " + line).split(";", 1)[0].strip()
-    if line and not line.startswith("-"):
-        yield line
-
-
-def _tvm_requirements(folder: Path) -> list[tuple[str, str]]:
-    """The requirements of the project in ``folder``: ``(where, requirement)``, from its
-    ``pyproject.toml`` (``[project]`` dependencies and optional-dependencies) and the
-    ``requirements*.txt`` files beside it."""
-    texts: list[tuple[str, str]] = []
-    project = folder / "pyproject.toml"
-    if project.is_file():
-        texts += [(_display(project), dep) for dep in _project_requirements(project)]
-    try:
-        names = sorted(name for name in os.listdir(folder) if _REQUIREMENTS.match(name))
-    except OSError:
-        names = []
-    for name in names:
-        try:
-            text = (folder / name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        texts += [(_display(folder / name), line) for line in _requirement_lines(text)]
-    return texts
-
-
-def auto_target_version(folder: Path) -> tuple[str, str]:
-    """``target-version = "auto"``: the lowest of ``TARGET_VERSIONS`` the project's requirement on
-    ``apache-tvm`` allows (as django-upgrade's ``--target-version auto``), with a note saying
-    how; with no requirement, or one that allows none of them, the newest, with a note. The
-    project is the nearest folder, from ``folder`` up to the repository's root, whose
-    ``pyproject.toml`` or ``requirements*.txt`` names ``apache-tvm``. Raises
-    :class:`SettingsError` for a ``pyproject.toml`` whose ``[project]`` table is malformed."""
-    from . import TARGET_VERSIONS
-
-    default = TARGET_VERSIONS[-1]
-    try:
-        from packaging.requirements import InvalidRequirement, Requirement
-        from packaging.utils import canonicalize_name
-        from packaging.version import Version
-    except ImportError:
-        return default, f"target-version auto: the packaging library is not installed; {default}, the default"
-    found = []
-    for project in project_folders(folder):  # the nearest project that names apache-tvm
-        for where, text in _tvm_requirements(project):
-            try:
-                requirement = Requirement(text)
-            except InvalidRequirement:
-                continue  # another tool's line (a URL, an editable path): not ours to judge
-            if canonicalize_name(requirement.name) == "apache-tvm":
-                found.append((where, requirement))
-        if found:
-            break
-    if not found:
-        return default, f"target-version auto: no requirement on apache-tvm found; {default}, the default"
-    said = ", ".join(f"{requirement} ({where})" for where, requirement in found)
-    releases = [name for name in TARGET_VERSIONS if name in RELEASES]  # apache-tvm's, not TIRx's
-    for release in releases:
-        # a release is allowed when one of its patch releases is (>=0.25.1 allows 0.25)
-        patches = [Version(f"{release}.{patch}") for patch in range(100)]
-        if any(all(r.specifier.contains(v, prereleases=True) for _, r in found) for v in patches):
-            return release, f"target-version auto: {release}, the lowest release allowed by {said}"
-    return default, f"target-version auto: {said} allows none of {', '.join(releases)}; {default}, the default"
