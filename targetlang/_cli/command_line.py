@@ -33,8 +33,8 @@ from .options import (
     add_registry,
 )
 from .spec_words import UsageError as _UsageError
-from .target import InputError
 from .target import add_parser as add_target_commands
+from .target_input import InputError
 
 __all__ = ["main"]
 
