@@ -1,4 +1,4 @@
-"""Where the objects of a JSON text stand (``_syntax.json_objects``), found in one scan: strings
+"""Where the objects of a JSON text stand (``_json_text.json_objects``), found in one scan: strings
 skipped whole, a string never closed running to the end of the text."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """JSON text read by the standard library's decoder gives the target the grammar's reading gives.
 
 ``reading._read_plain_json`` reads strict JSON of one object with the standard decoder, gives each
-nested object's target its slice of the text (``_syntax.json_objects``), and lets each
+nested object's target its slice of the text (``_json_text.json_objects``), and lets each
 target find its members' spans in its text later. Whenever it returns a target, the grammar's
 reading (the LALR parser's syntax tree, then the config) must give an equal target with the same
 text, spans, printed forms and JSON; whenever the grammar's reading fails, it must return ``None``

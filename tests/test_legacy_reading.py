@@ -2,7 +2,7 @@
 
 ``_legacy_reading.read_legacy`` reads the commonest option, ``-key=value`` with a plain value (no quotes
 or backslashes in the word), in a few lines of its own; every other option goes through
-``_syntax.legacy_option`` and ``from_text``, which read any option. Both must give the same
+``_legacy_words.legacy_option`` and ``from_text``, which read any option. Both must give the same
 target and the same error. The reader records no spans: ``legacy_spans`` finds them in the text
 when something asks, and they must be where the options stand.
 """

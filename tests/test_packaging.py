@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 SCRIPT = """
-import targetlang, targetlang._syntax as s
+import targetlang, targetlang._grammar_file as s
 t = targetlang.parse('llvm -mcpu=skylake')
 print(str(t))
 print(s.grammar_path())

@@ -2,8 +2,9 @@
 
 Per input log (a whole file, one line, or a few mutated lines), TVM v0.19 (the worker's ``logs``
 area: tests/oracle/logs_oracle.py, plus :func:`tests.differential.worker.dispatch_queries`) and
-targetlang (tests/test_oracle_logs.py's models over :mod:`targetlang.logs._loading`, and
-:class:`targetlang.logs.Matcher`, what ``targetlang logs match`` runs) are asked:
+targetlang (tests/test_oracle_logs.py's models over :mod:`targetlang.logs._loading`,
+``_autotvm_loader`` and ``_scheduler_reader``, and :class:`targetlang.logs.Matcher`, what
+``targetlang logs match`` runs) are asked:
 
 * AutoTVM: the records ``load_from_file`` yielded (config index, mean cost, ``error_no == 0``)
   and what it raised; what ``ApplyHistoryBest`` raised and indexed (by target key and by model);
@@ -610,7 +611,7 @@ def logs_inputs(seed: int, count: int) -> Iterator[tuple[str, dict[str, Any]]]:
 class LogsArea(Area):
     """TVM v0.19's ``load_from_file``, ``ApplyHistoryBest`` (its indexes and its answers to
     dispatch queries) and auto_scheduler's ``load_records`` against targetlang's model of them
-    (targetlang.logs._loading, ``Matcher``)."""
+    (targetlang.logs._loading, _autotvm_loader and _scheduler_reader, ``Matcher``)."""
 
     name = "logs"
     tvm = "v0.19.0 (oracle run.sh --tvm 019)"
