@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .._diagnostics import hint, suggest
-from .._registry import Registry, builtin_registry
+from .._registry import Registry, builtin_registry, load_data
 from .._resolution import feature_name, reads_feature_keys
-from .._versions import DATA, SCHEMA_RELEASES, data_file, registry_release, release_title
+from .._versions import SCHEMA_RELEASES, data_file, registry_release, release_title
 from ..migration._checks import Rejection, option_types, rejections
 from ..migration._model import REMOVED_ATTRS, REMOVED_KINDS
 from ..migration._rules import RULES as MIGRATION_RULES
@@ -182,7 +182,7 @@ def _known(version: str, registry: Registry) -> tuple[Mapping[str, Collection[st
             kinds[name] = frozenset({*own[name], *added})
         elif base is None or kind != base:
             kinds[name] = frozenset(kind.attrs)  # the user's kind
-    data = json.loads((DATA / data_file("tags", version)).read_text(encoding="utf-8"))
+    data = load_data(data_file("tags", version))
     tags: dict[str, Mapping[str, Any]] = dict(data["tags"])
     tags.update((name, config) for name, config in registry.tags.items() if builtin.tags.get(name) != config)
     return MappingProxyType(kinds), MappingProxyType(tags)

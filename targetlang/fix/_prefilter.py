@@ -211,11 +211,10 @@ def _tag_unknown(text: str, match: re.Match[str]) -> bool:
 @functools.cache
 def _tags_everywhere() -> frozenset[str]:
     """The tags every distribution a fix may write for holds (a user's registry only adds)."""
-    import json
+    from .._registry import load_data
+    from .._versions import DISTRIBUTIONS, data_file
 
-    from .._versions import DATA, DISTRIBUTIONS, data_file
-
-    every = [json.loads((DATA / data_file("tags", name)).read_text(encoding="utf-8"))["tags"] for name in DISTRIBUTIONS]
+    every = [load_data(data_file("tags", name))["tags"] for name in DISTRIBUTIONS]
     return frozenset(every[0]).intersection(*every[1:])
 
 

@@ -167,21 +167,22 @@ class MigrateLines:
             newline = number != final
             entry, at, shape = find(raw) if find is not None and raw[:1] == b"{" else _UNKNOWN
             if entry is None:
-                if self._general(raw, number, newline, at, shape, summary, digest, said, put, diff):
+                new, kept = self._general(raw, number, newline, at, shape, summary, digest, said)
+                if kept:
                     known.clear()
-                continue
-            tally[entry] = tally_get(entry, 0) + 1
-            new = raw
-            if entry.new is not None or (shape is not None and entry.new_host is not None):
-                new = _spliced(raw, entry, at, shape)
-                if diff is not None:
-                    diff.append((number, raw, new, newline))
+            else:
+                tally[entry] = tally_get(entry, 0) + 1
+                new = raw
+                if entry.new is not None or (shape is not None and entry.new_host is not None):
+                    new = _spliced(raw, entry, at, shape)
+                if entry.reports:
+                    self._again(entry, number, digest, said)
+            if new is not raw and diff is not None:
+                diff.append((number, raw, new, newline))
             if put is not None:
                 put(new)
                 if newline:
                     put(b"\n")
-            if entry.reports:
-                self._again(entry, number, digest, said)
         _tally_migrated(tally, summary)
 
     def _general(
@@ -194,52 +195,46 @@ class MigrateLines:
         summary: MigrateSummary,
         digest: Digest,
         said: list[tuple[Any, str]],
-        put: Callable[[bytes], object] | None,
-        diff: list[tuple[int, bytes, bytes, bool]] | None,
-    ) -> bool:
+    ) -> tuple[bytes, bool]:
         """The general path for the line ``raw`` (its target token at ``at``, or of
-        auto_scheduler's where ``shape`` found it); whether what it did was kept for the lines
-        of its shape to come."""
+        auto_scheduler's where ``shape`` found it): the line migrated (``raw`` itself when it
+        stays), and whether what it did was kept for the lines of its shape to come."""
         record = line_record(raw, newline, summary.file, number)
         result = self.migrator.migrate(record, summary.loader)
         summary.count(result)
-        mode, shown = self.mode, self.shown
+        mode = self.mode
         for seen, key, spec, text in migration_reports(result, mode):
             if mode != "json":
                 digest.add(key, number, spec, text)
-            elif seen is None or seen not in shown:
-                if seen is not None:
-                    shown.add(seen)
-                said.append((seen, text))
+            else:
+                self._say(seen, text, said)
         new = raw
         if result.changed:
             new = result.text.encode("utf-8", "surrogateescape")
             if record.newline == "\r\n":
                 new += b"\r"
-            if diff is not None:
-                diff.append((number, raw, new, newline))
-        if put is not None:
-            put(new)
-            if newline:
-                put(b"\n")
-        return (at >= 0 and self._remember(record, result, raw, at)) or (
+        kept = (at >= 0 and self._remember(record, result, raw, at)) or (
             shape is not None and self._remember_scheduler(record, result, shape)
         )
+        return new, kept
 
     def _again(self, entry: _MigrateEntry, number: int, digest: Digest, said: list[tuple[Any, str]]) -> None:
         """Report what ``entry`` found, again, for the line ``number``."""
         if self.mode == "json":
-            shown = self.shown
             for report in entry.reports:
-                seen = report.seen
-                if seen is None or seen not in shown:
-                    if seen is not None:
-                        shown.add(seen)
-                    said.append((seen, f"{report.head}{number}{report.tail}"))
+                self._say(report.seen, f"{report.head}{number}{report.tail}", said)
         elif self.mode == "text":
             for report in entry.reports:
                 if not digest.again(report.key, number, report.spec):
                     digest.add(report.key, number, report.spec, f"{report.head}{number}{report.tail}")
+
+    def _say(self, seen: Any, text: str, said: list[tuple[Any, str]]) -> None:
+        """Give the JSON report ``text`` to ``said``: a problem (``seen`` ``None``) every time, a
+        change once a run."""
+        if seen is None or seen not in self.shown:
+            if seen is not None:
+                self.shown.add(seen)
+            said.append((seen, text))
 
     def _remember(self, record: Record, result: RecordMigration, raw: bytes, at: int) -> bool:
         """Keep what migrating ``record`` did, for the lines of its shape with the same target

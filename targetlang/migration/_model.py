@@ -6,17 +6,16 @@ level of a target they apply to, are :mod:`._rules`'s."""
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .._layering import layered
-from .._registry import Registry, builtin_registry, release_kinds
+from .._registry import Registry, builtin_registry, load_data, release_kinds
 from .._resolution import Environment
 from .._schema import AttrSpec
 from .._target import Target
-from .._versions import DATA, DEFAULT, MODERN, SCHEMA_RELEASES, Version, data_file
+from .._versions import DEFAULT, MODERN, SCHEMA_RELEASES, Version, data_file
 from ..errors import pointed
 
 __all__ = [
@@ -147,8 +146,8 @@ def modern_names(release: str = str(MODERN)) -> tuple[dict[str, frozenset[str]],
     distribution: ``"tirx-0.1"``). A tag the distribution registers only when its LLVM has a
     backend (TIRx's Arm, Apple and Jetson tags, its tags file's ``conditional``) is left out: the
     default wheel rejects its name, and its expansion, which both builds accept, is written."""
-    kinds = json.loads((DATA / data_file("kinds", release)).read_text(encoding="utf-8"))["kinds"]
-    data = json.loads((DATA / data_file("tags", release)).read_text(encoding="utf-8"))
+    kinds = load_data(data_file("kinds", release))["kinds"]
+    data = load_data(data_file("tags", release))
     conditional = data.get("conditional", {})
     tags = {name: config for name, config in data["tags"].items() if name not in conditional}
     return {name: frozenset(k["options"]) for name, k in kinds.items()}, tags
