@@ -15,7 +15,10 @@ from collections.abc import Callable, Mapping
 from types import CodeType, FrameType
 from typing import Any, TypeVar
 
-from ._registry import Registry, attribute_releases, modern_tag, tag_added_in
+from ._json_text import json_string_offsets
+from ._lexical import interpret, interpret_offsets
+from ._registry import Registry, modern_tag, tag_added_in
+from ._release_schemas import attribute_releases
 from ._resolution import feature_name
 from ._schema import KindSchema
 from ._versions import DEFAULT, LAST_LEGACY, Version, release_title
@@ -23,6 +26,7 @@ from .errors import (
     LeafKindError,
     MissingAttributeError,
     NestingTooDeepError,
+    TargetError,
     UnknownAttributeError,
     UnknownKindError,
     show,
@@ -139,6 +143,41 @@ def on_large_stack(call: Callable[[], _R]) -> _R:
     if result:
         return result[0]
     raise NestingTooDeepError(STACK_EXHAUSTED)
+
+
+@answers_recursion
+def run_deep(call: Callable[[], _R]) -> _R:
+    """``call()``; if a deeply nested target runs it out of Python's stack, ``call()`` on a large
+    stack (see :func:`on_large_stack`). Free until the stack runs out."""
+    try:
+        return call()
+    except RecursionError:
+        pass
+    return on_large_stack(call)
+
+
+def nested_error_in_text(
+    err: TargetError, text: str | None, text_form: str, span: tuple[int, int, int, int] | None
+) -> TargetError:
+    """An error about a nested target (a host) moved into the text of the target holding it,
+    whose member stands at ``span`` (key start, key end, value start, value end) of ``text``
+    (``text_form`` ``"json"`` or legacy); ``err`` itself when the nested text is not there as
+    the error read it."""
+    if text is None or span is None or not err.source:
+        return err
+    start, end = span[2], span[3]
+    raw = text[start:end]
+    if text_form == "json" and raw.startswith('"'):
+        offsets = json_string_offsets(text, start, end)
+        inner = "".join(text[i] for i in offsets) if "\\" not in raw else None
+    elif text_form == "json":
+        offsets, inner = list(range(start, end)), raw
+    else:
+        offsets = [start + i for i in interpret_offsets(raw)]
+        inner = interpret(raw)
+    if inner is not None and inner != err.source:
+        return err
+    return err.relocated(text, offsets, end)
 
 
 def suggest(name: str, choices: Any) -> tuple[str, ...]:

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from . import _printing as printing
-from ._diagnostics import answers_recursion, on_large_stack
-from ._json_text import json_member_spans, json_string_offsets
+from ._diagnostics import answers_recursion, on_large_stack, run_deep
+from ._json_text import json_member_spans
 from ._legacy_words import legacy_spans
-from ._lexical import encode_scalar, interpret, interpret_offsets
 from ._registry import Registry
-from ._resolution import DEFAULT_ENVIRONMENT, Environment, features_key, reads_feature_keys, resolve_parts
+from ._resolution import DEFAULT_ENVIRONMENT, Environment, features_key, reads_feature_keys
 from ._schema import AttrSpec, KindSchema
-from ._values import from_json, is_representable, to_text
 from ._versions import registry_release
-from .errors import TargetError, UnknownAttributeError
 
 if TYPE_CHECKING:
     from ._attribute_names import (
@@ -28,7 +24,7 @@ if TYPE_CHECKING:
         TargetArrayAttribute,
     )
 
-__all__ = ["Target", "build_target", "locate", "make_target", "span_map", "text_form"]
+__all__ = ["Target", "build_target", "locate", "make_target", "own_text", "span_map", "text_form"]
 
 # Where an option or member stands in the target's own text:
 # (start of the option or key, end of the key, start of the value, end of the value).
@@ -316,7 +312,7 @@ class Target(_Fields):
     def __hash__(self) -> int:
         value = self._hash
         if value is None:
-            value = _deep(lambda: hash(self._key()))
+            value = run_deep(lambda: hash(self._key()))
             object.__setattr__(self, "_hash", value)
         return value
 
@@ -325,7 +321,7 @@ class Target(_Fields):
     def __str__(self) -> str:
         """The text the target was parsed from, exactly; else :meth:`canonical`."""
         text = self._own_text()
-        return text if text is not None else _deep(self.canonical)
+        return text if text is not None else run_deep(self.canonical)
 
     def _own_text(self) -> str | None:
         text = self._text
@@ -358,17 +354,17 @@ class Target(_Fields):
     def canonical_jsonish(self) -> str:
         """The canonical JSON-ish text (stable key order, two-space indent, bare words where
         possible); ``parse(t.canonical_jsonish()) == t``."""
-        return _deep(lambda: printing.canonical_jsonish(self))
+        return run_deep(lambda: printing.canonical_jsonish(self))
 
     def to_json(self) -> dict[str, Any]:
         """The modern form: a dict of JSON types (lists, nested host dict) for TVM >= 0.24."""
-        return _deep(lambda: printing.to_json(self))
+        return run_deep(lambda: printing.to_json(self))
 
     def to_legacy_str(self, env: Environment | None = None) -> str:
         """Exactly what TVM v0.22's ``str()`` printed for this target once resolved with ``env``."""
         resolved = self.resolve(env)
         if env is not None and env != DEFAULT_ENVIRONMENT:
-            return _deep(lambda: printing.legacy_str(resolved))
+            return run_deep(lambda: printing.legacy_str(resolved))
         return resolved._memoised("legacy_str", lambda: printing.legacy_str(resolved))
 
     # ------------------------------------------------------------------ resolution
@@ -379,10 +375,19 @@ class Target(_Fields):
         Nested targets (host, devices) are resolved too. Idempotent.
         """
         if env is not None and env != DEFAULT_ENVIRONMENT:
-            return _deep(lambda: self._resolve(env))
+            from ._derived import resolved  # a module above this one: it makes targets
+
+            return run_deep(lambda: resolved(self, env))
         # The default environment's result is kept: resolving is most of what printing,
-        # comparing for dispatch and migrating a target cost, and it is asked for again and again.
-        return self._memoised("resolve", lambda: self._resolve(DEFAULT_ENVIRONMENT))
+        # comparing for dispatch and migrating a target cost, and it is asked for again and again
+        # (so it is looked for before the import, which costs as much as the lookup).
+        memo = self._memo
+        found: Target | None = memo.get("resolve") if memo is not None else None
+        if found is None:
+            from ._derived import resolved
+
+            found = self._memoised("resolve", lambda: resolved(self, DEFAULT_ENVIRONMENT))
+        return found
 
     def _memoised(self, name: str, make: Callable[[], _R]) -> _R:
         """What ``make()`` gave the first time this target was asked for ``name``."""
@@ -392,33 +397,8 @@ class Target(_Fields):
             object.__setattr__(self, "_memo", memo)
         found: _R | None = memo.get(name)
         if found is None:
-            found = memo[name] = _deep(make)
+            found = memo[name] = run_deep(make)
         return found
-
-    def _resolve(self, env: Environment) -> Target:
-        version = registry_release(self._registry.version).version
-        keys, attrs, features = resolve_parts(
-            self._schema, self._keys, self._attrs, env, self._locate, version, self._features
-        )
-        for name, value in attrs.items():
-            spec = self._schema.attrs.get(name)
-            if spec is not None and spec.type.holds_targets:
-                attrs[name] = _map_targets(value, lambda t: t.resolve(env))
-        host = None
-        if self._host is not None:
-            try:
-                host = self._host.resolve(env)
-            except TargetError as err:
-                raise self._moved_into_text(err, "host") from None
-        return Target._make(
-            self._schema,
-            self._registry,
-            tag=self._tag,
-            keys=keys,
-            host=host,
-            attrs=attrs,
-            features=MappingProxyType(features),
-        )
 
     def _span_map(self) -> Mapping[str, Span]:
         spans = self._spans
@@ -440,33 +420,6 @@ class Target(_Fields):
             return None
         return (span[0], span[3])
 
-    def _moved_into_text(self, err: TargetError, name: str) -> TargetError:
-        """An error about the nested target ``name``, moved into this target's text."""
-        span = self._span_map().get(name)
-        text = self._own_text()
-        if text is None or span is None or not err.source:
-            return err
-        start, end = span[2], span[3]
-        raw = text[start:end]
-        if self._text_form == "json" and raw.startswith('"'):
-            offsets = json_string_offsets(text, start, end)
-            inner = "".join(text[i] for i in offsets) if "\\" not in raw else None
-        elif self._text_form == "json":
-            offsets, inner = list(range(start, end)), raw
-        else:
-            offsets = [start + i for i in interpret_offsets(raw)]
-            inner = interpret(raw)
-        if inner is not None and inner != err.source:
-            return err
-        return err.relocated(text, offsets, end)
-
-    def _locate(self, name: str) -> tuple[str, int, int]:
-        span = self._span_map().get(name)
-        text = self._own_text()
-        if text is None or span is None:
-            return ("", 0, 0)
-        return (text, span[2], span[3])
-
     # ------------------------------------------------------------------ edits
 
     def with_attr(self, name: str, value: Any) -> Target:
@@ -475,149 +428,21 @@ class Target(_Fields):
         The value is checked against the kind's schema. In a target read from text only the
         edited option is written anew; every other byte keeps its spelling.
         """
-        spec = self._spec(name)
+        from ._derived import with_value  # a module above this one: it makes targets
 
-        def nested(spec_value: Any, where: Any = None) -> Target:
-            return spec_value if isinstance(spec_value, Target) else Target(spec_value, registry=self._registry)
-
-        typed = from_json(list(value) if isinstance(value, tuple) else value, spec.type, name, nested)
-        return self._edited(name, typed)
+        return with_value(self, name, value)
 
     def without_attr(self, name: str) -> Target:
         """A copy without attribute ``name``; the target itself when it has none."""
-        self._spec(name)
-        if not self._has(name):
-            return self
-        return self._edited(name, None)
+        from ._derived import without  # a module above this one: it makes targets
+
+        return without(self, name)
 
     def with_host(self, host: TargetSpec | None) -> Target:
         """A copy whose host is ``host`` (a Target, spec text or dict); ``None`` removes it."""
         if host is None:
             return self.without_attr("host")
         return self.with_attr("host", host)
-
-    def _spec(self, name: str) -> AttrSpec:
-        spec = self._schema.attrs.get(name)
-        if spec is None:
-            import difflib  # only on the error path: it costs import time
-
-            close = tuple(difflib.get_close_matches(name, list(self._schema.attrs), n=3, cutoff=0.6))
-            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            err = UnknownAttributeError(f"kind '{self._kind}' has no attribute '{name}'{hint}")
-            err.suggestions = close
-            raise err
-        return spec
-
-    def _has(self, name: str) -> bool:
-        if name == "host":
-            return self._host is not None
-        if name == "tag":
-            return bool(self._tag)
-        if name == "keys":
-            return self._keys is not None
-        return name in self._attrs
-
-    def _edited(self, name: str, value: Any) -> Target:
-        fields: dict[str, Any] = {
-            "tag": self._tag,
-            "keys": self._keys,
-            "host": self._host,
-            "attrs": dict(self._attrs),
-        }
-        if name in ("tag", "keys", "host"):
-            fields[name] = value if value is not None or name != "tag" else ""
-        elif value is None:
-            fields["attrs"].pop(name, None)
-        else:
-            fields["attrs"][name] = value
-        if self._features and reads_feature_keys(registry_release(self._registry.version).version):
-            # as TVM v0.24 on reads an edited export: its features are given ones now
-            fields["features"] = self._features
-        edited = Target._make(self._schema, self._registry, **fields)
-        # Splicing re-reads the text with v0.22's rules, so only text in that syntax is spliced;
-        # a tag name or an older era's text gives way to a target without text.
-        spliceable = self._text is not None and self._text_form in ("legacy", "json")
-        text = self._spliced(name, value) if spliceable else None
-        if text is not None:
-            try:
-                spliced = Target(text, registry=self._registry)
-            except TargetError:
-                spliced = None  # the edit is valid but its text is not
-            # A text that says a key twice (JSON reads the last) may mean something else once
-            # one of them is spliced: the text is kept only when it means the edited target.
-            if spliced == edited:
-                return spliced
-        return edited
-
-    def _spliced(self, name: str, value: Any) -> str | None:
-        text = self._own_text()
-        assert text is not None
-        span = self._span_map().get(name)
-        spec = self._schema.attrs[name]
-        if self._text_form == "json":
-            if value is None:
-                return _json_removed(text, self._span_map(), name) if span else text
-            rendered = json.dumps(printing.json_value(value, spec.type, False), ensure_ascii=False)
-            if span is not None:
-                return text[: span[2]] + rendered + text[span[3] :]
-            spans = self._span_map()
-            last = max(s[3] for s in spans.values()) if spans else text.index("{") + 1
-            sep = ", " if spans else ""
-            return f"{text[:last]}{sep}{json.dumps(name)}: {rendered}{text[last:]}"
-        if value is not None and not is_representable(value, spec.type):
-            return None
-        if value is None:
-            return _legacy_removed(text, span) if span else text
-        raw = encode_scalar(to_text(value, spec.type, str))
-        if span is not None:
-            return f"{text[: span[1]]}={raw}{text[span[3] :]}"
-        end = len(text.rstrip(" "))
-        if text[:end].endswith("\\") and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2:
-            end += 1
-        return f"{text[:end]} -{name}={raw}{text[end:]}"
-
-
-@answers_recursion
-def _deep(call: Callable[[], _R]) -> _R:
-    """``call()``; if a deeply nested target runs it out of Python's stack, ``call()`` on a large
-    stack (see :func:`targetlang._diagnostics.on_large_stack`). Free until the stack runs out."""
-    try:
-        return call()
-    except RecursionError:
-        pass
-    return on_large_stack(call)
-
-
-def _legacy_removed(text: str, span: Span) -> str:
-    start, end = span[0], span[3]
-    after = end
-    while after < len(text) and text[after] == " ":
-        after += 1
-    if after < len(text):
-        return text[:start] + text[after:]
-    before = start
-    while before > 0 and text[before - 1] == " ":
-        before -= 1
-    return text[:before] + text[end:]
-
-
-def _json_removed(text: str, spans: Mapping[str, Span], name: str) -> str:
-    order = sorted(spans.values())
-    span = spans[name]
-    i = order.index(span)
-    if i > 0:
-        return text[: order[i - 1][3]] + text[span[3] :]
-    if i + 1 < len(order):
-        return text[: span[0]] + text[order[i + 1][0] :]
-    return text[: span[0]] + text[span[3] :]
-
-
-def _map_targets(value: Any, fn: Any) -> Any:
-    if isinstance(value, Target):
-        return fn(value)
-    if isinstance(value, tuple):
-        return tuple(_map_targets(v, fn) for v in value)
-    return value
 
 
 TargetSpec: TypeAlias = "str | Mapping[str, object] | Target"
@@ -639,6 +464,11 @@ def text_form(target: Target) -> str:
     return target._text_form
 
 
+def own_text(target: Target) -> str | None:
+    """The text ``target`` was read from, or ``None`` for a target made without one."""
+    return target._own_text()
+
+
 def span_map(target: Target) -> Mapping[str, Span]:
     """Where each member of ``target`` stands in its own text: (key start, key end, value start,
     value end)."""
@@ -648,4 +478,8 @@ def span_map(target: Target) -> Mapping[str, Span]:
 def locate(target: Target, name: str) -> tuple[str, int, int]:
     """The text ``target`` was read from and where the value of its member ``name`` stands in it
     (``("", 0, 0)`` when it has no text or the text does not spell the member out)."""
-    return target._locate(name)
+    span = target._span_map().get(name)
+    text = target._own_text()
+    if text is None or span is None:
+        return ("", 0, 0)
+    return (text, span[2], span[3])

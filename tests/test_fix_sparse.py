@@ -259,7 +259,7 @@ def test_a_target_beside_a_use_that_reads_it_as_text_is_not_fixed_as_safe() -> N
 
 def test_the_prefilter_knows_the_kinds_the_legacy_registry_reads() -> None:
     # the prefilter reads the kinds' names alone (building the legacy registry is 90 ms of a run)
-    from targetlang._registry import release_kind_names, release_kinds
+    from targetlang._release_schemas import release_kind_names, release_kinds
     from targetlang._versions import SCHEMA_RELEASES
     from targetlang.fix._convert import reading_registry
     from targetlang.fix._prefilter import kind_names

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .._diagnostics import hint, suggest
-from .._registry import Registry, builtin_registry, load_data
+from .._registry import Registry, builtin_registry
+from .._release_schemas import load_data
 from .._resolution import feature_name, reads_feature_keys
 from .._versions import SCHEMA_RELEASES, data_file, registry_release, release_title
 from ..migration._checks import Rejection, option_types, rejections

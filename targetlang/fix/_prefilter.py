@@ -211,7 +211,7 @@ def _tag_unknown(text: str, match: re.Match[str]) -> bool:
 @functools.cache
 def _tags_everywhere() -> frozenset[str]:
     """The tags every distribution a fix may write for holds (a user's registry only adds)."""
-    from .._registry import load_data
+    from .._release_schemas import load_data
     from .._versions import DISTRIBUTIONS, data_file
 
     every = [load_data(data_file("tags", name))["tags"] for name in DISTRIBUTIONS]
@@ -258,7 +258,7 @@ def former_kinds() -> frozenset[str]:
 def _release_kind_names() -> tuple[frozenset[str], ...]:
     """Each schema release's kinds, oldest first (the kinds alone: a registry's tags cost most of
     building one)."""
-    from .._registry import release_kind_names
+    from .._release_schemas import release_kind_names
     from .._versions import SCHEMA_RELEASES
 
     return tuple(release_kind_names(version) for version in SCHEMA_RELEASES)

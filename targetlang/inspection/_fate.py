@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from .._registry import load_data
+from .._release_schemas import load_data
 from .._versions import MODERN, data_file, release_title
 from ..errors import show
 

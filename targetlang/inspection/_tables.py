@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._diagnostics import hint, suggest
-from .._registry import attribute_releases, builtin_registry, tvm_schemas
+from .._registry import builtin_registry
+from .._release_schemas import attribute_releases, tvm_schemas
 from .._versions import SCHEMA_RELEASES
 from ..errors import UnknownKindError, show
 

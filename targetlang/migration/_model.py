@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .._layering import layered
-from .._registry import Registry, builtin_registry, load_data, release_kinds
+from .._registry import Registry, builtin_registry
+from .._release_schemas import load_data, release_kinds
 from .._resolution import Environment
 from .._schema import AttrSpec
 from .._target import Target
