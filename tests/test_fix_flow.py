@@ -20,7 +20,8 @@ from libcst.metadata import Scope
 from targetlang.fix import Finding, fix_source, parse_api
 from targetlang.fix import _python as python_module
 from targetlang.fix._apis import DEFAULT_TABLE
-from targetlang.fix._flow import Flow, _scopes
+from targetlang.fix._flow import Flow
+from targetlang.fix._scopes import module_scopes
 from targetlang.fix._walk import TRIVIA
 
 from .conftest import examples
@@ -501,8 +502,8 @@ SCOPE_CASES: list[tuple[str, str]] = [
 class _ModuleScopes(Flow):
     """The flow with LibCST's scopes of the whole module for every question (the reference)."""
 
-    def _scope(self, node: cst.CSTNode, access: bool = False) -> Scope | None:
-        return _scopes(self.module).get(node)
+    def scope(self, node: cst.CSTNode, access: bool = False) -> Scope | None:
+        return module_scopes(self.module).get(node)
 
 
 def _found(source: str, unsafe: bool) -> tuple[Finding, ...]:
@@ -529,11 +530,11 @@ def test_a_local_is_read_in_the_scopes_of_its_function_alone() -> None:
     assign = function.body.body[0]
     assert isinstance(assign, cst.SimpleStatementLine) and isinstance(assign.body[0], cst.Assign)
     target = assign.body[0].targets[0].target
-    assert type(flow._scope(target)).__name__ == "FunctionScope"
+    assert type(flow.scope(target)).__name__ == "FunctionScope"
     assert flow._scopes is None and list(flow._statement_scopes) == [id(function)]
     x = module.body[0]
     assert isinstance(x, cst.SimpleStatementLine) and isinstance(x.body[0], cst.Assign)
-    assert type(flow._scope(x.body[0].targets[0].target)).__name__ == "GlobalScope"
+    assert type(flow.scope(x.body[0].targets[0].target)).__name__ == "GlobalScope"
     assert flow._scopes is not None
 
 
@@ -594,6 +595,6 @@ def test_the_scopes_are_libcst_s() -> None:
         alone = [cst.Module(body=[s]) for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))]
         for tree in [module, *alone[:2]]:
             theirs = dict(MetadataWrapper(tree, unsafe_skip_copy=True).resolve(ScopeProvider))
-            assert _scope_facts(tree, _scopes(tree)) == _scope_facts(tree, theirs), path
+            assert _scope_facts(tree, module_scopes(tree)) == _scope_facts(tree, theirs), path
             compared += 1
     assert compared > 100
