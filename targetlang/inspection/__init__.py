@@ -16,9 +16,9 @@ True
 
 from __future__ import annotations
 
+from ..migration import Origin
 from ._diff import AttrChange, Dispatch, TargetDiff, diff, tophub_package
 from ._explain import AttrExplanation, Explanation, explain
-from ._fate import Origin
 from ._tables import AttrInfo, KindInfo, TagInfo, kind_info, kind_table, release_ranges, tag_matches, tag_table
 
 __all__ = [

@@ -15,7 +15,7 @@ from .._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from .._target import Target
 from .._versions import MODERN, registry_release, release
 from ..errors import show
-from ._fate import Origin, attribute_fate, kind_fate, modern_name
+from ..migration import Origin, attribute_fate, kind_fate, migrate, modern_attribute, modern_release
 
 if TYPE_CHECKING:
     from ..migration import Change
@@ -177,8 +177,6 @@ def explain(
     it is resolved for. A mapping is explained as its JSON text. Raises
     :class:`~targetlang.TargetError` when the spec does not read or does not resolve.
     """
-    from ..migration import migrate, modern_release
-
     to = modern_release(target_version or str(MODERN))
     env = env or DEFAULT_ENVIRONMENT
     reader, era, version = reading(tvm_version, registry)
@@ -211,7 +209,7 @@ def explain(
     rows: list[AttrExplanation] = []
 
     def add(name: str, value: Any, origin: Origin, note: str = "") -> None:
-        modern = modern_name(kind, name, to) if name not in ("keys", "tag", "host") else name
+        modern = modern_attribute(kind, name, to) if name not in ("keys", "tag", "host") else name
         if kind_fate(kind, to) != "kept":
             modern = None
         fate = attribute_fate(kind, name, value, origin, modern, schema.default_keys, to)

@@ -24,6 +24,7 @@ from .._resolution import Environment
 from .._target import Target
 from .._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS, Version
 from ..errors import TargetError
+from ._fate import Origin, attribute_fate, kind_fate, modern_attribute
 from ._model import POLICIES, Change, Run
 from ._model import REMOVED_ATTRS as REMOVED_ATTRS
 from ._model import REMOVED_KINDS as REMOVED_KINDS
@@ -38,10 +39,14 @@ __all__ = [
     "RULE_ALIASES",
     "Change",
     "Migration",
+    "Origin",
     "Rule",
+    "attribute_fate",
     "docs_table",
     "equal_tags",
+    "kind_fate",
     "migrate",
+    "modern_attribute",
     "modern_release",
     "rule_id",
 ]

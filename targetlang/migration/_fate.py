@@ -1,5 +1,6 @@
 """What becomes of a kind and of each of its attributes in the modern release a target is
-migrated for."""
+migrated for: what migration decides, asked one kind or attribute at a time (``targetlang
+explain`` prints it beside each value)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from typing import Any, Literal
 from .._release_schemas import load_data
 from .._versions import MODERN, data_file, release_title
 from ..errors import show
+from ._checks import option_types
+from ._model import REMOVED_ATTRS, REMOVED_KINDS, RENAMED_ATTRS, legacy_registry
+from ._rules import RULES, legacy_kind
 
-__all__ = ["Origin", "attribute_fate", "kind_fate", "modern_name"]
+__all__ = ["Origin", "attribute_fate", "kind_fate", "modern_attribute"]
 
 Origin = Literal["written", "default", "canonicaliser", "tag"]
 """Where a value of a resolved target comes from: the text (``written``), a tag the text names
@@ -30,10 +34,8 @@ def _modern_exports(to: str = str(MODERN)) -> Mapping[str, Mapping[str, Any]]:
 
 
 def kind_fate(kind: str, to: str = str(MODERN)) -> str:
-    from ..migration._checks import option_types
-    from ..migration._model import REMOVED_KINDS, legacy_registry
-    from ..migration._rules import RULES, legacy_kind
-
+    """What TVM ``to`` does with a target of kind ``kind``: ``"kept"``, or why it has no such kind
+    (removed, and what replaces it; a BYOC kind; one a later release or a registry file added)."""
     if kind in option_types(to):
         return "kept"
     removed = REMOVED_KINDS.get(kind)
@@ -46,11 +48,8 @@ def kind_fate(kind: str, to: str = str(MODERN)) -> str:
     return f"unknown to {release_title(to)} (a kind of a registry file)"
 
 
-def modern_name(kind: str, name: str, to: str = str(MODERN)) -> str | None:
+def modern_attribute(kind: str, name: str, to: str = str(MODERN)) -> str | None:
     """The name TVM ``to`` gives attribute ``name`` of ``kind``, ``None`` when it has none."""
-    from ..migration._checks import option_types
-    from ..migration._model import RENAMED_ATTRS
-
     options = option_types(to).get(kind)
     if options is None:
         return None
@@ -70,9 +69,6 @@ def attribute_fate(
     to: str = str(MODERN),
 ) -> str:
     """What TVM ``to`` does with value ``name`` (``value``, from ``origin``) of a ``kind`` target."""
-    from ..migration._checks import option_types
-    from ..migration._model import REMOVED_ATTRS
-
     if kind not in option_types(to):
         return f"its kind is not in {release_title(to)}"
     if name in REMOVED_ATTRS:
