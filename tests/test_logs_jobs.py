@@ -25,7 +25,7 @@ from targetlang._cli import logs as logs_cli
 from targetlang._cli import logs_common, logs_migrate, main
 from targetlang.logs import TargetReader, read_lines
 from targetlang.logs import _jobs as jobs_module
-from targetlang.logs._chunk_jobs import CheckJob, check_chunk
+from targetlang.logs._chunk_jobs import CheckJob, run_chunk
 from targetlang.logs._fast_check import CheckLines
 from targetlang.logs._fast_migrate import MigrateLines
 from targetlang.logs._fast_stats import StatsLines
@@ -534,7 +534,7 @@ def test_a_replaced_file_is_not_read_for_the_one_opened(tmp_path: Path) -> None:
         other.write_bytes(b"# two\n")
         other.replace(log)
         with pytest.raises(OSError, match="replaced while it was read"):
-            check_chunk(CheckJob(None, None, "text"), "tune.log", str(log), source.identity, 0, None, 1, "autotvm")
+            run_chunk(CheckJob(None, None, "text"), "tune.log", str(log), source.identity, 0, None, 1, "autotvm")
 
 
 @pytest.mark.parametrize("log", [ARM, LLVM, VTA, AS_RESNET])

@@ -246,7 +246,7 @@ EXIT_NEEDS_MIGRATION = 3
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..logs._chunk_jobs import CheckJob, CheckPart, check_chunk, fresh
+    from ..logs._chunk_jobs import CheckJob, CheckPart, fresh, run_chunk
     from ..logs._jobs import drive
     from ..logs.check import CheckSummary
     from ..logs.report import Digest
@@ -271,7 +271,7 @@ def _check(args: argparse.Namespace) -> int:
 
         def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
             loader = summary.loading.loader
-            return check_chunk, (job, source.name, source.path, source.identity, start, end, first, loader)
+            return run_chunk, (job, source.name, source.path, source.identity, start, end, first, loader)
 
         def take(part: CheckPart) -> None:
             if digest.merge(part.digest):
@@ -300,7 +300,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from ..logs._chunk_jobs import StatsJob, StatsPart, count_lines, fresh, stats_chunk
+    from ..logs._chunk_jobs import StatsJob, StatsPart, count_lines, fresh, run_chunk
     from ..logs._jobs import drive
 
     job = StatsJob(getattr(args, "registry", None), args.tvm_version)
@@ -313,7 +313,7 @@ def _stats(args: argparse.Namespace) -> int:
             count_lines(stats, numbered, first, open_end, source.name)
 
         def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-            return stats_chunk, (job, source.name, source.path, source.identity, start, end, first, stats.loader)
+            return run_chunk, (job, source.name, source.path, source.identity, start, end, first, stats.loader)
 
         def take(part: StatsPart) -> None:
             stats.merge(part.stats)
@@ -334,7 +334,7 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from ..logs._chunk_jobs import MatchJob, MatchPart, fresh, match_chunk, match_lines
+    from ..logs._chunk_jobs import MatchJob, MatchPart, fresh, match_lines, run_chunk
     from ..logs._jobs import drive
 
     # What became of each record is kept (in a temporary file) only when it is shown.
@@ -348,7 +348,7 @@ def _match(args: argparse.Namespace) -> int:
             match_lines(matcher, numbered, first, open_end, source.name)
 
         def remote(start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-            return match_chunk, (job, source.name, source.path, source.identity, start, end, first)
+            return run_chunk, (job, source.name, source.path, source.identity, start, end, first)
 
         def take(part: MatchPart) -> None:
             matcher.merge(part.matcher)

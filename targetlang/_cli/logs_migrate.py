@@ -309,10 +309,10 @@ class _MigratedFile:
         self.emit(b"".join(out or ()), changed, said)
 
     def remote(self, start: int, end: int | None, first: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-        from ..logs._chunk_jobs import migrate_chunk
+        from ..logs._chunk_jobs import run_chunk
 
         source = self.source
-        return migrate_chunk, (
+        return run_chunk, (
             self.run.job,
             self.name,
             source.path,

@@ -1,13 +1,14 @@
 """What each ``logs`` command does with a chunk of a big file in a worker process: the job (the
-command's options, and what a process builds once for it), the chunk's lines given to the
-command's shortcut block after block, and the part sent back, which the command takes in the
-order of the file (:func:`._jobs.drive`)."""
+command's options, and what a process builds once for it), whose ``chunk`` says what each block
+of the chunk's lines is given to (the command's shortcut) and what part is sent back, which the
+command takes in the order of the file (:func:`._jobs.drive`); :func:`run_chunk` runs any job's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
 from .._cache import LruCache
 from .._versions import MODERN
@@ -34,14 +35,20 @@ __all__ = [
     "MigratePart",
     "StatsJob",
     "StatsPart",
-    "check_chunk",
+    "Work",
     "count_lines",
     "fresh",
-    "match_chunk",
     "match_lines",
-    "migrate_chunk",
-    "stats_chunk",
+    "run_chunk",
 ]
+
+_P = TypeVar("_P")
+Work: TypeAlias = tuple[
+    Callable[[list[bytes], int, bool], None], Callable[[int, "int | None", int, int, "int | None"], _P]
+]
+"""What a job does with a chunk: what each block of its lines (numbered from the second item, the
+third whether the last line is open) is given to, and what makes the part sent back of the chunk's
+start, end, first line, size in bytes and place in shared memory."""
 
 
 # What a process builds once for the jobs it is given: the command itself (which starts afresh,
@@ -88,6 +95,21 @@ class CheckJob:
             _MADE[self] = CheckLines(Checker(reader, LogMigrator(reader=reader, remember=True)), self.mode)
         return _MADE[self]  # type: ignore[no-any-return]
 
+    def chunk(self, name: str, loader: str | None) -> Work[CheckPart]:
+        """Checking a chunk of file ``name``, its loader ``loader`` known."""
+        lines = self.lines()
+        summary = CheckSummary(name, loading=FileLoading(loader, task=True))
+        digest = Digest(UNBOUNDED)
+        out: list[str] = []
+
+        def take(block: list[bytes], number: int, open_end: bool) -> None:
+            out.extend(lines.check(block, number, open_end, summary, digest))
+
+        def part(start: int, end: int | None, first: int, size: int, shared: int | None) -> CheckPart:
+            return CheckPart(start, end, first, size, summary, digest, out)
+
+        return take, part
+
 
 @dataclass
 class CheckPart:
@@ -100,31 +122,6 @@ class CheckPart:
     summary: CheckSummary
     digest: Digest
     out: list[str]
-
-
-def check_chunk(
-    job: CheckJob,
-    name: str,
-    path: str,
-    identity: tuple[int, int],
-    start: int,
-    end: int | None,
-    first: int,
-    loader: str,
-    shared: int | None = None,
-) -> CheckPart:
-    """Check the chunk ``start:end`` of the file (its first line ``first``) in a worker, the
-    file's loader ``loader`` known."""
-    lines = job.lines()
-    summary = CheckSummary(name, loading=FileLoading(loader, task=True))
-    digest = Digest(UNBOUNDED)
-    out: list[str] = []
-
-    def check(block: list[bytes], number: int, open_end: bool) -> None:
-        out.extend(lines.check(block, number, open_end, summary, digest))
-
-    size = each_block(path, identity, start, end, first, check)
-    return CheckPart(start, end, first, size, summary, digest, out)
 
 
 @dataclass(frozen=True)
@@ -156,6 +153,26 @@ class MigrateJob:
             _MADE[self] = MigrateLines(migrator, self.mode)
         return _MADE[self]  # type: ignore[no-any-return]
 
+    def chunk(self, name: str, loader: str | None) -> Work[MigratePart]:
+        """Migrating a chunk of file ``name``, its loader ``loader`` as far as it is known (it
+        decides what a blank line is)."""
+        lines = self.lines()
+        lines.shown.clear()  # the changes said in an earlier chunk may not have been shown by the command
+        summary = MigrateSummary(name, loader=loader)
+        digest = Digest(UNBOUNDED)
+        out: list[bytes] | None = [] if self.out else None
+        diff: list[tuple[int, bytes, bytes, bool]] | None = [] if self.diff else None
+        said: list[tuple[Any, str]] = []
+
+        def take(block: list[bytes], number: int, open_end: bool) -> None:
+            lines.migrate(block, number, open_end, summary, digest, out, diff, said)
+
+        def part(start: int, end: int | None, first: int, size: int, shared: int | None) -> MigratePart:
+            data, where, length = share(b"".join(out or ()), shared)
+            return MigratePart(start, end, first, size, summary, digest, data, diff or [], said, where, length)
+
+        return take, part
+
 
 @dataclass
 class MigratePart:
@@ -172,35 +189,6 @@ class MigratePart:
     said: list[tuple[Any, str]]
     shared: int | None = None  # where in shared memory the migrated lines are, if there
     length: int = 0
-
-
-def migrate_chunk(
-    job: MigrateJob,
-    name: str,
-    path: str,
-    identity: tuple[int, int],
-    start: int,
-    end: int | None,
-    first: int,
-    loader: str | None = None,
-    shared: int | None = None,
-) -> MigratePart:
-    """Migrate the chunk ``start:end`` of the file (its first line ``first``) in a worker, the
-    file's loader ``loader`` as far as it is known (it decides what a blank line is)."""
-    lines = job.lines()
-    lines.shown.clear()  # the changes said in an earlier chunk may not have been shown by the command
-    summary = MigrateSummary(name, loader=loader)
-    digest = Digest(UNBOUNDED)
-    out: list[bytes] | None = [] if job.out else None
-    diff: list[tuple[int, bytes, bytes, bool]] | None = [] if job.diff else None
-    said: list[tuple[Any, str]] = []
-
-    def migrate(block: list[bytes], number: int, open_end: bool) -> None:
-        lines.migrate(block, number, open_end, summary, digest, out, diff, said)
-
-    size = each_block(path, identity, start, end, first, migrate)
-    data, where, length = share(b"".join(out or ()), shared)
-    return MigratePart(start, end, first, size, summary, digest, data, diff or [], said, where, length)
 
 
 @dataclass(frozen=True)
@@ -226,6 +214,18 @@ class StatsJob:
             _MADE[key] = LruCache(PLANS)
         return _MADE[key]  # type: ignore[no-any-return]
 
+    def chunk(self, name: str, loader: str | None) -> Work[StatsPart]:
+        """Counting a chunk of file ``name``, its loader ``loader`` as far as it is known (the
+        counts hold no line's number: the chunk's first need not be known)."""
+        stats = self.stats()
+        stats.loader = loader
+        stats.earlier = self.earlier()
+
+        def part(start: int, end: int | None, first: int, size: int, shared: int | None) -> StatsPart:
+            return StatsPart(size, stats)  # (pickled without its reader: Stats.__getstate__)
+
+        return partial(count_lines, stats, name=name), part
+
 
 @dataclass
 class StatsPart:
@@ -238,27 +238,6 @@ class StatsPart:
 def count_lines(stats: Stats, lines: list[bytes], first: int, open_end: bool, name: str) -> None:
     """Count ``lines`` (see :func:`blocks`), numbered from ``first``."""
     StatsLines.count(stats, lines, first, open_end, name)
-
-
-def stats_chunk(
-    job: StatsJob,
-    name: str,
-    path: str,
-    identity: tuple[int, int],
-    start: int,
-    end: int | None,
-    first: int,
-    loader: str | None = None,
-    shared: int | None = None,
-) -> StatsPart:
-    """Count the chunk ``start:end`` of the file in a worker, the file's loader ``loader`` as
-    far as it is known (it decides what a blank line is). ``first`` need not be the number of
-    its first line: the counts hold no line's number (the command does not count them)."""
-    stats = job.stats()
-    stats.loader = loader
-    stats.earlier = job.earlier()
-    size = each_block(path, identity, start, end, first, partial(count_lines, stats, name=name))
-    return StatsPart(size, stats)  # (pickled without its reader: Stats.__getstate__)
 
 
 @dataclass(frozen=True)
@@ -280,6 +259,15 @@ class MatchJob:
             _MADE[key] = Query.of(parse(self.target, registry=_registry(self.registry)))
         return Matcher(_MADE[key], _reader(self.registry, self.tvm_version), self.keep)
 
+    def chunk(self, name: str, loader: str | None) -> Work[MatchPart]:
+        """Loading a chunk of file ``name`` into an empty matcher (the records say their loader)."""
+        matcher = self.matcher()
+
+        def part(start: int, end: int | None, first: int, size: int, shared: int | None) -> MatchPart:
+            return MatchPart(size, matcher)  # (pickled without its reader: Matcher.__getstate__)
+
+        return partial(match_lines, matcher, name=name), part
+
 
 @dataclass
 class MatchPart:
@@ -297,17 +285,21 @@ def match_lines(matcher: Matcher, lines: list[bytes], first: int, open_end: bool
         add(line_record(raw, number != final, name, number))
 
 
-def match_chunk(
-    job: MatchJob,
+def run_chunk(
+    job: CheckJob | MigrateJob | StatsJob | MatchJob,
     name: str,
     path: str,
     identity: tuple[int, int],
     start: int,
     end: int | None,
     first: int,
+    loader: str | None = None,
     shared: int | None = None,
-) -> MatchPart:
-    """Load the chunk ``start:end`` of the file (its first line ``first``) in a worker."""
-    matcher = job.matcher()
-    size = each_block(path, identity, start, end, first, partial(match_lines, matcher, name=name))
-    return MatchPart(size, matcher)  # (pickled without its reader: Matcher.__getstate__)
+) -> Any:
+    """Do ``job`` on the chunk ``start:end`` of file ``path`` (shown as ``name``; its first line
+    ``first``) in a worker, block after block, and give back its part (``shared``: where in
+    shared memory a part may put what it gives back). One function for every command: the job
+    says what a block is given to and what the part holds."""
+    take, part = job.chunk(name, loader)
+    size = each_block(path, identity, start, end, first, take)
+    return part(start, end, first, size, shared)
