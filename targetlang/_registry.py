@@ -28,6 +28,7 @@ from ._versions import (
     MODERN_RELEASES,
     NAMED_DISTRIBUTIONS,
     SCHEMA_RELEASES,
+    Release,
     Version,
     data_file,
     release,
@@ -344,7 +345,7 @@ def _reading_tags_of(registry: Registry, release: str) -> Registry:
 
 
 @functools.cache
-def builtin_registry(version: str = str(DEFAULT)) -> Registry:
+def builtin_registry(version: str | Version | Release = str(DEFAULT)) -> Registry:
     """TVM's own kinds and tags as of release ``version`` (``"0.22"`` by default; ``"0.7"`` to
     ``"0.27"``), as TVM's source registered them (``targetlang/data/tvm-schemas.json``, extracted
     from each tagged release by ``tests/oracle/extract_schemas.py``).
@@ -353,21 +354,21 @@ def builtin_registry(version: str = str(DEFAULT)) -> Registry:
     legacy string cannot use it; migration writes it). Raises :class:`ValueError` for a version
     targetlang has no schema of.
     """
-    want = release(version).version
-    if str(want) not in SCHEMA_RELEASES:
+    found = release(version)
+    if not found.has_schema:
+        shown = version if isinstance(version, str) else str(found.version)
         raise ValueError(
-            f"targetlang has the schemas of TVM v{SCHEMA_RELEASES[0]} to v{SCHEMA_RELEASES[-1]}, not {version!r}"
+            f"targetlang has the schemas of TVM v{SCHEMA_RELEASES[0]} to v{SCHEMA_RELEASES[-1]}, not {shown!r}"
         )
-    # One object per release, however the version is spelled ("0.22", "v0.22.0" or none).
-    return _release_registry(str(want))
+    # One object per release, however the version is spelled ("0.22", "v0.22.0", a Version or none).
+    return _release_registry(found.version)
 
 
 @functools.cache
-def _release_registry(name: str) -> Registry:
-    want = Version.parse(name)
+def _release_registry(want: Version) -> Registry:
     tags = {}
     for tag, variants in tvm_schemas()["tags"].items():
         variant = release_variant(variants, want)
         if variant is not None:
             tags[tag] = variant["config"]
-    return Registry(release_kinds(name), tags, str(want))
+    return Registry(release_kinds(want), tags, str(want))

@@ -138,23 +138,29 @@ def attribute_releases(kind: str, attr: str) -> tuple[Version, ...]:
     return tuple(sorted(found))
 
 
+def release_kind_names(version: str | Version) -> frozenset[str]:
+    """The names of the kinds of release ``version`` (a name of :data:`SCHEMA_RELEASES`, or its
+    :class:`Version`), without building their schemas."""
+    return _release_kind_names(Version.parse(version))
+
+
 @functools.cache
-def release_kind_names(version: str) -> frozenset[str]:
-    """The names of the kinds of release ``version`` (a name of :data:`SCHEMA_RELEASES`), without
-    building their schemas."""
-    want = Version.parse(version)
+def _release_kind_names(want: Version) -> frozenset[str]:
     names = {name for name, variants in tvm_schemas()["kinds"].items() if release_variant(variants, want) is not None}
     if want >= DEFAULT:  # (as release_kinds adds them)
         names.update(load_data(data_file("kinds", str(MODERN)))["kinds"])
     return frozenset(names)
 
 
-@functools.cache
-def release_kinds(version: str) -> tuple[KindSchema, ...]:
+def release_kinds(version: str | Version) -> tuple[KindSchema, ...]:
     """The kinds of the built-in registry of release ``version`` (a name of
-    :data:`SCHEMA_RELEASES`), without its tags, whose configs cost most of building one: migration
-    reads the kinds of every release."""
-    want = Version.parse(version)
+    :data:`SCHEMA_RELEASES`, or its :class:`Version`), without its tags, whose configs cost most
+    of building one: migration reads the kinds of every release."""
+    return _release_kinds(Version.parse(version))
+
+
+@functools.cache
+def _release_kinds(want: Version) -> tuple[KindSchema, ...]:
     data = tvm_schemas()
     kinds = []
     for name, variants in data["kinds"].items():

@@ -243,11 +243,14 @@ def distribution_release(name: str) -> Release:
     return replace(base, distribution=name)
 
 
-def release(text: str | Version) -> Release:
-    """The release a TVM version string names (``"0.8.0"``, ``"v0.19.0"``, ``"0.7.dev0"``).
+def release(text: str | Version | Release) -> Release:
+    """The release a TVM version string names (``"0.8.0"``, ``"v0.19.0"``, ``"0.7.dev0"``); a
+    :class:`Release` is itself (a version read once travels as its object).
 
     Raises :class:`ValueError` for a text that is not a TVM version or a version targetlang does
     not know."""
+    if isinstance(text, Release):
+        return text
     version = Version.parse(text)
     found = RELEASES.get(str(version))
     if found is None:

@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from .._eras import DEFAULT_ERA
-from .._versions import LAST_LEGACY, MODERN, release
+from .._versions import LAST_LEGACY, MODERN, Release, release
 from ..errors import TargetError
 from ..fix import (
     RULES,
@@ -421,7 +421,7 @@ def _target_api(text: str) -> TargetApi:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def _legacy_release(text: str) -> str:
+def _legacy_release(text: str) -> Release:
     try:
         found = release(text)
     except ValueError as err:
@@ -430,4 +430,4 @@ def _legacy_release(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"fix reads targets as TVM v0.10 - v{LAST_LEGACY} wrote them in code, not as TVM v{found.version} did"
         )
-    return text
+    return found

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .._registry import Registry, builtin_registry
 from .._signals import signals_held
-from .._versions import release
+from .._versions import Release
 from ..errors import TargetError
 from ..fix import NOTEBOOK_SUFFIXES, PYTHON_SUFFIXES, TARGET_VERSIONS, TEXT_SUFFIXES, Finding, FixResult, fix_source
 from ..fix._apis import TargetApi
@@ -55,7 +55,7 @@ _PARALLEL_FROM = 16  # files; below this a process pool costs more than it saves
 @dataclass(frozen=True)
 class Job:
     registry_file: str | None
-    tvm_version: str | None
+    tvm_version: Release | None
     unsafe: bool
     select: tuple[str, ...] | None
     ignore: tuple[str, ...]
@@ -83,10 +83,10 @@ class Outcome:
     changed: bool = False  # the fixes change the text (which, checking, is not made)
 
 
-_REGISTRIES: dict[tuple[str | None, str | None], Registry | None] = {}
+_REGISTRIES: dict[tuple[str | None, Release | None], Registry | None] = {}
 
 
-def fix_registry(path: str | None, tvm_version: str | None = None) -> Registry | None:
+def fix_registry(path: str | None, tvm_version: Release | None = None) -> Registry | None:
     """``--tvm-version``'s own registry, with what the ``--registry`` file adds to its base laid on
     it; else the file's registry; else ``None`` (every kind any release had)."""
     key = (path, tvm_version)
@@ -94,7 +94,7 @@ def fix_registry(path: str | None, tvm_version: str | None = None) -> Registry |
         from .._layering import layered
         from .._registry_files import load_registry
 
-        own = builtin_registry(str(release(tvm_version).version)) if tvm_version else None
+        own = builtin_registry(tvm_version) if tvm_version else None
         if path is not None:
             loaded = load_registry(path)
             _REGISTRIES[key] = layered(loaded, own) if own is not None else loaded

@@ -28,6 +28,7 @@ from .spec_words import (
 
 if TYPE_CHECKING:
     from .._registry import Registry
+    from .._versions import Release
 
 # The commands import targetlang.inspection when they run: building the parser for another
 # command (every run of targetlang builds it) must not pay for it.
@@ -406,7 +407,9 @@ def _explain(args: argparse.Namespace) -> int:
         spec = _spec(spec)
         registry = _user_registry(args)
         read_by_release(spec, args.tvm_version, _release_registry(args.tvm_version, registry))
-        explanation = explain(spec, tvm_version=args.tvm_version, registry=registry, target_version=args.target_version)
+        explanation = explain(
+            spec, tvm_version=_version_text(args.tvm_version), registry=registry, target_version=args.target_version
+        )
     except TargetError as err:
         if words != ["-"] and not dashed:
             usage = misplaced_option(words, before_spec(args), args.spec_options, err)
@@ -443,7 +446,7 @@ def _diff(args: argparse.Namespace) -> int:
         registry = _user_registry(args)
         for spec in (a, b):
             read_by_release(spec, args.tvm_version, _release_registry(args.tvm_version, registry))
-        found = diff(a, b, tvm_version=args.tvm_version, registry=registry)
+        found = diff(a, b, tvm_version=_version_text(args.tvm_version), registry=registry)
     except TargetError as err:
         if args.json:
             print(json.dumps({"a": args.a, "b": args.b, "error": error_record(err)}, ensure_ascii=False))
@@ -457,7 +460,12 @@ def _diff(args: argparse.Namespace) -> int:
     return 0 if found.equal else 1
 
 
-def _release_registry(version: str | None, registry: Registry | None) -> Registry:
+def _version_text(found: Release | None) -> str | None:
+    """``--tvm-version``'s release as the library's ``explain`` and ``diff`` take it."""
+    return None if found is None else str(found.version)
+
+
+def _release_registry(version: Release | None, registry: Registry | None) -> Registry:
     """The registry whose tags TVM ``version`` read (what ``read_by_release`` lets through)."""
     from .._eras import release_reading
     from .._registry import builtin_registry

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS
+from .._versions import MODERN, MODERN_RELEASES, NAMED_DISTRIBUTIONS, Release
 
 __all__ = [
     "add_check",
@@ -43,15 +43,15 @@ _REGISTRY_HELP = (
 _QUIET_HELP = "no notes on stderr: only errors (and the summary of check)"
 
 
-def _tvm_version_argument(text: str) -> str:
-    """``--tvm-version``'s type: a TVM version targetlang knows (``0.8``, ``0.7.dev0``, ``v0.19.0``)."""
+def _tvm_version_argument(text: str) -> Release:
+    """``--tvm-version``'s type: a TVM version targetlang knows (``0.8``, ``0.7.dev0``, ``v0.19.0``),
+    read once: the commands pass its :class:`Release` on."""
     from .._versions import release
 
     try:
-        release(text)
+        return release(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
-    return text
 
 
 def _target_version_argument(text: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .._diagnostics import unknown_kind
 from .._registry import Registry
-from .._versions import release
+from .._versions import Release, release
 from ..errors import TargetError, TargetSyntaxError
 
 __all__ = [
@@ -177,7 +177,7 @@ def _option_first(words: Sequence[str], index: int, before: Sequence[str], optio
     )
 
 
-def read_by_release(spec: str, version: str | None, registry: Registry) -> None:
+def read_by_release(spec: str, version: str | Release | None, registry: Registry) -> None:
     """Raise the error TVM ``version`` raised for the text ``spec`` when it is a release that read
     no target strings (v0.24 on): it took a tag name (``registry``'s), JSON text, or a bare kind
     name, and refused a text with a space, the ``kind -key=value`` form (src/target/target.cc,

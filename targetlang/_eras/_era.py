@@ -12,7 +12,7 @@ from .._diagnostics import check_required, depth_limit, hint, modern_kind, sugge
 from .._registry import Registry, builtin_registry
 from .._schema import KindSchema, TypeSpec
 from .._target import Target, make_target
-from .._versions import DEFAULT, ERA_BOUNDS, ERA_NAMES, RELEASES, SCHEMA_RELEASES, Version, release
+from .._versions import DEFAULT, ERA_BOUNDS, ERA_NAMES, RELEASES, SCHEMA_RELEASES, Release, Version, release
 from ..errors import NestingTooDeepError, TargetSyntaxError, UnknownKindError, show
 from ._options import Fields, era06_options, read_options
 from ._registries import era06_registry, union_registry
@@ -205,13 +205,13 @@ def era_for_version(tvm_version: str) -> str:
     return release(tvm_version).era
 
 
-def release_reading(tvm_version: str) -> tuple[Era, Registry]:
+def release_reading(tvm_version: str | Version | Release) -> tuple[Era, Registry]:
     """How the strings TVM ``tvm_version`` wrote are read: its era's rules and its own registry
     (a release before v0.7, which had no schema, reads with its era's). Raises
     :class:`ValueError` for a version targetlang does not know."""
     found = release(tvm_version)
     rules = ERAS[found.era]
-    return rules, builtin_registry(str(found)) if found.has_schema else rules.registry()
+    return rules, builtin_registry(found) if found.has_schema else rules.registry()
 
 
 def era_named(name: str) -> Era:

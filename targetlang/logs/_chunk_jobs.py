@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any, TypeAlias, TypeVar
 
 from .._cache import LruCache
-from .._versions import MODERN
+from .._versions import MODERN, Release
 from ..migration import Policy
 from ._fast_check import CheckLines
 from ._fast_migrate import MigrateLines
@@ -72,7 +72,7 @@ def _registry(path: str | None) -> Any:
     return _MADE[key]
 
 
-def _reader(registry: str | None, tvm_version: str | None) -> TargetReader:
+def _reader(registry: str | None, tvm_version: Release | None) -> TargetReader:
     key = ("reader", registry, tvm_version)
     if key not in _MADE:
         _MADE[key] = TargetReader(_registry(registry), tvm_version)
@@ -85,7 +85,7 @@ class CheckJob:
     ``"quiet"``)."""
 
     registry: str | None
-    tvm_version: str | None
+    tvm_version: Release | None
     mode: str
 
     def lines(self) -> CheckLines:
@@ -130,7 +130,7 @@ class MigrateJob:
     ``"quiet"``), whether the migrated lines are wanted (``out``) and the changed ones (``diff``)."""
 
     registry: str | None
-    tvm_version: str | None
+    tvm_version: Release | None
     to: Form
     policy: Policy
     compress_tags: bool
@@ -196,7 +196,7 @@ class StatsJob:
     """``logs stats``: the reader's options."""
 
     registry: str | None
-    tvm_version: str | None
+    tvm_version: Release | None
 
     def stats(self) -> Stats:
         """Empty counts, with the reader (and its caches) of this job in this process."""
@@ -246,7 +246,7 @@ class MatchJob:
     each record is kept (``--verbose``, ``--json``)."""
 
     registry: str | None
-    tvm_version: str | None
+    tvm_version: Release | None
     target: str
     keep: bool
 

@@ -24,7 +24,7 @@ from .._checking import CheckFinding, check_spec
 from .._eras import DEFAULT_ERA, release_reading
 from .._registry import Registry, builtin_registry
 from .._target import Target
-from .._versions import RELEASES, Version
+from .._versions import RELEASES, Release, Version
 
 __all__ = ["DEFAULT_ERA", "CheckFinding", "Reading", "TargetReader", "autotvm_rewrite"]
 
@@ -79,12 +79,17 @@ class TargetReader:
     """Reads, prints back and resolves record targets, caching each distinct ``(spec, era)``.
 
     ``registry`` replaces TVM v0.22's registry for records of v0.10 and later (user kinds and
-    tags); ``assume`` is the TVM version assumed for records that do not record theirs.
+    tags); ``assume`` is the TVM version assumed for records that do not record theirs (a text
+    such as ``"0.8.0"``, or the version or release read from one).
     """
 
-    def __init__(self, registry: Registry | None = None, assume: str | None = None) -> None:
+    def __init__(self, registry: Registry | None = None, assume: str | Version | Release | None = None) -> None:
         self.registry = registry
         self.assume = assume
+        if isinstance(assume, Release):
+            self._assumed: Version | None = assume.version
+        else:
+            self._assumed = assume if isinstance(assume, Version) or assume is None else Version.find(assume)
         self._cache: LruCache[tuple[str, str, Registry | None], Reading] = LruCache(_CACHE_SIZE)
         # The same readings, by TVM version.
         self._by_version: LruCache[tuple[str, str | None], Reading] = LruCache(_CACHE_SIZE)
@@ -99,12 +104,12 @@ class TargetReader:
         """The era and the registry (``None``: the default) of records written by ``tvm_version``."""
         context = self._contexts.get(tvm_version)
         if context is None:
-            version = Version.find(tvm_version if tvm_version is not None else self.assume)
+            version = Version.find(tvm_version) if tvm_version is not None else self._assumed
             found = RELEASES.get(str(version)) if version is not None else None
             if found is None:
                 context = (DEFAULT_ERA, self.registry)
             else:
-                rules, registry = release_reading(str(found))
+                rules, registry = release_reading(found)
                 # A user registry stands in for the built-in ones of the releases parse reads as.
                 context = (rules.name, self.registry if self.registry and rules.name == DEFAULT_ERA else registry)
             self._contexts.put(tvm_version, context)
