@@ -11,15 +11,19 @@ from typing import Any
 
 from . import _printing as printing
 from ._diagnostics import nested_error_in_text
-from ._lexical import encode_scalar
+from ._lexical import Span, encode_scalar
 from ._resolution import Environment, reads_feature_keys, resolve_parts
 from ._schema import AttrSpec
-from ._target import Span, Target, locate, make_target, own_text, span_map, text_form
+from ._target import Target, build_target, locate, own_text, parts, span_map, text_form
 from ._values import from_json, is_representable, to_text
 from ._versions import registry_release
 from .errors import TargetError, UnknownAttributeError
 
 __all__ = ["edited", "resolved", "with_value", "without"]
+
+# A derived target has no text: no features given, and no members that stand anywhere
+_NO_FEATURES: Mapping[str, Any] = MappingProxyType({})
+_NO_SPANS: Mapping[str, Span] = _NO_FEATURES
 
 
 def with_value(target: Target, name: str, value: Any) -> Target:
@@ -69,34 +73,37 @@ def edited(target: Target, name: str, value: Any) -> Target:
     """``target`` with attribute (or field) ``name`` set to ``value``, or removed for ``None``;
     its text spliced, every byte but the edited option's kept, when the spliced text reads as
     the edited target."""
-    fields: dict[str, Any] = {
-        "tag": target.tag,
-        "keys": target.declared_keys,
-        "host": target.host,
-        "attrs": dict(target.attrs),
-    }
-    if name in ("tag", "keys", "host"):
-        fields[name] = value if value is not None or name != "tag" else ""
+    schema, registry, tag, keys, host, given_attrs, given_features = parts(target)
+    attrs = dict(given_attrs)
+    if name == "tag":
+        tag = value if value is not None else ""
+    elif name == "keys":
+        keys = value
+    elif name == "host":
+        host = value
     elif value is None:
-        fields["attrs"].pop(name, None)
+        attrs.pop(name, None)
     else:
-        fields["attrs"][name] = value
-    if target.features and reads_feature_keys(registry_release(target.registry.version).version):
-        # as TVM v0.24 on reads an edited export: its features are given ones now
-        fields["features"] = target.features
-    result = make_target(target.schema, target.registry, **fields)
+        attrs[name] = value
+    # as TVM v0.24 on reads an edited export: its features are given ones now
+    features = (
+        given_features
+        if given_features and reads_feature_keys(registry_release(registry.version).version)
+        else _NO_FEATURES
+    )
+    result = build_target(schema, registry, tag, keys, host, attrs, features, None, "", _NO_SPANS)
     # Splicing re-reads the text with v0.22's rules, so only text in that syntax is spliced;
     # a tag name or an older era's text gives way to a target without text.
     form = text_form(target)
     own = own_text(target)
     text = (
-        _spliced(own, form, span_map(target), target.schema.attrs[name], name, value)
+        _spliced(own, form, span_map(target), schema.attrs[name], name, value)
         if own is not None and form in ("legacy", "json")
         else None
     )
     if text is not None:
         try:
-            spliced = Target(text, registry=target.registry)
+            spliced = Target(text, registry=registry)
         except TargetError:
             spliced = None  # the edit is valid but its text is not
         # A text that says a key twice (JSON reads the last) may mean something else once
@@ -159,38 +166,24 @@ def _json_removed(text: str, spans: Mapping[str, Span], name: str) -> str:
 
 def resolved(target: Target, env: Environment) -> Target:
     """``target`` through TVM's construction pipeline in ``env``, its nested targets too."""
-    schema = target.schema
-    version = registry_release(target.registry.version).version
+    schema, registry, tag, given_keys, given_host, given_attrs, given_features = parts(target)
+    version = registry_release(registry.version).version
     keys, attrs, features = resolve_parts(
-        schema,
-        target.declared_keys,
-        target.attrs,
-        env,
-        lambda name: locate(target, name),
-        version,
-        target.features,
+        schema, given_keys, given_attrs, env, lambda name: locate(target, name), version, given_features
     )
     for name, value in attrs.items():
         spec = schema.attrs.get(name)
         if spec is not None and spec.type.holds_targets:
             attrs[name] = _map_targets(value, lambda t: t.resolve(env))
     host = None
-    if target.host is not None:
+    if given_host is not None:
         try:
-            host = target.host.resolve(env)
+            host = given_host.resolve(env)
         except TargetError as err:
             text = own_text(target)
             span = span_map(target).get("host") if text is not None else None
             raise nested_error_in_text(err, text, text_form(target), span) from None
-    return make_target(
-        schema,
-        target.registry,
-        tag=target.tag,
-        keys=keys,
-        host=host,
-        attrs=attrs,
-        features=MappingProxyType(features),
-    )
+    return build_target(schema, registry, tag, keys, host, attrs, MappingProxyType(features), None, "", _NO_SPANS)
 
 
 def _map_targets(value: Any, fn: Any) -> Any:

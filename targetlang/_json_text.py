@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+from ._lexical import Span
+
 __all__ = ["DQ_BODY", "json_member_spans", "json_objects", "json_string_offsets"]
 
 
@@ -44,7 +46,7 @@ _JSON_PUNCTUATION = re.compile(DQ_BODY.pattern + r"|[{}\[\]:,]")
 _JSON_SPACE = " \t\n\r"
 
 
-def json_member_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
+def json_member_spans(text: str) -> dict[str, Span]:
     """For each member of the strict JSON object ``text`` (the last of a repeated key): where its
     key starts and ends and where its value starts and ends, as the grammar's syntax tree has
     them. One pass over the text, however deeply it nests (tests/test_json_reading.py compares

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 
 from ._grammar_file import grammar_text
+from ._lexical import Span
 from .errors import EmptyKeyOrValueError, MissingDashError, show
 
 __all__ = ["SPLIT_BELOW", "legacy_option", "legacy_parts", "legacy_spans", "legacy_words", "part_start", "word_parts"]
@@ -116,7 +117,7 @@ def legacy_option(parts: list[str], i: int, start: int, text: str) -> tuple[str,
     return key, key_start, "", word_end, word_end, i + 1
 
 
-def legacy_spans(text: str) -> dict[str, tuple[int, int, int, int]]:
+def legacy_spans(text: str) -> dict[str, Span]:
     """Where each option of a legacy string that reads stands in it, by key: the start of the
     option, the end of its key, the start and the end of its value."""
     cut = legacy_parts(text)

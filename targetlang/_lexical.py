@@ -18,6 +18,7 @@ __all__ = [
     "INT64_MAX",
     "INT64_MIN",
     "MKLDNN",
+    "Span",
     "encode_item",
     "encode_scalar",
     "escape",
@@ -29,6 +30,10 @@ __all__ = [
     "split_items",
     "stream_int",
 ]
+
+# Where an option or member stands in a target's text: (start of the option or key, end of the
+# key, start of the value, end of the value).
+Span = tuple[int, int, int, int]
 
 _QUOTE = "'"
 _ESC = "\\"

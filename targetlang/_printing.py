@@ -20,7 +20,16 @@ from ._values import is_representable, to_text
 from ._versions import registry_release
 from .errors import UnprintableTargetError
 
-__all__ = ["canonical", "canonical_json_text", "canonical_jsonish", "json_value", "legacy_str", "sort_key", "to_json"]
+__all__ = [
+    "canonical",
+    "canonical_json_text",
+    "canonical_jsonish",
+    "json_value",
+    "legacy_str",
+    "ordered",
+    "sort_key",
+    "to_json",
+]
 
 _STRING_ARRAY = TypeSpec("array", TypeSpec("string"))
 _BAD_NAME_CHARS = frozenset(" '\\=\"")
@@ -45,7 +54,8 @@ def sort_key(value: Any) -> tuple[str, str]:
     return (type(value).__name__, repr(value) if not hasattr(value, "canonical") else value.canonical())
 
 
-def _ordered(value: Any, spec: AttrSpec) -> Any:
+def ordered(value: Any, spec: AttrSpec) -> Any:
+    """``value`` of attribute ``spec`` with an unordered array sorted, as printing and equality take it."""
     if spec.type.name == "array" and not spec.ordered:
         return tuple(sorted(value, key=sort_key))
     return value
@@ -149,7 +159,7 @@ def _legacy_canonical(t: Any) -> str | None:
             return None
         else:
             spec = schema.attrs[name]
-            value = _ordered(value, spec)
+            value = ordered(value, spec)
             if not is_representable(value, spec.type):
                 return None
             parts.append(f"-{name}={encode_scalar(to_text(value, spec.type, _nested_text))}")
@@ -259,7 +269,7 @@ def _to_json(t: Any, sort_unordered: bool, *, with_host: bool = True) -> dict[st
             continue  # left null by a device query: no input form carries a null attribute
         spec = specs[name]
         if sort_unordered:
-            value = _ordered(value, spec)
+            value = ordered(value, spec)
         out[name] = json_value(value, spec.type, sort_unordered)
     features = _exported_features(t)
     if features:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, overload
 
 from . import _printing as printing
 from ._diagnostics import answers_recursion, on_large_stack, run_deep
 from ._json_text import json_member_spans
 from ._legacy_words import legacy_spans
+from ._lexical import Span
 from ._registry import Registry
 from ._resolution import DEFAULT_ENVIRONMENT, Environment, features_key, reads_feature_keys
 from ._schema import AttrSpec, KindSchema
@@ -24,22 +25,15 @@ if TYPE_CHECKING:
         TargetArrayAttribute,
     )
 
-__all__ = ["Target", "build_target", "locate", "make_target", "own_text", "span_map", "text_form"]
+__all__ = ["Target", "build_target", "locate", "make_target", "own_text", "parts", "span_map", "text_form"]
 
-# Where an option or member stands in the target's own text:
-# (start of the option or key, end of the key, start of the value, end of the value).
-Span = tuple[int, int, int, int]
 _R = TypeVar("_R")
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 def _norm(value: Any, spec: AttrSpec) -> Any:
-    if isinstance(value, MappingProxyType):
-        return tuple(sorted(value.items()))
-    if spec.type.name == "array" and not spec.ordered:
-        return tuple(sorted(value, key=printing.sort_key))
-    return value
+    return tuple(sorted(value.items())) if isinstance(value, MappingProxyType) else printing.ordered(value, spec)
 
 
 class _Fields:
@@ -112,58 +106,6 @@ class Target(_Fields):
 
     def __init__(self, spec: TargetSpec, host: TargetSpec | None = None, *, registry: Registry | None = None) -> None:
         """See :class:`Target`; all the work happens in ``__new__``."""
-
-    @classmethod
-    def _make(
-        cls,
-        schema: KindSchema,
-        registry: Registry,
-        *,
-        tag: str = "",
-        keys: tuple[str, ...] | None = None,
-        host: Target | None = None,
-        attrs: dict[str, Any] | None = None,
-        features: Mapping[str, Any] = _EMPTY,
-        text: str | tuple[str, int, int] | None = None,
-        text_form: str = "",
-        spans: Mapping[str, Span] | None = _EMPTY,
-    ) -> Target:
-        return cls._build(schema, registry, tag, keys, host, attrs, features, text, text_form, spans)
-
-    @classmethod
-    def _build(
-        cls,
-        schema: KindSchema,
-        registry: Registry,
-        tag: str,
-        keys: tuple[str, ...] | None,
-        host: Target | None,
-        attrs: dict[str, Any] | None,
-        features: Mapping[str, Any],
-        text: str | tuple[str, int, int] | None,
-        text_form: str,
-        spans: Mapping[str, Span] | None,
-    ) -> Target:
-        # _make with every field given in order: a legacy string's reading calls this, since
-        # keyword arguments cost a fifth of reading a short string.
-        self: Any = object.__new__(_Building)
-        self._kind = schema.name
-        self._schema = schema
-        self._registry = registry
-        self._tag = tag
-        self._keys = keys
-        self._host = host
-        self._attrs = attrs if attrs is not None else {}
-        self._features = features
-        self._text = text
-        self._text_form = text_form
-        self._spans = spans
-        self._norm = None
-        self._hash = None
-        self._memo = None
-        self.__class__ = cls
-        built: Target = self
-        return built
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Target is immutable; use with_attr(), without_attr() or with_host()")
@@ -375,18 +317,16 @@ class Target(_Fields):
         Nested targets (host, devices) are resolved too. Idempotent.
         """
         if env is not None and env != DEFAULT_ENVIRONMENT:
-            from ._derived import resolved  # a module above this one: it makes targets
-
-            return run_deep(lambda: resolved(self, env))
+            derived = _DERIVED or _derived()
+            return run_deep(lambda: derived.resolved(self, env))
         # The default environment's result is kept: resolving is most of what printing,
         # comparing for dispatch and migrating a target cost, and it is asked for again and again
-        # (so it is looked for before the import, which costs as much as the lookup).
+        # (so it is looked for first).
         memo = self._memo
         found: Target | None = memo.get("resolve") if memo is not None else None
         if found is None:
-            from ._derived import resolved
-
-            found = self._memoised("resolve", lambda: resolved(self, DEFAULT_ENVIRONMENT))
+            derived = _DERIVED or _derived()
+            found = self._memoised("resolve", lambda: derived.resolved(self, DEFAULT_ENVIRONMENT))
         return found
 
     def _memoised(self, name: str, make: Callable[[], _R]) -> _R:
@@ -428,15 +368,11 @@ class Target(_Fields):
         The value is checked against the kind's schema. In a target read from text only the
         edited option is written anew; every other byte keeps its spelling.
         """
-        from ._derived import with_value  # a module above this one: it makes targets
-
-        return with_value(self, name, value)
+        return (_DERIVED or _derived()).with_value(self, name, value)
 
     def without_attr(self, name: str) -> Target:
         """A copy without attribute ``name``; the target itself when it has none."""
-        from ._derived import without  # a module above this one: it makes targets
-
-        return without(self, name)
+        return (_DERIVED or _derived()).without(self, name)
 
     def with_host(self, host: TargetSpec | None) -> Target:
         """A copy whose host is ``host`` (a Target, spec text or dict); ``None`` removes it."""
@@ -445,23 +381,97 @@ class Target(_Fields):
         return self.with_attr("host", host)
 
 
+class _Derivers(NamedTuple):
+    """What ``_derived`` makes of a target: it sits above this module (it makes Targets) and is
+    imported on first use (an import statement in each method cost 1.6 µs a call, a third of
+    resolving a target)."""
+
+    resolved: Callable[[Target, Environment], Target]
+    with_value: Callable[[Target, str, Any], Target]
+    without: Callable[[Target, str], Target]
+
+
+_DERIVED: _Derivers | None = None
+
+
+def _derived() -> _Derivers:
+    global _DERIVED
+    from ._derived import resolved, with_value, without
+
+    _DERIVED = _Derivers(resolved, with_value, without)
+    return _DERIVED
+
+
 TargetSpec: TypeAlias = "str | Mapping[str, object] | Target"
 """What :func:`targetlang.parse` reads: a legacy string, a tag name or JSON text; a config
 mapping (``{"kind": "cuda", "host": "llvm"}``, whose values may be targets); or a
 :class:`Target`, returned as it is."""
 
 
-# What the readers (``_reading``, ``_eras``) and the migration use of a target's making and of its
-# text, which Target itself keeps private: the constructors that take fields already read
-# (``make_target``; ``build_target`` with every field given in order, the quickest), the form of
-# its text (``"legacy"``, ``"json"``, ``"era X"``, or ``""`` for none), where its members stand.
-make_target = Target._make
-build_target = Target._build
+def make_target(
+    schema: KindSchema,
+    registry: Registry,
+    *,
+    tag: str = "",
+    keys: tuple[str, ...] | None = None,
+    host: Target | None = None,
+    attrs: dict[str, Any] | None = None,
+    features: Mapping[str, Any] = _EMPTY,
+    text: str | tuple[str, int, int] | None = None,
+    text_form: str = "",
+    spans: Mapping[str, Span] | None = _EMPTY,
+) -> Target:
+    """A target of fields already read (the readers', ``_eras``', the migration's)."""
+    return build_target(schema, registry, tag, keys, host, attrs, features, text, text_form, spans)
+
+
+def build_target(
+    schema: KindSchema,
+    registry: Registry,
+    tag: str,
+    keys: tuple[str, ...] | None,
+    host: Target | None,
+    attrs: dict[str, Any] | None,
+    features: Mapping[str, Any],
+    text: str | tuple[str, int, int] | None,
+    text_form: str,
+    spans: Mapping[str, Span] | None,
+) -> Target:
+    """:func:`make_target` with every field given in order: a legacy string's reading calls
+    this, since keyword arguments cost a fifth of reading a short string."""
+    self: Any = object.__new__(_Building)
+    self._kind = schema.name
+    self._schema = schema
+    self._registry = registry
+    self._tag = tag
+    self._keys = keys
+    self._host = host
+    self._attrs = attrs if attrs is not None else {}
+    self._features = features
+    self._text = text
+    self._text_form = text_form
+    self._spans = spans
+    self._norm = None
+    self._hash = None
+    self._memo = None
+    self.__class__ = Target
+    built: Target = self
+    return built
 
 
 def text_form(target: Target) -> str:
     """How ``target``'s text was written: ``"legacy"``, ``"json"``, ``"era X"``, or ``""``."""
     return target._text_form
+
+
+def parts(
+    target: Target,
+) -> tuple[KindSchema, Registry, str, tuple[str, ...] | None, Target | None, dict[str, Any], Mapping[str, Any]]:
+    """What ``target`` is made of, in ``build_target``'s order (schema, registry, tag, keys as
+    given, host, attributes, given features), for the module that derives targets from it
+    (``_derived``) in one call: it is on the path of every resolve. The attributes are the
+    target's own dict, to read, never to change."""
+    return (target._schema, target._registry, target._tag, target._keys, target._host, target._attrs, target._features)
 
 
 def own_text(target: Target) -> str | None:

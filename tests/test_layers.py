@@ -64,12 +64,7 @@ CHAIN = (
 # (importer, imported, function it is deferred into): the references upwards that are allowed.
 # Target's constructor is a façade over the parser, and its edits and resolution over the module
 # that makes the targets a target derives (each makes Targets, so each sits above Target).
-UPWARDS = {
-    ("_target", "_parsing", "__new__"),
-    ("_target", "_derived", "resolve"),
-    ("_target", "_derived", "with_attr"),
-    ("_target", "_derived", "without_attr"),
-}
+UPWARDS = {("_target", "_parsing", "__new__"), ("_target", "_derived", "_derived")}
 
 
 def _layer(module: str) -> str:

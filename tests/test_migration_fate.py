@@ -42,7 +42,7 @@ ATTRIBUTES = [
 
 @pytest.mark.parametrize(("kind", "name", "modern"), ATTRIBUTES)
 def test_modern_attribute(kind: str, name: str, modern: str | None) -> None:
-    assert modern_attribute(kind, name) == modern
+    assert modern_attribute(kind, name, "0.27") == modern
 
 
 FATES: list[tuple[str, str, Any, Origin, str | None, tuple[str, ...], str]] = [
@@ -85,4 +85,4 @@ FATES: list[tuple[str, str, Any, Origin, str | None, tuple[str, ...], str]] = [
 def test_attribute_fate(
     kind: str, name: str, value: Any, origin: Origin, modern: str | None, default_keys: tuple[str, ...], fate: str
 ) -> None:
-    assert attribute_fate(kind, name, value, origin, modern, default_keys) == fate
+    assert attribute_fate(kind, name, value, origin, modern, default_keys, "0.27") == fate

@@ -407,9 +407,7 @@ def _explain(args: argparse.Namespace) -> int:
         spec = _spec(spec)
         registry = _user_registry(args)
         read_by_release(spec, args.tvm_version, _release_registry(args.tvm_version, registry))
-        explanation = explain(
-            spec, tvm_version=_version_text(args.tvm_version), registry=registry, target_version=args.target_version
-        )
+        explanation = explain(spec, tvm_version=args.tvm_version, registry=registry, target_version=args.target_version)
     except TargetError as err:
         if words != ["-"] and not dashed:
             usage = misplaced_option(words, before_spec(args), args.spec_options, err)
@@ -446,7 +444,7 @@ def _diff(args: argparse.Namespace) -> int:
         registry = _user_registry(args)
         for spec in (a, b):
             read_by_release(spec, args.tvm_version, _release_registry(args.tvm_version, registry))
-        found = diff(a, b, tvm_version=_version_text(args.tvm_version), registry=registry)
+        found = diff(a, b, tvm_version=args.tvm_version, registry=registry)
     except TargetError as err:
         if args.json:
             print(json.dumps({"a": args.a, "b": args.b, "error": error_record(err)}, ensure_ascii=False))
@@ -458,11 +456,6 @@ def _diff(args: argparse.Namespace) -> int:
     else:
         print("\n".join(render_diff(found)))
     return 0 if found.equal else 1
-
-
-def _version_text(found: Release | None) -> str | None:
-    """``--tvm-version``'s release as the library's ``explain`` and ``diff`` take it."""
-    return None if found is None else str(found.version)
 
 
 def _release_registry(version: Release | None, registry: Registry | None) -> Registry:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .._diagnostics import hint, suggest, unknown_attr
+from .._lexical import Span
 from .._schema import KindSchema, TypeSpec
-from .._target import Span
 from ..errors import (
     DuplicateAttributeError,
     EmptyKeyOrValueError,

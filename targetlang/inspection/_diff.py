@@ -10,6 +10,7 @@ from .._parsing import parse
 from .._registry import Registry
 from .._resolution import DEFAULT_ENVIRONMENT, Environment
 from .._target import Target
+from .._versions import Release
 from ..errors import show
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ def diff(
     a: Spec,
     b: Spec,
     *,
-    tvm_version: str | None = None,
+    tvm_version: str | Release | None = None,
     registry: Registry | None = None,
     env: Environment | None = None,
 ) -> TargetDiff:

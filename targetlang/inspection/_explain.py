@@ -13,7 +13,7 @@ from .._parsing import parse
 from .._registry import Registry, builtin_registry
 from .._resolution import DEFAULT_ENVIRONMENT, Environment, resolve_parts
 from .._target import Target
-from .._versions import MODERN, registry_release, release
+from .._versions import MODERN, Release, registry_release, release
 from ..errors import show
 from ..migration import Origin, attribute_fate, kind_fate, migrate, modern_attribute, modern_release
 
@@ -123,7 +123,7 @@ def spec_text(spec: Spec) -> str:
         return json.dumps(parse(spec).to_json(), ensure_ascii=False)
 
 
-def reading(tvm_version: str | None, registry: Registry | None) -> tuple[Registry, str | None, str]:
+def reading(tvm_version: str | Release | None, registry: Registry | None) -> tuple[Registry, str | None, str]:
     """The registry and era a spec is read with, as the other commands read it, and the release
     that reads so: ``tvm_version``'s own (its era's rules and kinds), else ``registry``'s, else
     TVM v0.22's. A ``registry`` stands in for the built-in registry of a release that
@@ -162,7 +162,7 @@ def _overlaps(span: tuple[int, int] | None, change: Change) -> bool:
 def explain(
     spec: Spec,
     *,
-    tvm_version: str | None = None,
+    tvm_version: str | Release | None = None,
     registry: Registry | None = None,
     env: Environment | None = None,
     target_version: str | None = None,
@@ -173,9 +173,10 @@ def explain(
 
     ``spec`` is read as :func:`targetlang.parse` reads it: by TVM v0.22 by default, as release
     ``tvm_version`` did when given (its era's rules and its own kinds: ``"0.8"`` for a target
-    with ``-system-lib``), with ``registry``'s kinds and tags when given; ``env`` is the machine
-    it is resolved for. A mapping is explained as its JSON text. Raises
-    :class:`~targetlang.TargetError` when the spec does not read or does not resolve.
+    with ``-system-lib``; a version text, or the release the command line read), with
+    ``registry``'s kinds and tags when given; ``env`` is the machine it is resolved for. A
+    mapping is explained as its JSON text. Raises :class:`~targetlang.TargetError` when the spec
+    does not read or does not resolve.
     """
     to = modern_release(target_version or str(MODERN))
     env = env or DEFAULT_ENVIRONMENT
