@@ -17,6 +17,7 @@ from targetlang import _checking as checking
 from targetlang._cli import target as cli
 
 from .conftest import Run, read_jsonl
+from .newest import NEWEST
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 SAMPLE = Path(targetlang.__file__).parent / "data" / "sample-targets.txt"
@@ -518,13 +519,13 @@ def test_registry_option_for_migrate(run: Run) -> None:
     status, out, err = run("--registry", registry, "migrate", "{kind: my-accelerator, cores: 8}")
     assert (status, out) == (1, "")
     assert err.splitlines() == [
-        "error: unknown-attribute: kind 'my-accelerator': a kind or attribute TVM 0.27 does not know",
+        f"error: unknown-attribute: kind 'my-accelerator': a kind or attribute TVM {NEWEST} does not know",
         "  {kind: my-accelerator, cores: 8}",
         "   ^^^^^^^^^^^^^^^^^^^^",
     ]
     status, out, err = run("--registry", registry, "migrate", "--policy", "keep", "example/x86-cuda-vulkan")
     assert status == 0
-    assert err == "warning: unknown-attribute: kind 'system': a kind or attribute TVM 0.27 does not know\n"
+    assert err == f"warning: unknown-attribute: kind 'system': a kind or attribute TVM {NEWEST} does not know\n"
     migrated = json.loads(out)
     assert (migrated["kind"], migrated["executor"], migrated["runtime"]) == ("system", "vm", "cpp")
     # Legacy strings still read with every release's attributes beside the user's kinds.

@@ -18,6 +18,7 @@ from targetlang._eras import ERAS, era_for_version, era_registry
 from targetlang._parsing import parse_in_era
 
 from .conftest import data_path, examples, read_jsonl
+from .newest import NEWEST, UNKNOWN
 
 # ----------------------------------------------------------------------------- eras and versions
 
@@ -59,9 +60,9 @@ def test_era_for_version(version: str, era: str) -> None:
         (" 0.8.0", "not a TVM version: ' 0.8.0' (expected something like '0.8.0' or '0.7.dev0')"),
         ("0.8.x", "not a TVM version: '0.8.x' (expected something like '0.8.0' or '0.7.dev0')"),
         (None, "not a TVM version: None (expected something like '0.8.0' or '0.7.dev0')"),
-        ("0.28.0", "unknown TVM version '0.28.0': targetlang knows TVM v0.1 to v0.27"),
-        ("1.0", "unknown TVM version '1.0': targetlang knows TVM v0.1 to v0.27"),
-        ("0.0.1", "unknown TVM version '0.0.1': targetlang knows TVM v0.1 to v0.27"),
+        (f"{UNKNOWN}.0", f"unknown TVM version '{UNKNOWN}.0': targetlang knows TVM v0.1 to v{NEWEST}"),
+        ("1.0", f"unknown TVM version '1.0': targetlang knows TVM v0.1 to v{NEWEST}"),
+        ("0.0.1", f"unknown TVM version '0.0.1': targetlang knows TVM v0.1 to v{NEWEST}"),
     ],
 )
 def test_era_for_version_rejects(version: Any, message: str) -> None:

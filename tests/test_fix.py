@@ -24,6 +24,7 @@ from targetlang.fix._sparse import sparse
 from targetlang.fix._survey import Survey
 
 from .conftest import Run, examples
+from .newest import MODERN_NAMES
 from .test_fix_fixed_point import _NESTED
 
 # (id, source, fixed with safe fixes, the rules found in order)
@@ -991,7 +992,7 @@ def test_target_version(source: str, version: str, fixed: bool, words: str) -> N
 def test_target_version_is_a_modern_release() -> None:
     from targetlang.fix import TARGET_VERSIONS
 
-    assert TARGET_VERSIONS == ("tirx-0.1", "0.24", "0.25", "0.26", "0.27")
+    assert TARGET_VERSIONS == ("tirx-0.1", *MODERN_NAMES)
     assert fix_source("t = Target('cuda')\nt.model\n", path="m.py").findings[0].applied  # default: the newest
     with pytest.raises(ValueError, match="target_version"):
         fix_source("x = 1\n", path="m.py", target_version="0.23")

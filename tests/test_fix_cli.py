@@ -19,6 +19,7 @@ import targetlang.fix
 from targetlang.fix import FixResult
 
 from .conftest import Run
+from .newest import NEWEST
 
 LEGACY = 't = tvm.target.Target("cuda -arch=sm_80")\n'
 FIXED = 't = tvm.target.Target({"kind": "cuda", "arch": "sm_80"})\n'
@@ -614,9 +615,9 @@ device_type = 10
 """
 HIP_SOURCE = 'lib = tvm.compile(mod, "hip -mcpu=gfx900")\nt = Target("hip -mcpu=gfx906")\n'
 HIP_FOUND = (
-    "m.py:1:24: target-string [safe] legacy target string; kind 'hip' is the registry's own (TVM 0.27 itself "
+    f"m.py:1:24: target-string [safe] legacy target string; kind 'hip' is the registry's own (TVM {NEWEST} itself "
     "does not know it)\n"
-    "m.py:2:12: target-string [safe] legacy target string; kind 'hip' is the registry's own (TVM 0.27 itself "
+    f"m.py:2:12: target-string [safe] legacy target string; kind 'hip' is the registry's own (TVM {NEWEST} itself "
     "does not know it)\n"
 )
 
@@ -660,7 +661,7 @@ def test_registry_for_text_files(run: Run) -> None:
     assert (status, err) == (1, "1 finding in 1 file, 0 fixable, 1 to do by hand; 0 files would change\n")
     assert (
         out == "run.sh:1:6: text-target [report-only] legacy target string; kind 'hip' is the registry's own "
-        "(TVM 0.27 itself does not know it) (write the JSON; TVM >= 0.24 reads no other form)\n"
+        f"(TVM {NEWEST} itself does not know it) (write the JSON; TVM >= 0.24 reads no other form)\n"
         '  write: --target \'{"kind": "hip", "mcpu": "gfx900"}\'\n'
     )
 

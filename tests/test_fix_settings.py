@@ -17,6 +17,7 @@ from targetlang.fix._auto_version import auto_target_version
 from targetlang.fix._settings import DEFAULT_EXCLUDE, _globs, load_settings
 
 from .conftest import Run, examples
+from .newest import DISTRIBUTION_LIST, MODERN_LIST, NEWEST
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +58,7 @@ VALUES = [
 DEFAULTS = {
     "select": None,
     "ignore": (),
-    "target_version": "0.27",
+    "target_version": NEWEST,
     "docs": False,
     "line_length": None,
     "registry": None,
@@ -200,8 +201,8 @@ def test_per_file_ignores(tmp_path: Path, path: str, ignored: tuple[str, ...]) -
         ({"requirements.txt": "numpy\napache-tvm>=0.24  # the first JSON release\n"}, "0.24"),
         ({"requirements-dev.txt": "-r requirements.txt\napache-tvm<0.26\n"}, "0.24"),
         ({"pyproject.toml": '[project]\ndependencies = ["apache-tvm"]\n'}, "0.24"),
-        ({"pyproject.toml": '[project]\ndependencies = ["numpy"]\n'}, "0.27"),  # none: the default
-        ({"pyproject.toml": '[project]\ndependencies = ["apache-tvm<0.20"]\n'}, "0.27"),  # none allowed
+        ({"pyproject.toml": '[project]\ndependencies = ["numpy"]\n'}, NEWEST),  # none: the default
+        ({"pyproject.toml": '[project]\ndependencies = ["apache-tvm<0.20"]\n'}, NEWEST),  # none allowed
     ],
 )
 def test_auto_target_version(tmp_path: Path, files: dict[str, str], version: str) -> None:
@@ -212,8 +213,8 @@ def test_auto_target_version(tmp_path: Path, files: dict[str, str], version: str
 def test_auto_says_how_it_decided(tmp_path: Path) -> None:
     _tree(tmp_path, {"requirements.txt": "apache-tvm<0.20\n"})
     assert auto_target_version(tmp_path)[1] == (
-        "target-version auto: apache-tvm<0.20 (requirements.txt) allows none of 0.24, 0.25, 0.26, 0.27; "
-        "0.27, the default"
+        f"target-version auto: apache-tvm<0.20 (requirements.txt) allows none of {MODERN_LIST}; "
+        f"{NEWEST}, the default"
     )
 
 
@@ -234,7 +235,7 @@ BAD = [
     ),
     pytest.param(
         '[tool.targetlang]\ntarget-version = 0.25\n',
-        'pyproject.toml: line 2: target-version is "auto" or one of tirx-0.1, 0.24, 0.25, 0.26, 0.27 (a string)',
+        f'pyproject.toml: line 2: target-version is "auto" or one of {DISTRIBUTION_LIST} (a string)',
         id="version-not-a-string",
     ),
     pytest.param(
@@ -495,7 +496,7 @@ def test_auto_searches_upwards_for_the_requirement(
 
 def test_auto_stops_at_the_repository_s_root(tmp_path: Path) -> None:
     _tree(tmp_path, {"requirements.txt": "apache-tvm<0.26\n", "repo/.git/HEAD": "", "repo/a.py": ""})
-    assert load_settings("repo", {"target-version": "auto"}).target_version == "0.27"
+    assert load_settings("repo", {"target-version": "auto"}).target_version == NEWEST
 
 
 PIP_COMPILE = """\

@@ -28,6 +28,7 @@ from targetlang.inspection import (
 )
 
 from .conftest import Run
+from .newest import NEWEST, NEWEST_MINOR, to_newest
 from .test_cli import console_lines, help_examples, replay, transcript
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "inspection.md"
@@ -92,15 +93,15 @@ def test_kinds_of_every_release() -> None:
     [
         # v0.22's cuda: add_attr_option<ffi::String>("arch"), <int64_t>("max_num_threads", 1024),
         # <int64_t>("thread_warp_size", 32); arch and max_num_threads since v0.7
-        ("cuda", "0.22", "arch", "string", None, "0.7", "0.27"),
-        ("cuda", "0.22", "max_num_threads", "int", 1024, "0.7", "0.27"),
-        ("cuda", "0.22", "thread_warp_size", "int", 32, "0.7", "0.27"),
-        ("cuda", "0.22", "keys", "array<string>", None, "0.7", "0.27"),
+        ("cuda", "0.22", "arch", "string", None, "0.7", NEWEST),
+        ("cuda", "0.22", "max_num_threads", "int", 1024, "0.7", NEWEST),
+        ("cuda", "0.22", "thread_warp_size", "int", 32, "0.7", NEWEST),
+        ("cuda", "0.22", "keys", "array<string>", None, "0.7", NEWEST),
         # v0.8 registered shared_memory_per_block; v0.9 renamed it max_shared_memory_per_block
         ("cuda", "0.8", "shared_memory_per_block", "int", None, "0.8", "0.8"),
-        ("cuda", "0.22", "max_shared_memory_per_block", "int", None, "0.9", "0.27"),
+        ("cuda", "0.22", "max_shared_memory_per_block", "int", None, "0.9", NEWEST),
         # hexagon (v0.7): add_attr_option<Array<String>>("llvm-options")
-        ("hexagon", "0.7", "llvm-options", "array<string>", None, "0.7", "0.27"),
+        ("hexagon", "0.7", "llvm-options", "array<string>", None, "0.7", NEWEST),
         # every kind's system-lib until TVM v0.10 removed it
         ("hybrid", None, "system-lib", "bool", None, "0.7", "0.9"),
     ],
@@ -115,10 +116,10 @@ def test_kind_attribute(
 @pytest.mark.parametrize(
     ("kind", "version", "releases", "keys", "canonicaliser"),
     [
-        ("cuda", "0.22", ("0.7", "0.27"), ("cuda", "gpu"), "UpdateCUDAAttrs"),  # set_target_parser(UpdateCUDAAttrs)
+        ("cuda", "0.22", ("0.7", NEWEST), ("cuda", "gpu"), "UpdateCUDAAttrs"),  # set_target_parser(UpdateCUDAAttrs)
         ("hybrid", None, ("0.7", "0.21"), (), None),  # in v0.21's target_kind.cc, not in v0.22's
-        ("hexagon", "0.7", ("0.7", "0.27"), ("hexagon",), None),  # v0.7: set_default_keys({"hexagon"})
-        ("llvm", "0.19", ("0.7", "0.27"), ("cpu",), "tvm::target::parsers::cpu::ParseTarget"),
+        ("hexagon", "0.7", ("0.7", NEWEST), ("hexagon",), None),  # v0.7: set_default_keys({"hexagon"})
+        ("llvm", "0.19", ("0.7", NEWEST), ("cpu",), "tvm::target::parsers::cpu::ParseTarget"),
     ],
 )
 def test_kind(
@@ -141,7 +142,7 @@ def test_kind_of_every_release_keeps_attributes_a_release_dropped() -> None:
     [
         ("cudda", None, "unknown target kind 'cudda'; did you mean 'cuda' or 'cudnn'?"),
         ("hybrid", "0.22", "TVM v0.22 has no kind 'hybrid': TVM v0.7 - v0.21 had it"),
-        ("cuda_host", "0.26", "TVM v0.26 has no kind 'cuda_host': TVM v0.27 had it"),
+        ("cuda_host", "0.26", f"TVM v0.26 has no kind 'cuda_host': {to_newest('0.27')} had it"),
         ("nvidia/jetson-nano", None, "'nvidia/jetson-nano' is a tag (of kind 'cuda'), not a kind"),
         ("llvmm", "0.8", "unknown target kind 'llvmm' in TVM v0.8; did you mean 'llvm'?"),
     ],
@@ -155,7 +156,7 @@ def test_unknown_kind(kind: str, version: str | None, message: str) -> None:
 def test_kinds_of_a_release_without_a_registry() -> None:
     with pytest.raises(ValueError) as caught:
         kind_table("0.6")
-    assert str(caught.value) == "targetlang has the schemas of TVM v0.7 to v0.27, not '0.6'"
+    assert str(caught.value) == f"targetlang has the schemas of TVM v0.7 to v{NEWEST}, not '0.6'"
 
 
 # ------------------------------------------------------------------ tags
@@ -190,7 +191,7 @@ def test_tag_config(version: str, config: dict[str, Any]) -> None:
         config,
         version,
     )
-    assert (tag.releases[0], tag.releases[-1]) == ("0.8", "0.27")
+    assert (tag.releases[0], tag.releases[-1]) == ("0.8", NEWEST)
 
 
 def test_tags_of_v07() -> None:
@@ -407,7 +408,7 @@ def test_explain_nested_targets_are_written_values() -> None:
         ("llvm -libs=mkldnn", None, "libs", "libs", "kept", "written", ("mkldnn-to-dnnl",)),
         # TVM v0.6 - v0.9 appended the default keys to given ones: migration writes them out
         ("opencl -keys=mali", "0.8", "keys", "keys", "kept", 'written as ["mali", "opencl", "gpu"]', ("era-keys",)),
-        ("hybrid", "0.20", "keys", None, "its kind is not in TVM 0.27", "not written", ()),
+        ("hybrid", "0.20", "keys", None, f"its kind is not in TVM {NEWEST}", "not written", ()),
     ],
 )
 def test_explain_fate_and_migration(
@@ -598,14 +599,14 @@ def test_json_outputs(tl: Run) -> None:
     assert (data["autotvm"]["same"], data["meta_schedule"]["same"]) == (True, True)
 
 
-TAG_RELEASES = [f"0.{minor}" for minor in range(8, 28)]  # jetson-nano: tag.cc from v0.8 on
+TAG_RELEASES = [f"0.{minor}" for minor in range(8, NEWEST_MINOR + 1)]  # jetson-nano: tag.cc from v0.8 on
 
 
 @pytest.mark.parametrize(
     ("argv", "error"),
     [
         (["kinds", "cudda"], "error: unknown target kind 'cudda'; did you mean 'cuda' or 'cudnn'?\n"),
-        (["kinds", "--tvm-version", "0.6"], "error: targetlang has the schemas of TVM v0.7 to v0.27, not '0.6'\n"),
+        (["kinds", "--tvm-version", "0.6"], f"error: targetlang has the schemas of TVM v0.7 to v{NEWEST}, not '0.6'\n"),
         (
             ["tags", "jetsn"],
             "error: no tag matches 'jetsn'; did you mean 'nvidia/jetson-tx2' or 'nvidia/jetson-tx1' or "
@@ -659,7 +660,7 @@ def test_spec_from_standard_input(tl: Run) -> None:
     assert (status, err, out.split("\n")[0]) == (
         0,
         "",
-        "cuda -arch=sm_80: kind 'cuda', read as TVM v0.22 read it; in TVM 0.27: kept",
+        f"cuda -arch=sm_80: kind 'cuda', read as TVM v0.22 read it; in TVM {NEWEST}: kept",
     )
     status, out, err = tl("diff", "-", "llvm -mcpu=b", stdin=b"llvm -mcpu=a\n")
     assert (status, err, out.split("\n")[:3]) == (1, "", ["a: llvm -mcpu=a", "b: llvm -mcpu=b", '~ mcpu: "a" -> "b"'])

@@ -26,6 +26,7 @@ from targetlang.logs.migration import LogMigrator
 from targetlang.migration import migrate
 
 from .conftest import Run, examples
+from .newest import NEWEST
 from .test_logs import ALL_LOGS, ARM, AS_V08, LLVM, LOGS, MS_RECORDS, MS_WORKLOADS, VTA, generated_records
 
 
@@ -703,7 +704,7 @@ def test_registry_gives_user_kinds_to_logs_migrate(run: Run, tmp_path: Path) -> 
     status, _, err = run("logs", "migrate", "--check", str(log))
     assert status == 1 and "unknown target kind 'my-accelerator'" in err
     status, _, err = run("--registry", registry, "logs", "migrate", "--check", str(log))
-    assert status == 1 and "kind 'my-accelerator': a kind or attribute TVM 0.27 does not know" in err
+    assert status == 1 and f"kind 'my-accelerator': a kind or attribute TVM {NEWEST} does not know" in err
     status, out, _ = run("--registry", registry, "logs", "migrate", "--policy", "keep", str(log), "-o", "-")
     assert status == 0
     migrated = json.dumps('{"kind": "my-accelerator", "cores": 8}')  # AutoTVM's target is a string

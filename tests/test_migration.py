@@ -15,6 +15,7 @@ from targetlang.migration._checks import CHECKS_FILE, checks
 from tests.differential.common import decode
 
 from .conftest import read_jsonl
+from .newest import MODERN_LIST, NEWEST
 
 MODERN_REGISTRY = targetlang.builtin_registry("0.27")
 
@@ -361,7 +362,7 @@ def test_dicts_and_targets_migrate_too() -> None:
 
 
 def test_bad_arguments() -> None:
-    with pytest.raises(ValueError, match=r"writes for TVM 0\.24, 0\.25, 0\.26, 0\.27, not '0\.23'"):
+    with pytest.raises(ValueError, match=rf"writes for TVM {re.escape(MODERN_LIST)}, not '0\.23'"):
         migrate("llvm", to="0.23")
     with pytest.raises(ValueError, match="policy"):
         migrate("llvm", policy="ignore")  # type: ignore[arg-type]
@@ -489,12 +490,13 @@ def test_what_tvm_027_rejects_is_an_error(
 def test_a_rejection_names_the_attribute_the_value_and_the_reason() -> None:
     m = migrate("cuda -arch=80")
     assert m.changes[0].message == (
-        "attribute 'arch' is '80', which TVM 0.27 rejects: CUDA target gets an invalid CUDA arch: -arch=80"
+        f"attribute 'arch' is '80', which TVM {NEWEST} rejects: CUDA target gets an invalid CUDA arch: -arch=80"
     )
     assert m.source[slice(*m.changes[0].span)] == "-arch=80"  # type: ignore[misc]
     m = migrate("llvm -mtriple=aarch64-linux-gnu -cl-opt=-x,-y:int=1e3")
     assert m.changes[0].message == (
-        "attribute 'cl-opt' holds '-y:int=1e3', which TVM 0.27 rejects: there were errors parsing command-line options"
+        f"attribute 'cl-opt' holds '-y:int=1e3', which TVM {NEWEST} rejects: there were errors parsing command-line "
+        "options"
     )
     m = migrate("cuda -host='llvm -mtriple=aarch64-linux-gnu -vector-width=0'")
     assert m.changes[0].span is None
@@ -569,7 +571,7 @@ def test_the_check_data_names_its_sources() -> None:
         assert "{value}" in check.message or check.id == "llvm-aprofile-cl-opt"
     text = DOC.read_text(encoding="utf-8")
     assert all(f"`{check.id}`" in text for check in checks())
-    assert CHECKS_FILE.name == "checks-v0.27.json"
+    assert CHECKS_FILE.name == f"checks-v{NEWEST}.json"
 
 
 # ------------------------------------------------------------------ values TVM read otherwise

@@ -18,6 +18,7 @@ import targetlang
 from targetlang import KindSchema, Registry, RegistryError, TypeSpec, builtin_registry, parse
 
 from .conftest import Run, examples
+from .newest import NEWEST
 from .strategies import values_of
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -208,11 +209,11 @@ def test_error_register_tag(config: Any, message: str) -> None:
     [
         ('{"kinds": {"npu": {"device_type": "abc"}}}', "kind 'npu': 'device_type' must be an integer, not a string"),
         ('{"kinds": {"npu": {"device_type": true}}}', "kind 'npu': 'device_type' must be an integer, not a boolean"),
-        ('{"base": "abc"}', '\'base\' must be a TVM version from "0.7" to "0.27" or "none", not "abc"'),
-        ('{"base": "9.99"}', '\'base\' must be a TVM version from "0.7" to "0.27" or "none", not "9.99"'),
+        ('{"base": "abc"}', f'\'base\' must be a TVM version from "0.7" to "{NEWEST}" or "none", not "abc"'),
+        ('{"base": "9.99"}', f'\'base\' must be a TVM version from "0.7" to "{NEWEST}" or "none", not "9.99"'),
         (
             '{"base": 0.22}',
-            '\'base\' must be a TVM version from "0.7" to "0.27" or "none", not a number with a fraction',
+            f'\'base\' must be a TVM version from "0.7" to "{NEWEST}" or "none", not a number with a fraction',
         ),
         (
             '{"kinds": {"npu": {"attrs": {"x": {"type": 5}}}}}',

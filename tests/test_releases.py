@@ -20,6 +20,7 @@ from targetlang._eras import ERAS, era_registry, release_reading
 from targetlang._versions import DEFAULT, LAST_LEGACY, MODERN, RELEASES, SCHEMA_RELEASES, Version, release
 
 from .conftest import data_path
+from .newest import NEWEST, NEWEST_MINOR, UNKNOWN
 
 ORACLE_ENV = Environment(host_triple="x86_64-pc-linux-gnu")
 # Kinds whose source files TVM compiled only with a build option (USE_CUTLASS, USE_TENSORRT, ...)
@@ -149,7 +150,7 @@ def test_release_reading_is_the_releases_era_and_registry() -> None:
 
 
 def test_no_schema_before_v07_or_after_the_modern_release() -> None:
-    for version in ("0.6", "0.28", "1.0"):
+    for version in ("0.6", UNKNOWN, "1.0"):
         with pytest.raises(ValueError):
             builtin_registry(version)
 
@@ -210,11 +211,11 @@ def test_release_table(version: str, era: str, schema: bool, legacy: bool) -> No
 
 
 def test_the_table_bounds() -> None:
-    assert (str(DEFAULT), str(LAST_LEGACY), str(MODERN)) == ("0.22", "0.23", "0.27")
-    assert SCHEMA_RELEASES == tuple(f"0.{m}" for m in range(7, 28))
-    assert list(RELEASES) == [f"0.{m}" for m in range(1, 28)]
+    assert (str(DEFAULT), str(LAST_LEGACY), str(MODERN)) == ("0.22", "0.23", NEWEST)
+    assert SCHEMA_RELEASES == tuple(f"0.{m}" for m in range(7, NEWEST_MINOR + 1))
+    assert list(RELEASES) == [f"0.{m}" for m in range(1, NEWEST_MINOR + 1)]
     with pytest.raises(ValueError, match="unknown TVM version"):
-        release("0.28.0")
+        release(f"{UNKNOWN}.0")
     assert Version(0, 9) < Version(0, 10) < Version(1, 0)
 
 

@@ -74,7 +74,7 @@ value is a target position of a TVM API (the table in docs/fix.md; add your own 
 --target-api). Unsafe ones are right when a guess holds (a value also formatted, compared or
 passed to another function, a receiver named 'target', a value known only at run time), each
 saying which use and where, and are applied with --unsafe-fixes only. Report-only findings
-(shell scripts, documents, tests that expect TVM to reject a string, targets TVM 0.27 cannot
+(shell scripts, documents, tests that expect TVM to reject a string, targets TVM {newest} cannot
 express) are listed with a suggestion where there is one.
 
 Exit status:
@@ -318,7 +318,7 @@ def add_parser(commands: Any) -> None:
         "fix",
         help=summary,
         description=summary,
-        epilog=_EPILOG.format(rules=rules),
+        epilog=_EPILOG.format(rules=rules, newest=MODERN),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

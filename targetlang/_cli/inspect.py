@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["add_parser", "render_diff", "render_explanation", "render_kind", "render_kinds", "render_tags"]
 
 _KINDS_EPILOG = """\
-Without KIND, every kind TVM v0.7 - v0.27 registered (or, with --tvm-version, those of that
+Without KIND, every kind TVM v0.7 - v{newest} registered (or, with --tvm-version, those of that
 release), with the releases that had it, its default keys and its number of attributes. With
 KIND, its attributes with their types, defaults and the releases that had each: without
 --tvm-version those of every release (each with the newest release's type and default), with
@@ -75,37 +75,37 @@ those characters, else a part of the name.
 examples:
   $ targetlang tags jetson-nano
   tag                 releases      config
-  nvidia/jetson-nano  v0.8 - v0.27  {"kind": "cuda", "keys": ["cuda", "gpu"], "arch": "sm_53", \
+  nvidia/jetson-nano  v0.8 - v{newest}  {{"kind": "cuda", "keys": ["cuda", "gpu"], "arch": "sm_53", \
 "max_shared_memory_per_block": 49152, "max_threads_per_block": 1024, "thread_warp_size": 32, "registers_per_block": \
-32768}
+32768}}
   $ targetlang tags --tvm-version 0.8 'nvidia/jetson-t*'
   tag                releases      config
-  nvidia/jetson-tx1  v0.8 - v0.27  {"kind": "cuda", "arch": "sm_53", "shared_memory_per_block": 49152, \
-"registers_per_block": 32768, "max_threads_per_block": 1024, "thread_warp_size": 32}
-  nvidia/jetson-tx2  v0.8 - v0.27  {"kind": "cuda", "arch": "sm_62", "shared_memory_per_block": 49152, \
-"registers_per_block": 32768, "max_threads_per_block": 1024, "thread_warp_size": 32}
+  nvidia/jetson-tx1  v0.8 - v{newest}  {{"kind": "cuda", "arch": "sm_53", "shared_memory_per_block": 49152, \
+"registers_per_block": 32768, "max_threads_per_block": 1024, "thread_warp_size": 32}}
+  nvidia/jetson-tx2  v0.8 - v{newest}  {{"kind": "cuda", "arch": "sm_62", "shared_memory_per_block": 49152, \
+"registers_per_block": 32768, "max_threads_per_block": 1024, "thread_warp_size": 32}}
 """
 
 _EXPLAIN_EPILOG = """\
 One row per value of the resolved target (its keys, tag, attributes in the kind's order, host):
 its value, type, origin (written: in SPEC; tag: from the tag SPEC names; default: the kind's
 default; canonicaliser: set or changed by the kind's canonicaliser, TVM's target parser), what
-TVM 0.27 does with it, and what 'targetlang migrate' does with it; then the changes migrate
+TVM {newest} does with it, and what 'targetlang migrate' does with it; then the changes migrate
 reports and its result. The target is read and resolved as 'targetlang legacy' reads it (TVM
 v0.22, no GPU; --tvm-version for another release: 0.9 reads -system-lib).
 
 examples:
   $ targetlang explain "cuda -arch=sm_80"
-  cuda -arch=sm_80: kind 'cuda', read as TVM v0.22 read it; in TVM 0.27: kept
-  attribute         value           type           origin                             migrate      in TVM 0.27
+  cuda -arch=sm_80: kind 'cuda', read as TVM v0.22 read it; in TVM {newest}: kept
+  attribute         value           type           origin                             migrate      in TVM {newest}
   keys              ["cuda","gpu"]  array<string>  default (the kind's default keys)  not written  the same keys
   arch              "sm_80"         string         written                            written      kept
   thread_warp_size  32              int            default                            not written  the same default
   max_num_threads   1024            int            default                            not written  the same default
-  migrated: {"kind": "cuda", "arch": "sm_80"}
+  migrated: {{"kind": "cuda", "arch": "sm_80"}}
   $ targetlang explain nvidia/jetson-nano
-  nvidia/jetson-nano: kind 'cuda', read as TVM v0.22 read it; in TVM 0.27: kept
-  attribute                    value           type           origin   migrate      in TVM 0.27
+  nvidia/jetson-nano: kind 'cuda', read as TVM v0.22 read it; in TVM {newest}: kept
+  attribute                    value           type           origin   migrate      in TVM {newest}
   keys                         ["cuda","gpu"]  array<string>  tag      written      kept
   arch                         "sm_53"         string         tag      written      kept
   max_shared_memory_per_block  49152           int            tag      written      kept
@@ -113,8 +113,8 @@ examples:
   thread_warp_size             32              int            tag      written      kept
   registers_per_block          32768           int            tag      written      kept
   max_num_threads              1024            int            default  not written  the same default
-  migrated: {"kind": "cuda", "keys": ["cuda", "gpu"], "arch": "sm_53", "max_shared_memory_per_block": 49152, \
-"max_threads_per_block": 1024, "thread_warp_size": 32, "registers_per_block": 32768}
+  migrated: {{"kind": "cuda", "keys": ["cuda", "gpu"], "arch": "sm_53", "max_shared_memory_per_block": 49152, \
+"max_threads_per_block": 1024, "thread_warp_size": 32, "registers_per_block": 32768}}
 """
 
 _DIFF_EPILOG = """\
@@ -174,9 +174,11 @@ def add_parser(commands: Any) -> None:
         add_tvm_version(sub, version_help)
         add_json(sub, "JSON on stdout instead of text")
 
-    kinds = command("kinds", "list TVM's target kinds, or one kind's attributes", _KINDS_EPILOG, _kinds)
+    kinds = command(
+        "kinds", "list TVM's target kinds, or one kind's attributes", _KINDS_EPILOG.format(newest=_modern()), _kinds
+    )
     kinds.add_argument("kind", metavar="KIND", nargs="?", help="a kind: show its attributes")
-    options(kinds, "that TVM release's kinds and attributes only (0.7 - 0.27; e.g. 0.19 or 0.8.0)")
+    options(kinds, f"that TVM release's kinds and attributes only (0.7 - {_modern()}; e.g. 0.19 or 0.8.0)")
     kinds.add_argument(
         "--cpus",
         action="store_true",
@@ -188,20 +190,20 @@ def add_parser(commands: Any) -> None:
         "--mtriple", metavar="TRIPLE", help="with --cpus: the triple (default: the kind's own, for llvm this machine's)"
     )
 
-    tags = command("tags", "list TVM's target tags with their configs", _TAGS_EPILOG, _tags)
+    tags = command("tags", "list TVM's target tags with their configs", _TAGS_EPILOG.format(newest=_modern()), _tags)
     tags.add_argument(
         "pattern",
         metavar="PATTERN",
         nargs="?",
         help="only tags whose name matches: a glob (*, ?, [...]) for the whole name, else a part of it; any case",
     )
-    options(tags, "that TVM release's tags and configs only (0.7 - 0.27; e.g. 0.19 or 0.8.0)")
+    options(tags, f"that TVM release's tags and configs only (0.7 - {_modern()}; e.g. 0.19 or 0.8.0)")
 
     reading = "read as that TVM release did (e.g. 0.19 or 0.8.0): its era's rules, its own kinds and tags"
     explain = command(
         "explain",
         f"explain each value of SPEC: where it comes from, and what TVM {_modern()} and migrate do with it",
-        _EXPLAIN_EPILOG,
+        _EXPLAIN_EPILOG.format(newest=_modern()),
         _explain,
     )
     options(explain, reading)
@@ -213,7 +215,10 @@ def add_parser(commands: Any) -> None:
     explain.set_defaults(usage=explain.format_usage, command=explain.prog)
 
     diff = command(
-        "diff", "compare two targets, and whether AutoTVM and meta-schedule tell them apart", _DIFF_EPILOG, _diff
+        "diff",
+        "compare two targets, and whether AutoTVM and meta-schedule tell them apart",
+        _DIFF_EPILOG.format(newest=_modern()),
+        _diff,
     )
     diff.add_argument("a", metavar="A", help=_SPEC_HELP)
     diff.add_argument("b", metavar="B", help=_SPEC_HELP + " (not both)")
