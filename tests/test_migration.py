@@ -501,7 +501,7 @@ def test_a_rejection_names_the_attribute_the_value_and_the_reason() -> None:
     m = migrate("cuda -host='llvm -mtriple=aarch64-linux-gnu -vector-width=0'")
     assert m.changes[0].span is None
     assert m.changes[0].message == (
-        "in host: attribute 'vector-width' is 0, which TVM 0.27 rejects: Invalid -vector-width value: 0"
+        f"in host: attribute 'vector-width' is 0, which TVM {NEWEST} rejects: Invalid -vector-width value: 0"
     )
 
 
