@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ._scheduler_reader import AutoSchedulerLine, auto_scheduler_line
-from .formats import Format
+from .formats import ROWS, Format
 from .records import Record
 
 __all__ = ["FileLoading", "LineLoad", "blank_load", "is_blank", "loader_of"]
@@ -28,15 +28,11 @@ def is_blank(record: Record) -> bool:
 
 
 def loader_of(fmt: Format) -> str | None:
-    """The TVM loader that reads records of ``fmt``: ``"autotvm"``, ``"auto_scheduler"``,
-    ``"meta_schedule"``, or ``None`` (comments and unknown lines say nothing)."""
-    if fmt.is_autotvm:
-        return "autotvm"
-    if fmt is Format.AUTO_SCHEDULER:
-        return "auto_scheduler"
-    if fmt in (Format.META_SCHEDULE_RECORD, Format.META_SCHEDULE_WORKLOAD):
-        return "meta_schedule"
-    return None
+    """The TVM loader that reads records of ``fmt``: its row's tuner (``"autotvm"``,
+    ``"auto_scheduler"``, ``"meta_schedule"``; each tuner's loader read its own records), or
+    ``None`` (comments and unknown lines say nothing)."""
+    row = ROWS.get(fmt)
+    return row.family if row is not None else None
 
 
 # ---------------------------------------------------------------------------------- per file
