@@ -90,13 +90,22 @@ def _decoder() -> Callable[[bytes], Any]:
 
 loads = _decoder()
 
-V01 = re.compile(rb'\{(?:"r": [^"]*, "v": [^",]*, )?"i": \[')  # records.py's pattern of log format v0.1
+
+def _literal(head: str) -> bytes:
+    """A row's ``head`` that holds no pattern, as the bytes it matches."""
+    if re.search(r"[.^$*+?{}\[\]|()]", re.sub(r"\\.", "", head)):
+        raise ValueError(f"{head!r} is a pattern, not a text")
+    return re.sub(r"\\(.)", r"\1", head).encode()
+
+
+_V01_ROW, _V02_ROW, _AS_ROW = ROWS[Format.AUTOTVM_V01], ROWS[Format.AUTOTVM_V02], ROWS[Format.AUTO_SCHEDULER]
+V01 = re.compile(_V01_ROW.head.encode())  # what precedes the target of a record of log format v0.1
 V01_V_FIRST = re.compile(rb'\{"v": [^",]*, "r": [^"]*, "i": \[')  # its other order in TopHub's logs
-V02 = b'{"input": ['  # records.py's pattern of log format v0.2
+V02 = _literal(_V02_ROW.head)  # what precedes the target of a record of log format v0.2
 V02_AT = len(V02)
 V01_FORMAT = Format.AUTOTVM_V01.value
 V02_FORMAT = Format.AUTOTVM_V02.value
-V01_WRITER = "0.6"  # writer_version of a record of log format v0.1 (it says no TVM version)
+V01_WRITER = _V01_ROW.writers["0.1"]  # writer_version of a record of log format v0.1 (it says no TVM version)
 
 
 def _template(text: str, line: int, marker: str) -> tuple[str, str]:
@@ -140,14 +149,14 @@ def digest_report(key: Any, file: str, line: int, spec: str | None, text: str) -
 # ---------------------------------------------------------------------------------- auto_scheduler
 
 # A record of auto_scheduler as its writer wrote it starts so.
-AS_HEAD = b'{"i": [['
+AS_HEAD = _literal(_AS_ROW.head)
 AS_FORMAT = Format.AUTO_SCHEDULER.value
 ENTRY_COST = 256  # what an entry costs besides its texts, in the bytes of the budget below
 HELD = 512  # what a long text held in a file costs where it is named (its digest and first characters)
 AS_BUDGET = 8 << 20  # bytes of targets an auto_scheduler cache holds
 # records.py's pattern of auto_scheduler's records, over bytes: the target's token, and the
 # host's after the hardware parameters
-AS_SHAPE = re.compile(ROWS[Format.AUTO_SCHEDULER].line.pattern.encode())  # type: ignore[union-attr]
+AS_SHAPE = re.compile(_AS_ROW.line.pattern.encode())  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------------------------- check

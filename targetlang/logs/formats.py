@@ -175,7 +175,8 @@ class LogFormat:
     searched). ``writers`` maps a record's log version to the TVM version that wrote it when the
     record does not say (AutoTVM's v0.1: TVM v0.6 or older, since v0.7 on skipped such records).
     ``encoding`` is how the target is stored: a JSON ``string``, a JSON ``object`` or a raw
-    tab-separated ``column``.
+    tab-separated ``column``. ``head`` is the part of ``line`` before the first target's token,
+    which the log commands' shortcuts (``logs/_fast*.py``) look for in a line's bytes.
     """
 
     format: Format
@@ -186,9 +187,15 @@ class LogFormat:
     line: re.Pattern[str] | None = None
     writers: Mapping[str, str] = field(default_factory=dict)
     columns: bool = False
+    head: str = ""
 
 
 _V01_WRITER = {"0.1": "0.6"}
+# How each tuner's json.dumps wrote a record up to its first target's token (the "r" and "v" of
+# AutoTVM's v0.1 may come first)
+_V01_HEAD = r'\{(?:"r": [^"]*, "v": [^",]*, )?"i": \['
+_V02_HEAD = r'\{"input": \['
+_AS_HEAD = r'\{"i": \[\['
 
 # In the order lines are tried: a line is the first row's that recognises it.
 FORMATS: tuple[LogFormat, ...] = (
@@ -198,8 +205,9 @@ FORMATS: tuple[LogFormat, ...] = (
         '{"i": [target, task, args, kwargs, workload, config], "r": ..., "v": 0.1}: any object whose "v" is 0.1',
         _v01,
         "string",
-        re.compile(rf'\{{(?:"r": [^"]*, "v": [^",]*, )?"i": \[({_STRING})'),
+        re.compile(rf"{_V01_HEAD}({_STRING})"),
         _V01_WRITER,
+        head=_V01_HEAD,
     ),
     LogFormat(
         Format.AUTOTVM_V02,
@@ -207,7 +215,8 @@ FORMATS: tuple[LogFormat, ...] = (
         '{"input": [target, task, args, kwargs], "config": ..., "result": ..., "version": 0.2, "tvm_version": ...}',
         _v02,
         "string",
-        re.compile(rf'\{{"input": \[({_STRING})'),
+        re.compile(rf"{_V02_HEAD}({_STRING})"),
+        head=_V02_HEAD,
     ),
     LogFormat(
         Format.AUTO_SCHEDULER,
@@ -215,7 +224,8 @@ FORMATS: tuple[LogFormat, ...] = (
         '{"i": [[workload_key, target, hw_params, host, ...], state], "r": ..., "v": "v0.6"}',
         _auto_scheduler,
         "string",
-        re.compile(rf'\{{"i": \[\[{_STRING}, ({_STRING})(?:, \[[^"\[\]]*\], ({_STRING}))?'),
+        re.compile(rf'{_AS_HEAD}{_STRING}, ({_STRING})(?:, \[[^"\[\]]*\], ({_STRING}))?'),
+        head=_AS_HEAD,
     ),
     LogFormat(
         Format.META_SCHEDULE_RECORD,
