@@ -21,6 +21,9 @@ from hypothesis import settings as hypothesis_settings
 
 from targetlang._cli import main
 
+pytest.register_assert_rewrite("tests.doc_refresh")
+from .doc_refresh import REFRESH  # noqa: E402  (after its asserts are registered for rewriting)
+
 DATA = Path(__file__).resolve().parent / "data"
 T = TypeVar("T")
 
@@ -97,6 +100,18 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
         os._exit(0)
 
     atexit.register(_end_at_once)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--refresh-docs",
+        action="store_true",
+        help="write what the docs' transcripts print now in their place instead of failing (tests/doc_refresh.py)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    REFRESH["docs"] = bool(config.getoption("--refresh-docs"))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

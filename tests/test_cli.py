@@ -17,6 +17,7 @@ from targetlang import _checking as checking
 from targetlang._cli import target as cli
 
 from .conftest import Run, read_jsonl
+from .doc_refresh import shown
 from .newest import NEWEST
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
@@ -416,10 +417,11 @@ def transcript(lines: list[str]) -> list[tuple[str, list[str]]]:
     return steps
 
 
-def replay(steps: list[tuple[str, list[str]]], run: Run, where: str) -> None:
+def replay(steps: list[tuple[str, list[str]]], run: Run, where: str, page: Path | None = None) -> None:
     """Run a transcript: ``cat FILE`` writes the lines shown, ``echo TEXT | targetlang ...`` feeds
     stdin, ``echo $?`` checks the last status; every targetlang command must print what is shown
-    (stderr, then stdout, as a terminal shows a run that reports problems and then a summary)."""
+    (stderr, then stdout, as a terminal shows a run that reports problems and then a summary).
+    A transcript of a ``page`` is written anew under ``--refresh-docs`` (tests/doc_refresh.py)."""
     status = 0
     assert steps, f"no examples in {where}"
     for command, expected in steps:
@@ -437,7 +439,16 @@ def replay(steps: list[tuple[str, list[str]]], run: Run, where: str) -> None:
             stdin, words = (words[1] + "\n").encode(), words[bar + 1 :]
         assert words[0] == "targetlang", f"{where}: cannot replay {command!r}"
         status, out, err = run(*words[1:], stdin=stdin)
-        assert (err + out).split("\n")[:-1] == expected, f"{where}: {command}"
+        printed = (err + out).split("\n")[:-1]
+        if page is None:
+            assert printed == expected, f"{where}: {command}"
+        else:
+            shown(page, session_text(command, expected), session_text(command, printed), f"{where}: {command}")
+
+
+def session_text(command: str, lines: list[str]) -> str:
+    """A command of a transcript and the lines it printed, as a page shows them."""
+    return "".join(f"{line}\n" for line in [f"$ {command}", *lines])
 
 
 @pytest.mark.parametrize("command", [None, "parse", "fmt", "legacy", "check", "migrate"])
@@ -453,7 +464,7 @@ def test_help_examples_are_real(run: Run, command: str | None, tmp_path: Path, m
 def test_docs_examples_are_real(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert DOCS.is_file(), "docs/cli.md is not beside the tests"
     monkeypatch.chdir(tmp_path)
-    replay(transcript(console_lines(DOCS)), run, "docs/cli.md")
+    replay(transcript(console_lines(DOCS)), run, "docs/cli.md", DOCS)
 
 
 # ------------------------------------------------------------------ as a program
@@ -777,8 +788,10 @@ def test_output_that_cannot_be_written_is_an_error_not_a_bug(redirect: str, mess
 def test_the_help_shown_in_the_docs_is_the_real_help(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")  # argparse wraps at the terminal's width
     text = DOCS.read_text(encoding="utf-8")
-    shown = text.split("## Help", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
-    assert run("--help") == (0, shown, "")
+    help_text = text.split("## Help", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    status, out, err = run("--help")
+    assert (status, err) == (0, "")
+    shown(DOCS, help_text, out, "docs/cli.md: ## Help")
 
 
 def test_jsonish_text_is_several_lines_and_cannot_go_with_lines(run: Run) -> None:

@@ -32,8 +32,11 @@ from targetlang.fix._apis import EVERY_POSITIONAL, TARGET_APIS
 from targetlang.fix._properties import REMOVED_PROPERTIES
 
 from .conftest import Run
+from .doc_refresh import shown
+from .test_cli import session_text
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "fix.md"
+RULE_DOCS = Path(__file__).resolve().parents[1] / "targetlang" / "data" / "rules"
 
 _FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
 
@@ -155,7 +158,8 @@ def test_report_example(
     (tmp_path / name).write_text(before.text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     status, out, err = run("fix", "--check", name)
-    assert out == report.text, report.where
+    for page in _pages(report.section):
+        shown(page, report.text, out, report.where)
     assert status == 1 and err.endswith("would change\n"), report.where
     assert f": {before.section} [" in report.text, report.where
 
@@ -194,7 +198,14 @@ def test_console_example(block: Block, run: Run, tmp_path: Path, monkeypatch: py
             stdin, words = (words[1] + "\n").encode(), words[bar + 1 :]
         assert words[0] == "targetlang", f"{where}: cannot run this"
         status, out, err = run(*words[1:], stdin=stdin)
-        assert (out + err).split("\n")[:-1] == expected, where
+        for page in _pages(block.section):
+            shown(page, session_text(command, expected), session_text(command, (out + err).split("\n")[:-1]), where)
+
+
+def _pages(section: str) -> list[Path]:
+    """Where a block of the page's ``section`` is written: the page, and the rule's own file for
+    a rule's section (the page holds a copy of it: tests/rule_docs.py)."""
+    return [DOC, *([RULE_DOCS / f"{section}.md"] if section in RULES else [])]
 
 
 def property_table() -> list[str]:

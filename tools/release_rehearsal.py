@@ -5,11 +5,14 @@ bumped, and the tests run there. What fails is what else a real release must cha
 (CONTRIBUTING.md, "A TVM release"); a real release's data differs from the copy, so the facts it
 changes fail too, as they should.
 
-    python -m tools.release_rehearsal             # the fast suite; the failing tests by file
-    python -m tools.release_rehearsal --all       # the slow tests too
-    python -m tools.release_rehearsal --keep DIR  # leave the copy in DIR (empty or absent)
+    python -m tools.release_rehearsal                 # the fast suite; the failing tests by file
+    python -m tools.release_rehearsal --all           # the slow tests too
+    python -m tools.release_rehearsal --refresh-docs  # the docs' transcripts written anew first
+    python -m tools.release_rehearsal --keep DIR      # leave the copy in DIR (empty or absent)
 
-Nothing of the checkout changes. The copy's ``targetlang`` is the one its tests import (its
+With ``--refresh-docs`` the suite runs twice: once writing what the transcripts print now into
+the copy's pages (``pytest --refresh-docs``, tests/doc_refresh.py), then as usual; the files that
+changed are listed. Nothing of the checkout changes. The copy's ``targetlang`` is the one its tests import (its
 directory first on ``PYTHONPATH``, for the commands they run too).
 """
 
@@ -59,33 +62,52 @@ def add_release(root: Path) -> str:
     return added
 
 
-def rehearse(copy: Path, slow: bool) -> tuple[str, Counter[str], str]:
+def rehearse(copy: Path, slow: bool, refresh: bool = False) -> tuple[str, Counter[str], str, list[str]]:
     """Copy the checkout to ``copy``, add a release, run the tests there: the release added, the
-    failing tests by file, and pytest's last line."""
+    failing tests by file, pytest's last line, and the files that differ from the checkout's
+    besides the data and the constant (the docs written anew, with ``refresh``)."""
     for name in _COPIED:
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
-    for name in ("README.md", "CONTRIBUTING.md", "pyproject.toml", "mkdocs.yml"):
-        shutil.copyfile(ROOT / name, copy / name)
+    for path in ROOT.iterdir():  # README.md, LICENSE, pyproject.toml, ...
+        if path.is_file():
+            shutil.copyfile(path, copy / path.name)
     added = add_release(copy)
     env = {**os.environ, "PYTHONPATH": str(copy)}
     env.pop("TARGETLANG_DATA_DIR", None)
-    marker = [] if slow else ["-m", "not slow"]
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=no", "-rf", *marker],
-        cwd=copy,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=no", "-rf"]
+    pytest += [] if slow else ["-m", "not slow"]
+    if refresh:
+        subprocess.run([*pytest, "--refresh-docs"], cwd=copy, env=env, capture_output=True, check=False)
+    done = subprocess.run(pytest, cwd=copy, env=env, capture_output=True, text=True, check=False)
     failed = Counter(line.split()[1].split("::")[0] for line in done.stdout.splitlines() if line.startswith("FAILED "))
     last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr.strip()
-    return added, failed, last
+    return added, failed, last, _changed(copy)
+
+
+def _changed(copy: Path) -> list[str]:
+    """The text files of the copy that differ from the checkout's, but the data and the constant."""
+    changed = []
+    for path in sorted(copy.rglob("*")):
+        name = path.relative_to(copy)
+        if not path.is_file() or "__pycache__" in name.parts or name.parts[:2] == ("targetlang", "data"):
+            continue
+        if name.suffix in (".md", ".py", ".json", ".toml", ".txt") and name != Path("tests/newest.py"):
+            original = ROOT / name
+            if not original.is_file() or original.read_bytes() != path.read_bytes():
+                changed.append(str(name))
+    data = copy / "targetlang" / "data"
+    changed += [
+        str(p.relative_to(copy))
+        for p in sorted((data / "rules").glob("*.md"))
+        if p.read_bytes() != (ROOT / p.relative_to(copy)).read_bytes()
+    ]
+    return changed
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.release_rehearsal", description=__doc__.split("\n\n")[0])
     parser.add_argument("--all", action="store_true", help="run the slow tests too")
+    parser.add_argument("--refresh-docs", action="store_true", help="write the docs' transcripts anew first")
     parser.add_argument("--keep", metavar="DIR", help="make the copy in DIR and leave it there")
     args = parser.parse_args(argv)
     if args.keep:
@@ -93,13 +115,15 @@ def main(argv: list[str] | None = None) -> int:
         copy.mkdir(parents=True, exist_ok=True)
         if any(copy.iterdir()):
             parser.error(f"{copy} is not empty")
-        added, failed, last = rehearse(copy, args.all)
+        added, failed, last, changed = rehearse(copy, args.all, args.refresh_docs)
     else:
         with tempfile.TemporaryDirectory(prefix="targetlang-release-") as temporary:
-            added, failed, last = rehearse(Path(temporary), args.all)
+            added, failed, last, changed = rehearse(Path(temporary), args.all, args.refresh_docs)
     print(f"release {added} added as data, tests/newest.py bumped: {last}")
     for name, count in sorted(failed.items()):
         print(f"  {name}: {count} failed")
+    if changed:
+        print("written anew: " + ", ".join(changed))
     return 1 if failed else 0
 
 

@@ -118,6 +118,10 @@ _TARGET_AS = re.compile(r"target\s+as\s")
 # what _candidates reads as an option: a dash after a space, then a name, a dash, a quote (the
 # next part of a concatenation) or a brace (a field of an f-string)
 _ANY_OPTION = re.compile(r"""\s-(?:[^\W\d]|-\w|["'{])""")
+# a field of an f-string or .format() template, or a % placeholder: a run-time value, which may
+# end in a space
+_FIELD = r"""(?:\{[^{}\n]*\}|%[-#0 +\d.]*[a-z])"""
+_SPACE_OR_FIELD = rf"""(?:\s|{_FIELD})"""
 _NAME_CHARACTER = re.compile(r"\w")
 _TAG_TEXT = re.compile(r"""["']\s*[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+\s*["']""")
 
@@ -147,8 +151,9 @@ def _prefilter(
     kinds = "|".join(sorted(map(re.escape, kind_names(registry)), key=len, reverse=True))
     removed = _removed_alternation()
     head = rf"""(?:{kinds}|%[-#0 +\d.]*[a-z]|\{{[^{{}}\n]*\}})"""
-    # where a target must stand, a text with a dash (in the code a fix wrote: a dash first or
-    # after a space, an option; "num-cores" in a dict it wrote is none)
+    # where a target must stand, a text with a dash (in the code a fix wrote: a dash first, after
+    # a space or after a field, whose value may end in one, an option; "num-cores" in a dict it
+    # wrote is none)
     stands = (
         r"""Target\([^)]{0,400}?["']""",
         r"""target(?:_host)?\s*=[^)]{0,400}?["']""",
@@ -169,7 +174,7 @@ def _prefilter(
         rf"""["'](?:{after_quote}|\s*(?:{former})\s*["'])""",
         # (or a run-time value first, then options: f"{kind} {options}", "%s %s" % (...), read by
         # dynamic-target as a target with options appended)
-        *(rf"""{where}(?:(?:[^"'\n]*?\s)?-|\s*(?:\{{[^{{}}\n]*\}}|%[-#0 +\d.]*[a-z])\s)""" for where in stands),
+        *(rf"""{where}(?:(?:[^"'\n]*?{_SPACE_OR_FIELD})?-|\s*{_FIELD}\s)""" for where in stands),
         r"canon_",
         # a helper imported or named without a call (removed: the import fails)
         rf"""target\.(?:{removed})\b""",
@@ -179,7 +184,7 @@ def _prefilter(
     )
     legacy = (
         rf"""["'](?:{after_quote})""",
-        *(rf"""{where}(?:[^"'\n]*?\s)?-""" for where in stands),
+        *(rf"""{where}(?:[^"'\n]*?{_SPACE_OR_FIELD})?-""" for where in stands),
         *looks[4:],
     )
     modern = (
