@@ -7,6 +7,7 @@ import json
 import shlex
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -417,16 +418,25 @@ def transcript(lines: list[str]) -> list[tuple[str, list[str]]]:
     return steps
 
 
-def replay(steps: list[tuple[str, list[str]]], run: Run, where: str, page: Path | None = None) -> None:
+def replay(
+    steps: list[tuple[str, list[str]]],
+    run: Run,
+    where: str,
+    pages: Sequence[Path] = (),
+    stdout_first: bool = False,
+) -> None:
     """Run a transcript: ``cat FILE`` writes the lines shown, ``echo TEXT | targetlang ...`` feeds
     stdin, ``echo $?`` checks the last status; every targetlang command must print what is shown
-    (stderr, then stdout, as a terminal shows a run that reports problems and then a summary).
-    A transcript of a ``page`` is written anew under ``--refresh-docs`` (tests/doc_refresh.py)."""
+    (stderr, then stdout, as a terminal shows a run that reports problems and then a summary; or
+    ``stdout_first``). A transcript of ``pages`` is written anew in each of them under
+    ``--refresh-docs`` (tests/doc_refresh.py)."""
     status = 0
     assert steps, f"no examples in {where}"
     for command, expected in steps:
         words = shlex.split(command)
         if words[0] == "cat":
+            assert len(words) == 2, f"{where}: cannot replay {command!r}"
+            Path(words[1]).parent.mkdir(parents=True, exist_ok=True)
             Path(words[1]).write_text("".join(line + "\n" for line in expected), encoding="utf-8")
             continue
         if words == ["echo", "$?"]:
@@ -439,10 +449,10 @@ def replay(steps: list[tuple[str, list[str]]], run: Run, where: str, page: Path 
             stdin, words = (words[1] + "\n").encode(), words[bar + 1 :]
         assert words[0] == "targetlang", f"{where}: cannot replay {command!r}"
         status, out, err = run(*words[1:], stdin=stdin)
-        printed = (err + out).split("\n")[:-1]
-        if page is None:
+        printed = (out + err if stdout_first else err + out).split("\n")[:-1]
+        if not pages:
             assert printed == expected, f"{where}: {command}"
-        else:
+        for page in pages:
             shown(page, session_text(command, expected), session_text(command, printed), f"{where}: {command}")
 
 
@@ -464,7 +474,7 @@ def test_help_examples_are_real(run: Run, command: str | None, tmp_path: Path, m
 def test_docs_examples_are_real(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert DOCS.is_file(), "docs/cli.md is not beside the tests"
     monkeypatch.chdir(tmp_path)
-    replay(transcript(console_lines(DOCS)), run, "docs/cli.md", DOCS)
+    replay(transcript(console_lines(DOCS)), run, "docs/cli.md", [DOCS])
 
 
 # ------------------------------------------------------------------ as a program

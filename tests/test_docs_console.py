@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from .test_cli import console_lines, transcript
+from .doc_refresh import shown
+from .test_cli import console_lines, session_text, transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["docs/index.md", "docs/composite.md"]
@@ -46,4 +47,4 @@ def test_console_session(page: str, command: str, expected: list[str]) -> None:
     done = subprocess.run(
         ["bash", "-c", f"{command} 2>&1"], cwd=ROOT, env=env, capture_output=True, text=True, check=False
     )
-    assert done.stdout.split("\n")[:-1] == expected, f"{page}: {command}"
+    shown(ROOT / page, session_text(command, expected), session_text(command, done.stdout.split("\n")[:-1]), page)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import doctest
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +32,7 @@ from targetlang.fix._properties import REMOVED_PROPERTIES
 
 from .conftest import Run
 from .doc_refresh import shown
-from .test_cli import session_text
+from .test_cli import replay, transcript
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "fix.md"
 RULE_DOCS = Path(__file__).resolve().parents[1] / "targetlang" / "data" / "rules"
@@ -164,42 +163,11 @@ def test_report_example(
     assert f": {before.section} [" in report.text, report.where
 
 
-def _session(block: Block) -> list[tuple[str, list[str]]]:
-    steps: list[tuple[str, list[str]]] = []
-    for line in block.text.split("\n")[:-1]:
-        if line.startswith("$ "):
-            steps.append((line[2:], []))
-        else:
-            assert steps, f"{block.where}: output before any command"
-            steps[-1][1].append(line)
-    return steps
-
-
 @pytest.mark.parametrize("block", CONSOLES, ids=[f"{b.section or 'top'}:{b.line}" for b in CONSOLES])
 def test_console_example(block: Block, run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert block.text.startswith("$ "), f"{block.where}: output before any command"
     monkeypatch.chdir(tmp_path)
-    status: int | None = None
-    for command, expected in _session(block):
-        where = f"{block.where}: $ {command}"
-        words = shlex.split(command)
-        if words[0] == "cat":
-            assert len(words) == 2, where
-            path = Path(words[1])
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("".join(line + "\n" for line in expected), encoding="utf-8")
-            continue
-        if words == ["echo", "$?"]:
-            assert expected == [str(status)], where
-            continue
-        stdin = None
-        if "|" in words:
-            bar = words.index("|")
-            assert words[0] == "echo" and bar == 2, f"{where}: cannot run this"
-            stdin, words = (words[1] + "\n").encode(), words[bar + 1 :]
-        assert words[0] == "targetlang", f"{where}: cannot run this"
-        status, out, err = run(*words[1:], stdin=stdin)
-        for page in _pages(block.section):
-            shown(page, session_text(command, expected), session_text(command, (out + err).split("\n")[:-1]), where)
+    replay(transcript(block.text.split("\n")[:-1]), run, block.where, _pages(block.section), stdout_first=True)
 
 
 def _pages(section: str) -> list[Path]:

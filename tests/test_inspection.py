@@ -680,4 +680,4 @@ def test_docs_examples_are_real(tl: Run, tmp_path: Path, monkeypatch: pytest.Mon
     steps = transcript(console_lines(DOCS))
     assert {command.split()[1] for command, _ in steps} == set(COMMANDS)
     monkeypatch.chdir(tmp_path)
-    replay(steps, tl, "docs/inspection.md", DOCS)
+    replay(steps, tl, "docs/inspection.md", [DOCS])

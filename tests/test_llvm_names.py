@@ -367,4 +367,4 @@ def test_kinds_cpus_errors(run: Run, argv: tuple[str, ...], message: str) -> Non
 
 def test_the_page_runs_as_written(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    replay(transcript(console_lines(_PAGE)), run, "docs/llvm-names.md", _PAGE)
+    replay(transcript(console_lines(_PAGE)), run, "docs/llvm-names.md", [_PAGE])

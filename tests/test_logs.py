@@ -1261,7 +1261,7 @@ def test_logs_help_examples_are_real(run: Run, command: str, tmp_path: Path, mon
 def test_docs_examples_are_real(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(LOGS, tmp_path / "logs")
     monkeypatch.chdir(tmp_path / "logs")
-    replay(transcript(console_lines(DOCS)), run, "docs/logs.md", DOCS)
+    replay(transcript(console_lines(DOCS)), run, "docs/logs.md", [DOCS])
 
 
 def test_progress_bar_only_on_a_terminal(run: Run, monkeypatch: pytest.MonkeyPatch, logs_dir: Path) -> None:

@@ -71,6 +71,7 @@ def rehearse(copy: Path, slow: bool, refresh: bool = False) -> tuple[str, Counte
     for path in ROOT.iterdir():  # README.md, LICENSE, pyproject.toml, ...
         if path.is_file():
             shutil.copyfile(path, copy / path.name)
+    before = _texts(copy)
     added = add_release(copy)
     env = {**os.environ, "PYTHONPATH": str(copy)}
     env.pop("TARGETLANG_DATA_DIR", None)
@@ -81,27 +82,22 @@ def rehearse(copy: Path, slow: bool, refresh: bool = False) -> tuple[str, Counte
     done = subprocess.run(pytest, cwd=copy, env=env, capture_output=True, text=True, check=False)
     failed = Counter(line.split()[1].split("::")[0] for line in done.stdout.splitlines() if line.startswith("FAILED "))
     last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr.strip()
-    return added, failed, last, _changed(copy)
+    after = _texts(copy)
+    return added, failed, last, [name for name, text in after.items() if before.get(name) != text]
 
 
-def _changed(copy: Path) -> list[str]:
-    """The text files of the copy that differ from the checkout's, but the data and the constant."""
-    changed = []
-    for path in sorted(copy.rglob("*")):
-        name = path.relative_to(copy)
-        if not path.is_file() or "__pycache__" in name.parts or name.parts[:2] == ("targetlang", "data"):
+def _texts(root: Path) -> dict[str, bytes]:
+    """The text files of a checkout (or of its copy) but the data and the constant, by path."""
+    found = {}
+    for path in sorted(root.rglob("*")):
+        name = path.relative_to(root)
+        if not path.is_file() or "__pycache__" in name.parts or name == Path("tests/newest.py"):
             continue
-        if name.suffix in (".md", ".py", ".json", ".toml", ".txt") and name != Path("tests/newest.py"):
-            original = ROOT / name
-            if not original.is_file() or original.read_bytes() != path.read_bytes():
-                changed.append(str(name))
-    data = copy / "targetlang" / "data"
-    changed += [
-        str(p.relative_to(copy))
-        for p in sorted((data / "rules").glob("*.md"))
-        if p.read_bytes() != (ROOT / p.relative_to(copy)).read_bytes()
-    ]
-    return changed
+        if name.parts[:2] == ("targetlang", "data") and name.parts[2:3] != ("rules",):
+            continue
+        if name.suffix in (".md", ".py", ".json", ".toml", ".txt"):
+            found[str(name)] = path.read_bytes()
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
