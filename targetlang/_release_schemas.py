@@ -22,6 +22,7 @@ from .errors import RegistryError
 
 __all__ = [
     "BUILTIN_CANONICALIZERS",
+    "MODERN_TYPES",
     "attribute_releases",
     "load_data",
     "release_kind_names",
@@ -66,7 +67,8 @@ def _spec(name: str, type_text: str, default: Any = None) -> AttrSpec:
     return AttrSpec(name, TypeSpec.parse(type_text.lower()), default, name not in _UNORDERED)
 
 
-_MODERN_TYPES = {
+# The type names of TVM 0.24 on (a kind's options as its wheel lists them), as targetlang writes types
+MODERN_TYPES = {
     "str": "string",
     "int": "int",
     "bool": "bool",
@@ -84,7 +86,7 @@ def _add_modern(kinds: list[KindSchema]) -> None:
     for name, kind in modern.items():
         options = {a: t for a, t in kind["options"].items() if a != "kind" and a not in _COMMON_NAMES}
         if name not in by_name:
-            specs = {a: AttrSpec(a, TypeSpec.parse(_MODERN_TYPES[t]), modern_only=True) for a, t in options.items()}
+            specs = {a: AttrSpec(a, TypeSpec.parse(MODERN_TYPES[t]), modern_only=True) for a, t in options.items()}
             keys = tuple(kind["bare_export"]["keys"])
             variant = release_variant(tvm_schemas()["kinds"].get(name, ()), MODERN)
             device_type = variant["device_type"] if variant is not None else 1
@@ -92,7 +94,7 @@ def _add_modern(kinds: list[KindSchema]) -> None:
             continue
         old = kinds[by_name[name]]
         extra = {
-            a: AttrSpec(a, TypeSpec.parse(_MODERN_TYPES[t]), modern_only=True)
+            a: AttrSpec(a, TypeSpec.parse(MODERN_TYPES[t]), modern_only=True)
             for a, t in options.items()
             if a not in old.attrs
         }

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from targetlang._release_schemas import MODERN_TYPES
 from targetlang._versions import FIRST_SCHEMA, LAST_LEGACY, MODERN, Version
 
 
@@ -837,14 +838,7 @@ for name in sorted(Target.list_kinds()):
 print(json.dumps(out))
 """
 
-WHEEL_TYPES = {
-    "str": "string",
-    "int": "int",
-    "bool": "bool",
-    "Array<str>": "array<string>",
-    "target.Target": "target",
-    "Array<target.Target>": "array<target>",
-}
+WHEEL_TYPES = MODERN_TYPES
 
 
 def wheel_kinds(python: str) -> tuple[str, dict[str, Any]]:
