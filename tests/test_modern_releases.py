@@ -30,6 +30,18 @@ def _extractor() -> ModuleType:
     return oracle_script("extract_schemas")
 
 
+def test_the_docs_prose_names_every_release_and_the_newest() -> None:
+    """What the transcripts cannot say (tests/doc_refresh.py writes those): a release added as data
+    without its row in docs/migration.md's table, or prose still naming the one before, fails."""
+    root = Path(__file__).resolve().parents[1]
+    guide = (root / "docs" / "migration.md").read_text(encoding="utf-8")
+    table = guide.split("## Modern releases", 1)[1].split("\n\n|", 1)[1].split("\n\n", 1)[0]
+    assert [row.split("|")[1].strip() for row in table.split("\n")[2:]] == list(MODERN_NAMES)
+    assert f"the default is the newest, {NEWEST}." in " ".join(guide.split())
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    assert f"(v0.7 to {NEWEST}, extracted from each release's source)" in readme
+
+
 def test_the_extractor_regenerates_each_modern_release_byte_for_byte() -> None:
     # from the recorded extraction of TVM's tags (tvm-schemas.json), without TVM or its clone
     files = _extractor().modern_files((DATA / "tvm-schemas.json").read_text(encoding="utf-8"))
