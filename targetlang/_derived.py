@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import _printing as printing
-from ._diagnostics import nested_error_in_text
+from ._diagnostics import hint, nested_error_in_text, suggest
 from ._lexical import Span, encode_scalar
 from ._resolution import Environment, reads_feature_keys, resolve_parts
 from ._schema import AttrSpec
@@ -49,11 +49,8 @@ def without(target: Target, name: str) -> Target:
 def _spec(target: Target, name: str) -> AttrSpec:
     spec = target.schema.attrs.get(name)
     if spec is None:
-        import difflib  # only on the error path: it costs import time
-
-        close = tuple(difflib.get_close_matches(name, list(target.schema.attrs), n=3, cutoff=0.6))
-        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        err = UnknownAttributeError(f"kind '{target.kind}' has no attribute '{name}'{hint}")
+        close = suggest(name, target.schema.attrs)
+        err = UnknownAttributeError(f"kind '{target.kind}' has no attribute '{name}'{hint(close)}")
         err.suggestions = close
         raise err
     return spec
