@@ -64,8 +64,8 @@ def add_release(root: Path) -> str:
 
 def rehearse(copy: Path, slow: bool, refresh: bool = False) -> tuple[str, Counter[str], str, list[str]]:
     """Copy the checkout to ``copy``, add a release, run the tests there: the release added, the
-    failing tests by file, pytest's last line, and the files that differ from the checkout's
-    besides the data and the constant (the docs written anew, with ``refresh``)."""
+    failing tests by file, pytest's last line, and the text files the tests wrote (the docs
+    written anew, with ``refresh``)."""
     for name in _COPIED:
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
     for path in ROOT.iterdir():  # README.md, LICENSE, pyproject.toml, ...
