@@ -172,6 +172,9 @@ _PYTHON_TEMPLATES = (
     "dsp = tvm.target.hexagon('v68', vtcm_capacity=1024)\n",
     "from tvm.target import Target\n\n\ndef describe(target: Target):\n"
     "    return target.max_num_threads, target.libs, hasattr(target, 'device_name') and target.device_name\n",
+    # a removed property written, not read (a fix of it was no Python)
+    "from tvm.target import Target\n\n\ndef tune(target: Target):\n"
+    "    target.model, target.max_function_args = {t}, 4\n    del target.arch\n    return target.mcpu\n",
     # where a written target may not be laid out over lines: inside an f-string's braces
     'import tvm\nprint(f"building for {{tvm.target.Target({t})}}", flush=True)\n',
     "import tvm\n\n\n@tvm.testing.fixture\ndef targets():\n"

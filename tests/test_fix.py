@@ -349,6 +349,29 @@ def test_unsafe_fix(source: str, expected: str) -> None:
     assert fixed.findings[0].applied
 
 
+# A removed property written, deleted or bound is no read: left as it is, no finding (rewritten
+# to an expression, the assignment was no Python: fuzz_fix found `t.max_function_args = ...`)
+STORED_PROPERTIES = [
+    ("assigned", "def f(target):\n    target.max_function_args = 4\n"),
+    ("assigned among others", "def f(target):\n    a, target.model = 1, 2\n"),
+    ("annotated", "def f(target):\n    target.model: str = 'x'\n"),
+    ("augmented", "def f(target):\n    target.model += 'x'\n"),
+    ("deleted", "def f(target):\n    del target.arch\n"),
+    ("a for loop's", "def f(target):\n    for target.model in models:\n        pass\n"),
+    ("a comprehension's", "def f(target):\n    return [1 for target.model in models]\n"),
+    ("a with's", "def f(target):\n    with g() as target.model:\n        pass\n"),
+]
+
+
+@pytest.mark.parametrize("source", [c[1] for c in STORED_PROPERTIES], ids=[c[0] for c in STORED_PROPERTIES])
+def test_a_property_written_is_no_read(source: str) -> None:
+    fixed = fix_source(source, path="case.py", unsafe=True)
+    assert (fixed.text, fixed.findings) == (source, ())
+    # the same receiver read is still found
+    read = fix_source(source + "    return target.arch\n", path="case.py", unsafe=True)
+    assert [f.rule for f in read.findings] == ["target-property"]
+
+
 # (id, source, rule, migration rules, words of the message, suggestion or None)
 REPORT_CASES: list[tuple[str, str, str, tuple[str, ...], str, str | None]] = [
     (

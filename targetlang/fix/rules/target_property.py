@@ -45,9 +45,34 @@ def _imported(survey: Survey, node: cst.Import | cst.ImportFrom) -> None:
             name = name.value
 
 
+_STORED = RULE.rule.id + "/stored"  # the attributes written or deleted, not read
+
+
+@RULE.survey(cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del, cst.For, cst.CompFor, cst.AsName)
+def _stored(
+    survey: Survey,
+    node: cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.Del | cst.For | cst.CompFor | cst.AsName,
+) -> None:
+    """An attribute assigned, deleted or bound (``t.model = x``, ``del t.arch``, ``for t.arch in
+    ...``, ``with ... as t.model``) is no read: it is left as written (rewritten, it was not
+    Python)."""
+    marked = survey.marks.setdefault(_STORED, set())
+    pending: list[cst.BaseExpression] = [node.name if isinstance(node, cst.AsName) else node.target]
+    while pending:
+        target = pending.pop()
+        if isinstance(target, cst.Attribute):
+            marked.add(id(target))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            pending.extend(element.value for element in target.elements)
+        elif isinstance(target, cst.StarredElement):
+            pending.append(target.value)
+
+
 @RULE.survey(cst.Attribute)
 def _found(survey: Survey, node: cst.Attribute) -> None:
-    if node.attr.value not in REMOVED_PROPERTIES or id(node) in survey.marks.get(_IMPORTED, ()):
+    if node.attr.value not in REMOVED_PROPERTIES:
+        return
+    if id(node) in survey.marks.get(_IMPORTED, ()) or id(node) in survey.marks.get(_STORED, ()):
         return
     safety = _receiver(survey, node.value)
     if safety is not None:
