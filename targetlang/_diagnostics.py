@@ -16,7 +16,7 @@ from types import CodeType, FrameType
 from typing import Any, TypeVar
 
 from ._json_text import json_string_offsets
-from ._lexical import interpret, interpret_offsets
+from ._lexical import Span, interpret, interpret_offsets
 from ._registry import Registry, modern_tag, tag_added_in
 from ._release_schemas import attribute_releases
 from ._resolution import feature_name
@@ -156,9 +156,7 @@ def run_deep(call: Callable[[], _R]) -> _R:
     return on_large_stack(call)
 
 
-def nested_error_in_text(
-    err: TargetError, text: str | None, text_form: str, span: tuple[int, int, int, int] | None
-) -> TargetError:
+def nested_error_in_text(err: TargetError, text: str | None, text_form: str, span: Span | None) -> TargetError:
     """An error about a nested target (a host) moved into the text of the target holding it,
     whose member stands at ``span`` (key start, key end, value start, value end) of ``text``
     (``text_form`` ``"json"`` or legacy); ``err`` itself when the nested text is not there as

@@ -51,7 +51,7 @@ def json_member_spans(text: str) -> dict[str, Span]:
     key starts and ends and where its value starts and ends, as the grammar's syntax tree has
     them. One pass over the text, however deeply it nests (tests/test_json_reading.py compares
     it with the tree)."""
-    spans: dict[str, tuple[int, int, int, int]] = {}
+    spans: dict[str, Span] = {}
     level = 0
     key: tuple[str, int, int] | None = None  # the member's key, once read
     value_start = -1  # where its value starts, once its colon is read

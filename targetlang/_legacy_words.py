@@ -124,7 +124,7 @@ def legacy_spans(text: str) -> dict[str, Span]:
     if cut is None:
         raise ValueError("not a legacy string")
     parts = cut[0]
-    spans: dict[str, tuple[int, int, int, int]] = {}
+    spans: dict[str, Span] = {}
     kind = None  # the first word; every word after it starts an option, or is a value of one
     after = 0  # the first part an option has not taken
     pos = 0  # where part i starts

@@ -27,7 +27,6 @@ __all__ = [
     "json_value",
     "legacy_str",
     "ordered",
-    "sort_key",
     "to_json",
 ]
 
@@ -50,14 +49,14 @@ def _plain_kind_name(name: str) -> bool:
     return _plain_name(name, first="{")
 
 
-def sort_key(value: Any) -> tuple[str, str]:
+def _sort_key(value: Any) -> tuple[str, str]:
     return (type(value).__name__, repr(value) if not hasattr(value, "canonical") else value.canonical())
 
 
 def ordered(value: Any, spec: AttrSpec) -> Any:
     """``value`` of attribute ``spec`` with an unordered array sorted, as printing and equality take it."""
     if spec.type.name == "array" and not spec.ordered:
-        return tuple(sorted(value, key=sort_key))
+        return tuple(sorted(value, key=_sort_key))
     return value
 
 
@@ -151,7 +150,7 @@ def _legacy_canonical(t: Any) -> str | None:
             parts.append(f"-{name}={int(value)}")
         elif (code == _STRINGS or code == _UNORDERED_STRINGS) and type(value) is tuple and _all_str(value):
             if code == _UNORDERED_STRINGS:
-                value = tuple(sorted(value, key=sort_key))
+                value = tuple(sorted(value, key=_sort_key))
             if any(item != item.strip(" ") for item in value):
                 return None
             parts.append(f"-{name}={encode_scalar(','.join(map(encode_item, value)))}")

@@ -150,7 +150,7 @@ def _prefilter(
     pattern may find a little more, never less)."""
     kinds = "|".join(sorted(map(re.escape, kind_names(registry)), key=len, reverse=True))
     removed = _removed_alternation()
-    head = rf"""(?:{kinds}|%[-#0 +\d.]*[a-z]|\{{[^{{}}\n]*\}})"""
+    head = rf"""(?:{kinds}|{_FIELD})"""
     # where a target must stand, a text with a dash (in the code a fix wrote: a dash first, after
     # a space or after a field, whose value may end in one, an option; "num-cores" in a dict it
     # wrote is none)
