@@ -353,10 +353,16 @@ def race(trials: int, seed: int = 0) -> Outcome:
     return outcome
 
 
+# How a run that finds its log changed by another writer refuses: its identity (size, times)
+# changed while it was rewritten, or, the change landing between the read and the first look at
+# it, its bytes differ from those read (targetlang/_atomic_file.py)
+_CHANGED_MEANWHILE = ("it changed while it was rewritten", "its bytes changed since they were read")
+
+
 def _race_kind(outcome: Outcome, trial: int, done: list[Done], name: str) -> str | None:
     refusals = {
         "another run is rewriting it": "refused: another run is rewriting it",
-        "it changed while it was rewritten": "refused: it changed meanwhile",
+        **{words: "refused: it changed meanwhile" for words in _CHANGED_MEANWHILE},
     }
     kinds = []
     for one in done:
@@ -484,7 +490,7 @@ def _append_trial(
             if j == len(lines)
             else "some records appended before it read the log, the rest after the rename"
         )
-    elif done.status == 1 and "it changed while it was rewritten" in done.err and str(log) in done.err:
+    elif done.status == 1 and any(words in done.err for words in _CHANGED_MEANWHILE) and str(log) in done.err:
         if now != original + appended or old is not None:
             outcome.violate(trial, f"refused, but FILE is {len(now)} bytes, FILE.bak {_describe(old)}")
             return
