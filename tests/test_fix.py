@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 import warnings
 from pathlib import Path
 
@@ -15,11 +16,12 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 import targetlang.fix._rewriter
 from targetlang import SourceSyntaxError
-from targetlang.fix import RULES, _imports, _positions, _walk, fix_source
+from targetlang.fix import RULES, Rule, _imports, _positions, _walk, fix_source
 from targetlang.fix._apis import DEFAULT_TABLE
 from targetlang.fix._positions import starts
 from targetlang.fix._prefilter import hits
 from targetlang.fix._python_syntax import statement_lines
+from targetlang.fix._rule_docs import rule_doc
 from targetlang.fix._sparse import sparse
 from targetlang.fix._survey import Survey
 
@@ -537,21 +539,16 @@ def test_one_run_reaches_the_fixed_point() -> None:
     assert not any(f.applied for f in again.findings)
 
 
-def test_every_rule_has_a_safety() -> None:
-    assert set(RULES) == {
-        "target-string",
-        "target-helper",
-        "canon-target",
-        "target-property",
-        "dynamic-target",
-        "target-unknown-kind",
-        "target-unknown-tag",
-        "target-unknown-attr",
-        "target-rejected",
-        "target-attr-type",
-        "target-str-compare",
-        "text-target",
-    }
+@pytest.mark.parametrize("rule", RULES.values(), ids=lambda rule: rule.id)
+def test_every_rule_says_how_safe_its_fixes_are(rule: Rule) -> None:
+    """The safety a rule's row gives is what its page shows: a safe rule has an example fixed
+    under ``--write`` (a ``python after`` block), an unsafe one only examples fixed under
+    ``--unsafe-fixes`` (``python after unsafe``), a report-only one no example fixed at all."""
+    page = rule_doc(rule.id)
+    assert page is not None, rule.id
+    afters = re.findall(r"^```python after(.*)$", page, re.M)
+    shown = "report-only" if not afters else "safe" if "" in afters else "unsafe"
+    assert shown == rule.safety
 
 
 def test_package_docstring_examples() -> None:

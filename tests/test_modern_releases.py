@@ -20,6 +20,7 @@ from targetlang.migration import RULE_ALIASES, RULES, migrate, rule_id
 from targetlang.migration._checks import checks_file
 
 from .conftest import Run, oracle_script
+from .doc_refresh import shown
 from .newest import MODERN_LIST, MODERN_NAMES, NEWEST, NEWEST_MINOR, UNKNOWN
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,16 +31,55 @@ def _extractor() -> ModuleType:
     return oracle_script("extract_schemas")
 
 
+_NEWEST_IN_PROSE = (
+    # (page, the sentence naming the newest release, with the release as its one group)
+    ("docs/migration.md", re.compile(r"the default is the newest,\s+(\d+\.\d+)\.")),
+    ("README.md", re.compile(r"\(v0\.7 to\s+(\d+\.\d+), extracted from each release's source\)")),
+)
+_DEFAULT_MARK = "; the default"
+
+
+def _names(release: str, what: str) -> set[str]:
+    data = json.loads((DATA / f"{what}-v{release}.json").read_text(encoding="utf-8"))
+    return set(data[what])
+
+
+def _changes(what: str, release: str, before: str) -> str:
+    now, then = _names(release, what), _names(before, what)
+    moves = [f"{sign}{', '.join(sorted(names))}" for sign, names in (("+", now - then), ("-", then - now)) if names]
+    return f"{what} {len(now)}" + (f" ({'; '.join(moves)})" if moves else "")
+
+
+def release_row(release: str) -> str:
+    """A row of docs/migration.md's "Modern releases" for a release added as data, written by
+    ``--refresh-docs`` from what its data changed since the release before (prose may follow)."""
+    before = MODERN_NAMES[MODERN_NAMES.index(release) - 1]
+    changed = f"{_changes('kinds', release, before)}; {_changes('tags', release, before)}"
+    return f"| {release} | {changed} | from the data of `v{release}.0`{_DEFAULT_MARK} |"
+
+
 def test_the_docs_prose_names_every_release_and_the_newest() -> None:
-    """What the transcripts cannot say (tests/doc_refresh.py writes those): a release added as data
-    without its row in docs/migration.md's table, or prose still naming the one before, fails."""
-    root = Path(__file__).resolve().parents[1]
-    guide = (root / "docs" / "migration.md").read_text(encoding="utf-8")
-    table = guide.split("## Modern releases", 1)[1].split("\n\n|", 1)[1].split("\n\n", 1)[0]
-    assert [row.split("|")[1].strip() for row in table.split("\n")[2:]] == list(MODERN_NAMES)
-    assert f"the default is the newest, {NEWEST}." in " ".join(guide.split())
-    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
-    assert f"(v0.7 to {NEWEST}, extracted from each release's source)" in readme
+    """What the transcripts cannot say: a release added as data without its row in
+    docs/migration.md's table, or prose still naming the one before, fails; ``--refresh-docs``
+    writes the missing rows (from the data), moves "the default" to the newest row and names the
+    newest in the prose (tests/doc_refresh.py)."""
+    for page_name, sentence in _NEWEST_IN_PROSE:
+        page = ROOT / page_name
+        found = sentence.search(page.read_text(encoding="utf-8"))
+        assert found is not None, f"{page_name}: {sentence.pattern}"
+        named = found[0][: found.start(1) - found.start()] + NEWEST + found[0][found.end(1) - found.start() :]
+        shown(page, found[0], named, f"{page_name} names the newest release")
+    guide = ROOT / "docs" / "migration.md"
+    table = guide.read_text(encoding="utf-8").split("## Modern releases", 1)[1].split("\n\n|", 1)[1]
+    rows = ("|" + table.split("\n\n", 1)[0]).split("\n")[2:]
+    written = {row.split("|")[1].strip(): row for row in rows}
+    wanted = []
+    for release in MODERN_NAMES:
+        row = written.get(release) or release_row(release)
+        # "the default" ends the newest row's last cell, and no other
+        end = f"{_DEFAULT_MARK} |" if release == NEWEST else " |"
+        wanted.append(row.removesuffix(f"{_DEFAULT_MARK} |").removesuffix(" |") + end)
+    shown(guide, "\n".join(rows), "\n".join(wanted), "docs/migration.md's Modern releases table")
 
 
 def test_the_extractor_regenerates_each_modern_release_byte_for_byte() -> None:
