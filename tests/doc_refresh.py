@@ -3,10 +3,11 @@
 A page shows real output: a transcript's test fails when the output changes. After a change that
 changes it everywhere on purpose (a TVM release: the newest release's name is in many messages),
 ``python -m pytest --refresh-docs`` writes what each command prints now in place of what the
-page showed, then the tests pass; so is the prose that names the newest release, and a release's row
-of docs/migration.md's table is added from its data (``tests/test_modern_releases.py``). Read the
-diff before committing it: a refreshed transcript is whatever the code printed. Only text a test compares is written, each change in one page at a
-time (a lock on the page: the suite's workers may refresh the same page at once).
+page showed, then the tests pass; so is the prose that names the newest release, and a release's
+row of docs/migration.md's table is added from its data (``tests/test_modern_releases.py``).
+Read the diff before committing it: a refreshed transcript is whatever the code printed. Only
+text a test compares is written, each change in one page at a time (a lock on the page: the
+suite's workers may refresh the same page at once).
 """
 
 from __future__ import annotations
