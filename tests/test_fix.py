@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import re
 import warnings
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from targetlang.fix._survey import Survey
 
 from .conftest import Run, examples
 from .newest import MODERN_NAMES
+from .test_fix_docs import blocks
 from .test_fix_fixed_point import _NESTED
 
 # (id, source, fixed with safe fixes, the rules found in order)
@@ -526,8 +526,8 @@ def test_python_that_does_not_parse_is_an_error_even_without_a_target() -> None:
         fix_source("x = (")  # (issue 28's case: no path, nothing a target could be)
 
 
-# A file without a target is compiled, not parsed into a tree (a fifth faster): Python the compiler
-# alone refuses is read as before, and what neither reads fails as before, at the same place.
+# A file without a target is read as Python's parser reads it: what only the compiler refuses is
+# read (a syntax check by compile() would refuse it), what the parser refuses fails, at its place.
 _NO_TARGET_SYNTAX = [
     ("return at the top", "return 1\n", None),
     ("nonlocal at the top", "nonlocal x\n", None),
@@ -551,10 +551,12 @@ def test_python_without_a_target_is_read_as_python_reads_it(source: str, where: 
     assert (info.value.line, info.value.column) == where
 
 
-def test_a_chain_too_deep_for_python_is_too_deep_without_a_target() -> None:
-    # (the compiler gives up: the parse decides, and says where, as before)
-    with pytest.raises(NestingTooDeepError):
-        fix_source("x = " + "a." * 2985 + "b\n", path="a.py")
+def test_brackets_too_deep_for_python_are_too_deep_without_a_target() -> None:
+    # (Python's tokenizer refuses past 200 levels: too deep, at the first bracket past what the
+    # fixer takes, whatever the file holds)
+    with pytest.raises(NestingTooDeepError) as info:
+        fix_source("x = " + "(" * 300 + "1" + ")" * 300 + "\n", path="a.py")
+    assert (info.value.line, info.value.column) == (1, 55)
 
 
 def test_one_run_reaches_the_fixed_point() -> None:
@@ -577,9 +579,11 @@ def test_every_rule_says_how_safe_its_fixes_are(rule: Rule) -> None:
     ``--unsafe-fixes`` (``python after unsafe``), a report-only one no example fixed at all."""
     page = rule_doc(rule.id)
     assert page is not None, rule.id
-    afters = re.findall(r"^```python after(.*)$", page, re.M)
-    shown = "report-only" if not afters else "safe" if "" in afters else "unsafe"
+    # (read as tests/test_fix_docs.py runs the examples: by the words of each fence's info)
+    afters = [block.info[2:] for block in blocks(page) if block.info[:2] == ("python", "after")]
+    shown = "report-only" if not afters else "safe" if () in afters else "unsafe"
     assert shown == rule.safety
+    assert all(extra in ((), ("unsafe",)) for extra in afters), afters
 
 
 def test_package_docstring_examples() -> None:

@@ -3,6 +3,7 @@ release a migration writes for picked by ``--target-version``."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -31,11 +32,18 @@ def _extractor() -> ModuleType:
     return oracle_script("extract_schemas")
 
 
+def _sentence(before: str, after: str) -> re.Pattern[str]:
+    # the words as written, wrapped anywhere, around the release named
+    words = [r"\s+".join(map(re.escape, part.split())) for part in (before, after)]
+    return re.compile(words[0] + r"\s+(\d+\.\d+)" + words[1])
+
+
 _NEWEST_IN_PROSE = (
     # (page, the sentence naming the newest release, with the release as its one group)
-    ("docs/migration.md", re.compile(r"the default is the newest,\s+(\d+\.\d+)\.")),
-    ("README.md", re.compile(r"\(v0\.7 to\s+(\d+\.\d+), extracted from each release's source\)")),
+    ("docs/migration.md", _sentence("the default is the newest,", ".")),
+    ("README.md", _sentence("(v0.7 to", ", extracted from each release's source)")),
 )
+# ends the last cell of the newest release's row: the release migrate writes for unless told
 _DEFAULT_MARK = "; the default"
 
 
@@ -44,25 +52,39 @@ def _names(release: str, what: str) -> set[str]:
     return set(data[what])
 
 
-def _changes(what: str, release: str, before: str) -> str:
-    now, then = _names(release, what), _names(before, what)
+def _changes(what: str, release: str, before: str | None) -> str:
+    now = _names(release, what)
+    then = now if before is None else _names(before, what)
     moves = [f"{sign}{', '.join(sorted(names))}" for sign, names in (("+", now - then), ("-", then - now)) if names]
     return f"{what} {len(now)}" + (f" ({'; '.join(moves)})" if moves else "")
 
 
 def release_row(release: str) -> str:
     """A row of docs/migration.md's "Modern releases" for a release added as data, written by
-    ``--refresh-docs`` from what its data changed since the release before (prose may follow)."""
-    before = MODERN_NAMES[MODERN_NAMES.index(release) - 1]
+    ``--refresh-docs`` from what its data changed since the modern release before (the first,
+    its counts alone); what the data cannot say is added by hand."""
+    index = MODERN_NAMES.index(release)
+    before = MODERN_NAMES[index - 1] if index else None
     changed = f"{_changes('kinds', release, before)}; {_changes('tags', release, before)}"
-    return f"| {release} | {changed} | from the data of `v{release}.0`{_DEFAULT_MARK} |"
+    files = f"`kinds-v{release}.json`, `tags-v{release}.json`"
+    return f"| {release} | {changed} | from its data ({files}){_DEFAULT_MARK} |"
+
+
+def _release_table(guide: str) -> list[str]:
+    """The rows of docs/migration.md's "Modern releases" table, as written (its first table)."""
+    section = guide.split("## Modern releases", 1)[1].split("\n## ", 1)[0].split("\n")
+    start = next((n for n, line in enumerate(section) if line.startswith("|")), None)
+    assert start is not None, "docs/migration.md: no table under '## Modern releases'"
+    table = list(itertools.takewhile(lambda line: line.startswith("|"), section[start:]))
+    return table[2:]  # (after the header and its rule)
 
 
 def test_the_docs_prose_names_every_release_and_the_newest() -> None:
     """What the transcripts cannot say: a release added as data without its row in
     docs/migration.md's table, or prose still naming the one before, fails; ``--refresh-docs``
     writes the missing rows (from the data), moves "the default" to the newest row and names the
-    newest in the prose (tests/doc_refresh.py)."""
+    newest in the prose (tests/doc_refresh.py). A row of no modern release, or two of one, is
+    for a person to mend: it fails either way."""
     for page_name, sentence in _NEWEST_IN_PROSE:
         page = ROOT / page_name
         found = sentence.search(page.read_text(encoding="utf-8"))
@@ -70,15 +92,14 @@ def test_the_docs_prose_names_every_release_and_the_newest() -> None:
         named = found[0][: found.start(1) - found.start()] + NEWEST + found[0][found.end(1) - found.start() :]
         shown(page, found[0], named, f"{page_name} names the newest release")
     guide = ROOT / "docs" / "migration.md"
-    table = guide.read_text(encoding="utf-8").split("## Modern releases", 1)[1].split("\n\n|", 1)[1]
-    rows = ("|" + table.split("\n\n", 1)[0]).split("\n")[2:]
-    written = {row.split("|")[1].strip(): row for row in rows}
+    rows = _release_table(guide.read_text(encoding="utf-8"))
+    releases = [row.split("|")[1].strip() for row in rows]
+    assert set(releases) <= set(MODERN_NAMES) and len(set(releases)) == len(releases), releases
+    written = dict(zip(releases, rows, strict=True))
     wanted = []
     for release in MODERN_NAMES:
-        row = written.get(release) or release_row(release)
-        # "the default" ends the newest row's last cell, and no other
-        end = f"{_DEFAULT_MARK} |" if release == NEWEST else " |"
-        wanted.append(row.removesuffix(f"{_DEFAULT_MARK} |").removesuffix(" |") + end)
+        cells = (written.get(release) or release_row(release)).rstrip().removesuffix("|").rstrip()
+        wanted.append(cells.removesuffix(_DEFAULT_MARK) + (_DEFAULT_MARK if release == NEWEST else "") + " |")
     shown(guide, "\n".join(rows), "\n".join(wanted), "docs/migration.md's Modern releases table")
 
 
