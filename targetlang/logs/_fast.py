@@ -39,6 +39,12 @@ alone (:mod:`._scheduler_schema`, one pass of msgspec's typed decoder): ``logs c
 splices, where records.py's pattern finds the target and host tokens, what migrating the first
 record of those tokens gave. ``logs stats`` counts a record like one counted before by that one's
 plan (:class:`~._fast_stats.StatsLines`). tests/test_logs_fast.py compares these with the general path.
+
+The byte shapes (:data:`V01`, :data:`V02`, :data:`AS_HEAD`) are made from the rows of
+:data:`~.formats.FORMATS`; the tests of a decoded value (``"v"`` is 0.1, ``"input"`` a list
+whose first item is a string...) are written out in each shortcut's loop, each as strict as that
+command needs: one function shared by the three cost 100 ns a line more (a call and a tuple,
+measured over 84,258 lines), a fiftieth of what ``logs check`` spends on a line.
 """
 
 from __future__ import annotations
