@@ -16,7 +16,7 @@ import targetlang.fix._sparse
 from targetlang.fix import fix_source
 from targetlang.fix._prefilter import hits
 from targetlang.fix._python import fix_python
-from targetlang.fix._python_syntax import Reading
+from targetlang.fix._python_syntax import Reading, may_need_fixing
 from targetlang.fix._sparse import sparse
 from targetlang.helpers import HELPERS
 
@@ -318,6 +318,7 @@ def _passes_the_prefilter(source: str) -> list[tuple[int, str, str]]:
     """``source``'s findings read whole, found as well past the prefilter (which it passes)."""
     whole = _whole(source)
     assert hits(source)
+    assert isinstance(may_need_fixing(source, "x.py", None), Reading)
     assert [(f.line, f.rule, f.safety) for f in fix_source(source, path="x.py").findings] == whole
     return whole
 
@@ -359,6 +360,16 @@ KEPT_BY_THE_PREFILTER = [
     # an option right after a run-time value, which may end in a space (found by
     # tests/test_fix_generated.py: the kind split across the template and its value)
     "tgt = Target('o%s-device ' % ('pencl ',))\n",
+    # in a file with a target, a text built where an API reads it (dynamic-target) is read too,
+    # though no pattern finds it; a call whose target is a name or one word is left out
+    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\nk = "cuda"\n\n\ndef f(m, o):\n'
+    '    return tvm.build(m, k + " " + o)\n',
+    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\n\n\ndef f(m, k, o):\n'
+    '    return tvm.build(m, "%s %s" % (k, o))\n',
+    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\ntvm.build(\n    m,\n    "%s %s" % (k, o),\n)\n',
+    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\ntvm.build(m, target=k + " -mcpu=a", **kw)\n',
+    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\nk = "x"\ntvm.build(m, "%s -mcpu=a" % k, "llvm")\n',
+    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\nx = tvm.build(m, "cuda")\ny = tvm.compile(m, target=t)\n',
 ]
 # ... and what they do not read does not (37 files of TVM v0.23.0 LibCST read for nothing)
 PASSED_OVER_BY_THE_PREFILTER = [
@@ -374,6 +385,38 @@ PASSED_OVER_BY_THE_PREFILTER = [
     'from tvm.target import Target\nwith Target("nvidia/geforce-rtx-2080-ti", host="llvm"):\n    pass\n',
     'import tvm\nt = tvm.target.Target("aws/cpu/c5.9xlarge")\n',
 ]
+# A modern target reaches a target position through a call of an API in the same text, under
+# any name an import gives it: what the modern rules report
+MODERN_TARGETS_CALLED = [
+    'from tvm import compile as build_it\ncfg = {"kind": "hybrid"}\nbuild_it(mod, target=cfg)\n',
+    'from tvm.target import Target as T\nT("cutlass")\n',
+    'import tvm.relay.build as b\nb(mod, "cutlass")\n',
+    "import tvm.script.tir as T\n\n\n@T.prim_func\ndef f():\n"
+    '    T.func_attr({"target": T.target({"kind": "hybrid"})})\n',
+    'import tvm\nx = "cutlass"\ntvm.build(m, target=x)\n',
+    'cfg = \'{"kind": "hybrid"}\'\nrelay.build(mod, cfg)\n',
+]
+# ... and where no call could be one, they are data: passed over (15 files of TVM v0.23.0 that
+# name a removed kind, "cutlass", or hold a dict with a "kind" or "tag" key)
+MODERN_DATA = [
+    'cfg = {"kind": "hybrid"}\nprint(cfg)\n',
+    'logger = logging.getLogger("cutlass")\n',
+    'patterns = get_patterns_with_prefix("cublas")\n',
+    'IMAGES = {"ci_cpu": {"tag": "tlcpack/ci-cpu:20240105"}}\n',
+    'attrs = {"Codegen": "cutlass", "global_symbol": "f"}\n',
+]
+
+
+@pytest.mark.parametrize("source", MODERN_TARGETS_CALLED)
+def test_a_modern_target_an_api_reads_passes_the_prefilter(source: str) -> None:
+    assert any(rule == "target-unknown-kind" for _, rule, _ in _passes_the_prefilter(source))
+
+
+@pytest.mark.parametrize("source", MODERN_DATA)
+def test_a_modern_target_no_api_reads_is_passed_over(source: str) -> None:
+    assert hits(source)
+    assert _whole(source) == []
+    assert may_need_fixing(source, "x.py", None) is False
 
 
 @pytest.mark.parametrize("source", KEPT_BY_THE_PREFILTER)

@@ -121,7 +121,7 @@ def fix_source(
         # does, nor Python that holds nothing the rules look for (most files of a tree)
         from ._python_syntax import may_need_fixing
 
-        read = may_need_fixing(code, name, registry)
+        read = may_need_fixing(code, name, registry, table)
         if read is False:
             return code, []
         return _python_fixer()(

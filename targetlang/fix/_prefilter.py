@@ -7,10 +7,20 @@ import functools
 import re
 
 from .._registry import Registry
+from ._apis import DEFAULT_TABLE, EVERY_POSITIONAL, ApiTable
 from ._convert import reading_registry
 from ._properties import REMOVED_PROPERTIES
 
-__all__ = ["GUESSED_RECEIVERS", "former_kinds", "helper_names", "hits", "kind_names", "worth_parsing"]
+__all__ = [
+    "GUESSED_RECEIVERS",
+    "api_names",
+    "former_kinds",
+    "helper_names",
+    "hits",
+    "hits_of",
+    "kind_names",
+    "worth_parsing",
+]
 
 GUESSED_RECEIVERS = frozenset({"target", "tgt", "tvm_target", "target_host", "host"})
 """The names a receiver is taken for a ``Target`` by, where nothing else says what it holds."""
@@ -41,28 +51,97 @@ def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
     """The spans of ``text`` that may hold what the rules look for (empty where
     :func:`worth_parsing` says no): the statements they are in are the ones LibCST reads
     (:mod:`._sparse`)."""
-    looks, _, properties = _prefilter(registry)
-    found = [match.span() for pattern in looks for match in pattern.finditer(text)]
-    found += [match.span() for match in _IN_STR.finditer(text) if _option_searched(text, match)]
+    return hits_of(text, registry)[0]
+
+
+def hits_of(text: str, registry: Registry | None = None) -> tuple[list[tuple[int, int]], bool]:
+    """:func:`hits`, and whether every one is of a modern target alone (a dict or JSON text
+    with a kind or a tag, a removed kind's name alone in quotes, a tag in ``Target(...)``): what
+    those rules report is a value that reaches a target position of an API
+    (:func:`._modern.is_target`), which only a call in the same text makes
+    (:func:`._python_syntax.calls_target_api`)."""
+    looks, legacy, properties = _prefilter(registry)
+    found: list[tuple[int, int]] = []
+    modern = True
+    for index, pattern in enumerate(looks):
+        for match in pattern.finditer(text):
+            found.append(match.span())
+            if modern and index and index < len(looks) - _MODERN_PATTERNS:
+                modern = False
+            elif modern and not index and match["former"] is None:
+                modern = False
     found += [match.span() for match in _TAG_TARGET.finditer(text) if _tag_unknown(text, match)]
+    others = len(found)
+    found += [match.span() for match in _IN_STR.finditer(text) if _option_searched(text, match)]
     read = [match.span() for match in properties.finditer(text)]  # (the word after: it reads every character)
     if read and _TARGET_WORD.search(text):
         found += read
     for alias in _module_aliases(text):
         found += [match.span() for match in _helper_call(alias).finditer(text)]
+    # (a removed kind's name matched took its closing quote, which may open what the legacy
+    # patterns look for: they are asked again, alone, where nothing else was found)
+    modern = modern and bool(found) and len(found) == others and legacy[0].search(text) is None
     if found:
         # in a file that has any, what the survey looks at is broader than what gates the file:
         # any text with an option (of a kind no registry knows), every call where a target is
         # read (a text built there is read whole), and any text shaped as a tag
         for pattern in (_ANY_OPTION, _TAG_TEXT):
             found += [match.span() for match in pattern.finditer(text)]
-        # (a name that ends in an API's, _target( or cache_build(, is another function)
+        # (a name that ends in an API's, _target( or cache_build(, is another function; a call
+        # whose target is a name or a literal of one word, or none, has no text built there)
         found += [
             match.span()
             for match in _api_call().finditer(text)
-            if not match.start() or not _NAME_CHARACTER.match(text, match.start() - 1)
+            if (not match.start() or not _NAME_CHARACTER.match(text, match.start() - 1))
+            and not _target_written_whole(text, match)
         ]
-    return found
+    return found, bool(found) and modern
+
+
+# A call's arguments on one line, brackets one level deep inside, with no backslash or comment:
+# the arguments that may be a target are read from it (a call otherwise is kept)
+# (a string inside the inner brackets is not read: such a call is kept)
+_ARGUMENTS = re.compile(r"""(?:[^()\[\]{}"'\\#\n]|[(\[{][^()\[\]{}"'\\#\n]*[)\]}]|"[^"\\\n]*"|'[^'\\\n]*')*\)""")
+_ARGUMENT = re.compile(r"""(?:[^,()\[\]{}"']|[(\[{][^()\[\]{}"']*[)\]}]|"[^"]*"|'[^']*')+""")
+_KEYWORD = re.compile(r"""\s*(\w+)\s*=(?!=)""")
+# a target a call cannot build: a name, or a literal with no space, brace, percent or backslash
+_WHOLE_TARGET = re.compile(r"""\s*(?:[A-Za-z_][\w.]*|[rRuUbB]{0,2}(["'])[^"'\\\s{}%]*\1)\s*""")
+
+
+def _target_written_whole(text: str, match: re.Match[str]) -> bool:
+    """Whether each argument of the call of an API at ``match`` that the table reads as a target
+    is a name or a one-word literal, or absent: what a rule reads of such a call is found at the
+    literal, or where the name is bound (the prefilter's own patterns)."""
+    arguments = _ARGUMENTS.match(text, match.end(), match.end() + 2000)
+    if arguments is None:
+        return False
+    positions, keywords = _argument_reads()[match[0][:-1].rstrip()]
+    position = 0
+    for argument in _ARGUMENT.finditer(text, match.end(), arguments.end() - 1):
+        value, keyword = argument[0], _KEYWORD.match(argument[0])
+        if value.lstrip().startswith("*"):
+            return False
+        if keyword is not None:
+            reads, value = keyword[1] in keywords, value[keyword.end() :]
+        else:
+            reads = position in positions or EVERY_POSITIONAL in positions
+            position += 1
+        if reads and not _WHOLE_TARGET.fullmatch(value):
+            return False
+    return True
+
+
+@functools.cache
+def _argument_reads() -> dict[str, tuple[frozenset[int], frozenset[str]]]:
+    """Per last word of an API's name (:func:`api_names`), the positions and keywords any API of
+    that name reads as a target."""
+    reads: dict[str, tuple[set[int], set[str]]] = {}
+    for row in DEFAULT_TABLE.rows:
+        for name in (row.name, *row.aliases):
+            positions, keywords = reads.setdefault(name.rsplit(".", 1)[-1], (set(), set()))
+            positions.update(row.positions)
+            keywords.update(row.keywords)
+    return {name: (frozenset(p), frozenset(k)) for name, (p, k) in reads.items()}
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
@@ -128,10 +207,16 @@ _TAG_TEXT = re.compile(r"""["']\s*[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+\s*["']""")
 
 @functools.cache
 def _api_call() -> re.Pattern[str]:
-    from ._apis import DEFAULT_TABLE
-
-    names = sorted({row.name.rsplit(".", 1)[-1] for row in DEFAULT_TABLE.rows}, key=len, reverse=True)
+    names = sorted(api_names(DEFAULT_TABLE), key=len, reverse=True)
     return re.compile(rf"(?:{'|'.join(map(re.escape, names))})\s*\(")
+
+
+@functools.lru_cache(maxsize=8)
+def api_names(table: ApiTable) -> frozenset[str]:
+    """The last word of the name and of each alias of every API of ``table``: what a call of
+    one is written with, or the import that names it (``ApiTable.find`` matches no call whose
+    name ends otherwise)."""
+    return frozenset(name.rsplit(".", 1)[-1] for row in table.rows for name in (row.name, *row.aliases))
 
 
 @functools.lru_cache(maxsize=8)
@@ -150,7 +235,6 @@ def _prefilter(
     pattern may find a little more, never less)."""
     kinds = "|".join(sorted(map(re.escape, kind_names(registry)), key=len, reverse=True))
     removed = _removed_alternation()
-    head = rf"""(?:{kinds}|{_FIELD})"""
     # where a target must stand, a text with a dash (in the code a fix wrote: a dash first, after
     # a space or after a field, whose value may end in one, an option; "num-cores" in a dict it
     # wrote is none)
@@ -159,19 +243,22 @@ def _prefilter(
         r"""target(?:_host)?\s*=[^)]{0,400}?["']""",
         r"""host\s*=[^)]{0,400}?["']""",
     )
-    # what follows a quote: the engine stops at every quote of the text (most of the time this
+    # What follows a quote: the engine stops at every quote of the text (most of the time this
     # pattern takes), so the modern rules' kind TVM removed, alone in its quotes, is looked for
-    # in the same pass (a pattern of its own took as long again)
+    # in the same pass (a pattern of its own took as long again). After the blanks, a kind (then
+    # an option later, or a blank and the end of the text), or a field then an option: one
+    # alternation of the kinds tried once (no two alternatives match where one another does:
+    # what starts them differs)
+    after_blanks = rf"""(?:{kinds})(?:[^"'\n]*?\s-|\s+["'{{%])|{_FIELD}[^"'\n]*?\s-"""
     after_quote = (
-        rf"""\s*{head}[^"'\n]*?\s-|\s*(?:{kinds})\s+["'{{%]|\s+-\w|[^"'\n]*\\[xuUN0-7]"""
-        rf"""|\.join\(\s*[\[(](?!{_COMPREHENSION})"""
+        rf"""\s+-\w|[^"'\n]*\\[xuUN0-7]|\.join\(\s*[\[(](?!{_COMPREHENSION})"""
         # a literal compared with str() of what may be a target ("llvm" == str(t)), read by
         # target-str-compare
         r"""|\)*\s*[=!]=\s*str\("""
     )
     former = "|".join(sorted(map(re.escape, former_kinds())))
     looks = (
-        rf"""["'](?:{after_quote}|\s*(?:{former})\s*["'])""",
+        rf"""["'](?:\s*(?:{after_blanks}|(?P<former>(?:{former})\s*["']))|{after_quote})""",
         # (or a run-time value first, then options: f"{kind} {options}", "%s %s" % (...), read by
         # dynamic-target as a target with options appended)
         *(rf"""{where}(?:(?:[^"'\n]*?{_SPACE_OR_FIELD})?-|\s*{_FIELD}\s)""" for where in stands),
@@ -183,7 +270,7 @@ def _prefilter(
         rf"""str\(\s*(?:\w+|[\w.]+\.(?:{'|'.join(GUESSED_RECEIVERS)})|{_CALL})\s*\)\s*(?:[=!]={_THEN_A_STRING}|\.(?:starts|ends)with\b)""",
     )
     legacy = (
-        rf"""["'](?:{after_quote})""",
+        rf"""["'](?:\s*(?:{after_blanks})|{after_quote})""",
         *(rf"""{where}(?:[^"'\n]*?{_SPACE_OR_FIELD})?-""" for where in stands),
         *looks[4:],
     )
@@ -200,6 +287,8 @@ def _prefilter(
     )
 
 
+# the patterns at the end of the prefilter's that find a modern target's dict or text alone
+_MODERN_PATTERNS = 2
 # a tag where a target stands (checked by _tag_unknown)
 _TAG_TARGET = re.compile(r"""Target\(\s*["'][\w.-]+/""")
 _WHOLE_TAG = re.compile(r"""\s*(["'])([^"'\\\n]+)\1\s*[,)]""")

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from .._registry import Registry
 from ..errors import NestingTooDeepError, SourceSyntaxError
+from ._apis import DEFAULT_TABLE, ApiTable
 from ._diff import python_lines
-from ._prefilter import hits
+from ._prefilter import api_names, hits_of
 
 __all__ = [
     "COMPOUND_STATEMENTS",
@@ -26,6 +27,7 @@ __all__ = [
     "MAX_NESTING_COST",
     "MAX_PYTHON_CHARS",
     "Reading",
+    "calls_target_api",
     "check_syntax",
     "first_line",
     "may_need_fixing",
@@ -48,11 +50,11 @@ class Reading:
     hits: tuple[tuple[int, int], ...]
 
 
-def may_need_fixing(text: str, path: str, registry: Registry | None) -> Reading | bool:
+def may_need_fixing(text: str, path: str, registry: Registry | None, table: ApiTable = DEFAULT_TABLE) -> Reading | bool:
     """Whether ``text`` must be read by LibCST: ``False`` when it holds nothing to fix, else what
-    was read of it (``True``: too large to read, the fixer refuses it). Raises
-    :class:`SourceSyntaxError` where Python cannot parse it, as the fixer would, whatever it
-    holds."""
+    was read of it (``True``: too large to read, the fixer refuses it). ``table``: the APIs that
+    take a target. Raises :class:`SourceSyntaxError` where Python cannot parse it, as the fixer
+    would, whatever it holds."""
     text = text.removeprefix("\ufeff")  # (a byte order mark: the fixer keeps it)
     if len(text) > MAX_PYTHON_CHARS:
         return True
@@ -63,8 +65,28 @@ def may_need_fixing(text: str, path: str, registry: Registry | None) -> Reading 
         # and took a tenth less time over TVM's files: it is quadratic in the code objects of one
         # scope alike, 10,000 lines of `f = lambda: 0` 2.8 s against ast.parse's 0.16 s)
         tree = check_syntax(text, path)
-    found = hits(text, registry)
-    return Reading(tree, tuple(found)) if found else False
+    found, modern = hits_of(text, registry)
+    if not found or (modern and not calls_target_api(tree, table)):
+        return False
+    return Reading(tree, tuple(found))
+
+
+def calls_target_api(tree: ast.Module, table: ApiTable) -> bool:
+    """Whether ``tree`` may call an API of ``table``: a call of a name, or of an attribute, that
+    is the last word of one (:func:`._prefilter.api_names`), or of a name an import binds to one
+    (``from tvm import build as b``). More than the survey resolves, never less."""
+    names = api_names(table)
+    bound = set(names)
+    calls: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            calls.append(node.func)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update(a.asname for a in node.names if a.asname and a.name.rsplit(".", 1)[-1] in names)
+    return any(
+        (isinstance(func, ast.Attribute) and func.attr in names) or (isinstance(func, ast.Name) and func.id in bound)
+        for func in calls
+    )
 
 
 def check_syntax(text: str, path: str) -> ast.Module:
