@@ -391,6 +391,8 @@ MODERN_TARGETS_CALLED = [
     'from tvm import compile as build_it\ncfg = {"kind": "hybrid"}\nbuild_it(mod, target=cfg)\n',
     'from tvm.target import Target as T\nT("cutlass")\n',
     'import tvm.relay.build as b\nb(mod, "cutlass")\n',
+    # (the call met before the import that names it, in the order Python's tree is walked)
+    'cfg = {"kind": "hybrid"}\nr = b(mod, cfg)\nif True:\n    from tvm import build as b\n',
     "import tvm.script.tir as T\n\n\n@T.prim_func\ndef f():\n"
     '    T.func_attr({"target": T.target({"kind": "hybrid"})})\n',
     'import tvm\nx = "cutlass"\ntvm.build(m, target=x)\n',

@@ -77,16 +77,20 @@ def calls_target_api(tree: ast.Module, table: ApiTable) -> bool:
     (``from tvm import build as b``). More than the survey resolves, never less."""
     names = api_names(table)
     bound = set(names)
-    calls: list[ast.expr] = []
+    called: list[str] = []  # the names called, not (yet) known to be an API's
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            calls.append(node.func)
+            func = node.func
+            if isinstance(func, ast.Attribute):
+                if func.attr in names:
+                    return True
+            elif isinstance(func, ast.Name):
+                if func.id in bound:
+                    return True
+                called.append(func.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             bound.update(a.asname for a in node.names if a.asname and a.name.rsplit(".", 1)[-1] in names)
-    return any(
-        (isinstance(func, ast.Attribute) and func.attr in names) or (isinstance(func, ast.Name) and func.id in bound)
-        for func in calls
-    )
+    return any(name in bound for name in called)
 
 
 def check_syntax(text: str, path: str) -> ast.Module:
