@@ -360,6 +360,9 @@ KEPT_BY_THE_PREFILTER = [
     # an option right after a run-time value, which may end in a space (found by
     # tests/test_fix_generated.py: the kind split across the template and its value)
     "tgt = Target('o%s-device ' % ('pencl ',))\n",
+    # a removed property tested by name alone (target-property)
+    'def f(t: Target):\n    return hasattr(t, "device_name")\n',
+    'def f(target):\n    return hasattr(\n        target.host,  # (the host)\n        "vtcm_capacity",\n    )\n',
     # in a file with a target, a text built where an API reads it (dynamic-target) is read too,
     # though no pattern finds it; a call whose target is a name or one word is left out
     'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\nk = "cuda"\n\n\ndef f(m, o):\n'

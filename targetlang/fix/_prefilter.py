@@ -42,7 +42,7 @@ def worth_parsing(text: str, registry: Registry | None = None, *, written: bool 
         any(pattern.search(text) for pattern in (legacy if written else looks))
         or any(_option_searched(text, match) for match in _IN_STR.finditer(text))
         or any(_tag_unknown(text, match) for match in _TAG_TARGET.finditer(text))
-        or bool(properties.search(text) and _TARGET_WORD.search(text))
+        or bool((properties.search(text) or _hasattr().search(text)) and _TARGET_WORD.search(text))
         or any(_helper_call(alias).search(text) for alias in _module_aliases(text))
     )
 
@@ -74,6 +74,7 @@ def hits_of(text: str, registry: Registry | None = None) -> tuple[list[tuple[int
     others = len(found)
     found += [match.span() for match in _IN_STR.finditer(text) if _option_searched(text, match)]
     read = [match.span() for match in properties.finditer(text)]  # (the word after: it reads every character)
+    read += [match.span() for match in _hasattr().finditer(text)]
     if read and _TARGET_WORD.search(text):
         found += read
     for alias in _module_aliases(text):
@@ -285,6 +286,15 @@ def _prefilter(
         tuple(map(re.compile, legacy)),
         re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b"),
     )
+
+
+@functools.cache
+def _hasattr() -> re.Pattern[str]:
+    """A removed property tested by name (``hasattr(t, "device_name")``, read by
+    target-property): no ``.name`` need be written beside it."""
+    names = "|".join(sorted(REMOVED_PROPERTIES))
+    receiver = r"""(?:[^"'()]|\([^()]*\)|"[^"\n]*"|'[^'\n]*'){0,200}?"""
+    return re.compile(rf"""hasattr\s*\({receiver}["'](?:{names})["']""")
 
 
 # the patterns at the end of the prefilter's that find a modern target's dict or text alone
