@@ -14,6 +14,7 @@ import pytest
 import targetlang.fix._python
 import targetlang.fix._sparse
 from targetlang.fix import fix_source
+from targetlang.fix._apis import DEFAULT_TABLE, parse_api
 from targetlang.fix._prefilter import hits
 from targetlang.fix._python import fix_python
 from targetlang.fix._python_syntax import Reading, may_need_fixing
@@ -318,7 +319,7 @@ def _passes_the_prefilter(source: str) -> list[tuple[int, str, str]]:
     """``source``'s findings read whole, found as well past the prefilter (which it passes)."""
     whole = _whole(source)
     assert hits(source)
-    assert isinstance(may_need_fixing(source, "x.py", None), Reading)
+    assert isinstance(may_need_fixing(source, "x.py", None, DEFAULT_TABLE), Reading)
     assert [(f.line, f.rule, f.safety) for f in fix_source(source, path="x.py").findings] == whole
     return whole
 
@@ -333,6 +334,13 @@ def test_a_helper_called_under_any_imported_name_passes_the_prefilter(source: st
 # written: str() of a name or of an attribute named so, compared with a literal (after a line
 # break too) or tested with startswith; a literal with a dash searched for in str(); a join of a
 # list or tuple of parts
+# a file with a target in it, long enough to be read through its sparse view
+PADDED = (
+    "import tvm\n"
+    + "".join(f"v{i} = {i}\n" for i in range(30))
+    + 't = tvm.target.Target("llvm -mcpu=a")\n'
+    + "".join(f"w{i} = {i}\n" for i in range(30))
+)
 KEPT_BY_THE_PREFILTER = [
     'import tvm\ntarget = tvm.target.Target("llvm")\nif "-mcpu" in str(target):\n    pass\n',
     'def f(target):\n    return str(target) == "llvm"\n',
@@ -363,16 +371,28 @@ KEPT_BY_THE_PREFILTER = [
     # a removed property tested by name alone (target-property)
     'def f(t: Target):\n    return hasattr(t, "device_name")\n',
     'def f(target):\n    return hasattr(\n        target.host,  # (the host)\n        "vtcm_capacity",\n    )\n',
-    # in a file with a target, a text built where an API reads it (dynamic-target) is read too,
-    # though no pattern finds it; a call whose target is a name or one word is left out
-    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\nk = "cuda"\n\n\ndef f(m, o):\n'
-    '    return tvm.build(m, k + " " + o)\n',
-    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\n\n\ndef f(m, k, o):\n'
-    '    return tvm.build(m, "%s %s" % (k, o))\n',
-    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\ntvm.build(\n    m,\n    "%s %s" % (k, o),\n)\n',
-    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\ntvm.build(m, target=k + " -mcpu=a", **kw)\n',
-    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\nk = "x"\ntvm.build(m, "%s -mcpu=a" % k, "llvm")\n',
-    'import tvm\nt = tvm.target.Target("llvm -mcpu=a")\nx = tvm.build(m, "cuda")\ny = tvm.compile(m, target=t)\n',
+    # a removed property tested by name, past what a pattern of the call could read: the name
+    # alone in quotes counts where the text calls hasattr
+    'cfg = {"kind": "llvm"}; ok = hasattr(target' + " " * 210 + ', "device_name")\n',
+    'ok = hasattr(target,  # it\'s "cutlass"\n "device_name")\n',
+    # in a file with a target (padded: a file of few lines is read whole), a text built where an
+    # API reads it (dynamic-target) is read too, though no pattern finds it; a call whose target
+    # is a name or one word is left out, unless its arguments are not read so or an import gives
+    # an API's word to another function
+    *(
+        PADDED + call
+        for call in (
+            'k = "cuda"\n\n\ndef f(m, o):\n    return tvm.build(m, k + " " + o)\n',
+            'def f(m, k, o):\n    return tvm.build(m, "%s %s" % (k, o))\n',
+            'tvm.build(\n    m,\n    "%s %s" % (k, o),\n)\n',
+            'tvm.build(m, target=k + " -mcpu=a", **kw)\n',
+            'k = "x"\ntvm.build(m, "%s -mcpu=a" % k, "llvm")\n',
+            'x = tvm.build(m, "cuda")\ny = tvm.compile(m, target=t)\n',
+            'tvm.compile("""x"y""", k + " " + o, """x"y""")\n',
+            'tvm.build(m, "", k + " " + o)\n',
+            'from tvm.relay import create_executor as build\nbuild(a, b, c, k + " " + o)\n',
+        )
+    ),
 ]
 # ... and what they do not read does not (37 files of TVM v0.23.0 LibCST read for nothing)
 PASSED_OVER_BY_THE_PREFILTER = [
@@ -421,12 +441,31 @@ def test_a_modern_target_an_api_reads_passes_the_prefilter(source: str) -> None:
 def test_a_modern_target_no_api_reads_is_passed_over(source: str) -> None:
     assert hits(source)
     assert _whole(source) == []
-    assert may_need_fixing(source, "x.py", None) is False
+    assert may_need_fixing(source, "x.py", None, DEFAULT_TABLE) is False
 
 
 @pytest.mark.parametrize("source", KEPT_BY_THE_PREFILTER)
 def test_what_a_rule_reads_passes_the_prefilter(source: str) -> None:
     assert _passes_the_prefilter(source)
+
+
+# A call of a user's API (--target-api) is read as the user's row says: where its target is
+# built (a position or keyword no built-in API of that name reads, or a name none has)
+USER_API_CALLS = [
+    (PADDED + 'from mypkg import build\nbuild(k + " " + o, m)\n', "mypkg.build:0"),
+    (PADDED + 'import mypkg\nmypkg.build(m, tc=k + " " + o)\n', "mypkg.build:tc"),
+    (PADDED + 'import mypkg\nmypkg.go(m, k + " " + o)\n', "mypkg.go:1"),
+]
+
+
+@pytest.mark.parametrize(("source", "row"), USER_API_CALLS)
+def test_a_call_of_a_user_s_api_is_read_as_its_row_says(source: str, row: str) -> None:
+    api = parse_api(row)
+    table = DEFAULT_TABLE.with_rows([api])
+    whole = fix_python(source, reading=Reading(ast.parse(source), ((0, len(source)),)), table=table)[1]
+    found = fix_source(source, path="x.py", target_apis=[api]).findings
+    assert [(f.line, f.rule, f.safety) for f in found] == [(f.line, f.rule, f.safety) for f in whole]
+    assert ("dynamic-target", len(source.splitlines())) in [(f.rule, f.line) for f in found]
 
 
 @pytest.mark.parametrize("source", NO_HELPER_CALLS + PASSED_OVER_BY_THE_PREFILTER)

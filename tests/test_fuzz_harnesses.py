@@ -232,6 +232,6 @@ def test_the_fix_target_catches_python_accepted_that_does_not_parse(monkeypatch:
     data = b"\x00import tvm\nt = tvm.target.Target('cuda -arch=sm_80'\n"  # a bracket left open
     targets.fix(data)  # refused: a TargetError
     monkeypatch.setattr(targetlang.fix._python_syntax, "check_syntax", lambda text, path: None)
-    monkeypatch.setattr(targetlang.fix._python_syntax, "hits_of", lambda text, registry: ([], False))
+    monkeypatch.setattr(targetlang.fix._python_syntax, "hits_of", lambda text, registry, table: ([], False))
     with pytest.raises(common.Broken, match="Python that does not parse was fixed"):
         targets.fix(data)

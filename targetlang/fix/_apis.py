@@ -10,7 +10,7 @@ their own or a fork's APIs with ``--target-api QUALNAME:ARG``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -207,12 +207,28 @@ class ApiTable:
     rows: tuple[TargetApi, ...] = TARGET_APIS
     _index: dict[str, TargetApi] = field(init=False, repr=False, compare=False, hash=False)
 
+    # per last word of an API's name or alias: the positions and keywords an API of it reads
+    _words: dict[str, tuple[frozenset[int], frozenset[str]]] = field(init=False, repr=False, compare=False, hash=False)
+
     def __post_init__(self) -> None:
         index: dict[str, TargetApi] = {}
+        words: dict[str, tuple[set[int], set[str]]] = {}
         for row in self.rows:
             for name in (row.name, *row.aliases):
                 index.setdefault(name, row)
+                positions, keywords = words.setdefault(name.rsplit(".", 1)[-1], (set(), set()))
+                positions.update(row.positions)
+                keywords.update(row.keywords)
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_words", {w: (frozenset(p), frozenset(k)) for w, (p, k) in words.items()})
+
+    @property
+    def last_words(self) -> Mapping[str, tuple[frozenset[int], frozenset[str]]]:
+        """The last word of the name and of each alias of every API (what a call of one is
+        written with, or the import that names it: :meth:`find` matches no call whose name
+        ends otherwise), and the positions and keywords the APIs of that word read as a
+        target."""
+        return self._words
 
     def with_rows(self, extra: Iterable[TargetApi]) -> ApiTable:
         """This table with ``extra`` rows (a user's row first, so it wins over a built-in one)."""

@@ -13,7 +13,6 @@ from ._properties import REMOVED_PROPERTIES
 
 __all__ = [
     "GUESSED_RECEIVERS",
-    "api_names",
     "former_kinds",
     "helper_names",
     "hits",
@@ -37,44 +36,44 @@ def worth_parsing(text: str, registry: Registry | None = None, *, written: bool 
     """Whether ``text`` has anything the rules look for at all: most files of a tree have not,
     and reading them with LibCST is most of the time a run takes. ``written``: ``text`` is the
     code a fix wrote, which holds modern targets by design: only a legacy one counts there."""
-    looks, legacy, properties = _prefilter(registry)
+    looks, modern, legacy, properties = _prefilter(registry)
     return (
-        any(pattern.search(text) for pattern in (legacy if written else looks))
+        any(pattern.search(text) for pattern in (legacy if written else looks + modern))
         or any(_option_searched(text, match) for match in _IN_STR.finditer(text))
         or any(_tag_unknown(text, match) for match in _TAG_TARGET.finditer(text))
-        or bool((properties.search(text) or _hasattr().search(text)) and _TARGET_WORD.search(text))
+        or bool(_property_read(text, properties) and _TARGET_WORD.search(text))
         or any(_helper_call(alias).search(text) for alias in _module_aliases(text))
     )
 
 
-def hits(text: str, registry: Registry | None = None) -> list[tuple[int, int]]:
+def hits(text: str, registry: Registry | None = None, table: ApiTable = DEFAULT_TABLE) -> list[tuple[int, int]]:
     """The spans of ``text`` that may hold what the rules look for (empty where
     :func:`worth_parsing` says no): the statements they are in are the ones LibCST reads
-    (:mod:`._sparse`)."""
-    return hits_of(text, registry)[0]
+    (:mod:`._sparse`). ``table``: the APIs that take a target."""
+    return hits_of(text, registry, table)[0]
 
 
-def hits_of(text: str, registry: Registry | None = None) -> tuple[list[tuple[int, int]], bool]:
+def hits_of(
+    text: str, registry: Registry | None = None, table: ApiTable = DEFAULT_TABLE
+) -> tuple[list[tuple[int, int]], bool]:
     """:func:`hits`, and whether every one is of a modern target alone (a dict or JSON text
     with a kind or a tag, a removed kind's name alone in quotes, a tag in ``Target(...)``): what
     those rules report is a value that reaches a target position of an API
     (:func:`._modern.is_target`), which only a call in the same text makes
     (:func:`._python_syntax.calls_target_api`)."""
-    looks, legacy, properties = _prefilter(registry)
+    looks, modern_looks, legacy, properties = _prefilter(registry)
     found: list[tuple[int, int]] = []
     modern = True
     for index, pattern in enumerate(looks):
         for match in pattern.finditer(text):
             found.append(match.span())
-            if modern and index and index < len(looks) - _MODERN_PATTERNS:
-                modern = False
-            elif modern and not index and match["former"] is None:
-                modern = False
+            modern = modern and not index and match["former"] is not None
+    for pattern in modern_looks:
+        found += [match.span() for match in pattern.finditer(text)]
     found += [match.span() for match in _TAG_TARGET.finditer(text) if _tag_unknown(text, match)]
     others = len(found)
     found += [match.span() for match in _IN_STR.finditer(text) if _option_searched(text, match)]
-    read = [match.span() for match in properties.finditer(text)]  # (the word after: it reads every character)
-    read += [match.span() for match in _hasattr().finditer(text)]
+    read = _property_read(text, properties)
     if read and _TARGET_WORD.search(text):
         found += read
     for alias in _module_aliases(text):
@@ -89,14 +88,31 @@ def hits_of(text: str, registry: Registry | None = None) -> tuple[list[tuple[int
         for pattern in (_ANY_OPTION, _TAG_TEXT):
             found += [match.span() for match in pattern.finditer(text)]
         # (a name that ends in an API's, _target( or cache_build(, is another function; a call
-        # whose target is a name or a literal of one word, or none, has no text built there)
+        # whose target is a name or a literal of one word, or none, builds no text there, unless
+        # an import gives an API's word to another function, whose target is elsewhere)
+        renamed = _renamed_to_api(table).search(text) is not None
         found += [
             match.span()
-            for match in _api_call().finditer(text)
+            for match in _api_call(table).finditer(text)
             if (not match.start() or not _NAME_CHARACTER.match(text, match.start() - 1))
-            and not _target_written_whole(text, match)
+            and (renamed or _may_build_target(text, match, table))
         ]
     return found, bool(found) and modern
+
+
+def _property_read(text: str, properties: re.Pattern[str]) -> list[tuple[int, int]]:
+    """Where ``text`` may read a removed property: ``.name`` (the word after: it reads every
+    character), or, in a text that calls ``hasattr``, the name alone in quotes
+    (``hasattr(t, "device_name")``, whatever the receiver)."""
+    read = [match.span() for match in properties.finditer(text)]
+    if "hasattr" in text:
+        read += [match.span() for match in _property_named().finditer(text)]
+    return read
+
+
+@functools.cache
+def _property_named() -> re.Pattern[str]:
+    return re.compile(rf"""["'](?:{"|".join(sorted(REMOVED_PROPERTIES))})["']""")
 
 
 # A call's arguments on one line, brackets one level deep inside, with no backslash or comment:
@@ -109,40 +125,30 @@ _KEYWORD = re.compile(r"""\s*(\w+)\s*=(?!=)""")
 _WHOLE_TARGET = re.compile(r"""\s*(?:[A-Za-z_][\w.]*|[rRuUbB]{0,2}(["'])[^"'\\\s{}%]*\1)\s*""")
 
 
-def _target_written_whole(text: str, match: re.Match[str]) -> bool:
-    """Whether each argument of the call of an API at ``match`` that the table reads as a target
-    is a name or a one-word literal, or absent: what a rule reads of such a call is found at the
-    literal, or where the name is bound (the prefilter's own patterns)."""
+def _may_build_target(text: str, match: re.Match[str], table: ApiTable) -> bool:
+    """Whether the call of an API at ``match`` may build a target where it reads one: not when
+    each argument ``table`` reads as a target (by the positions and keywords of the APIs of that
+    name) is a name or a one-word literal, or absent; what a rule reads of such a call is found
+    at the literal, or where the name is bound (the prefilter's own patterns). A call whose
+    arguments are not read so (over lines, a comment, brackets two deep, a triple-quoted or an
+    empty string: quotes that pair otherwise) may."""
     arguments = _ARGUMENTS.match(text, match.end(), match.end() + 2000)
-    if arguments is None:
-        return False
-    positions, keywords = _argument_reads()[match[0][:-1].rstrip()]
+    if arguments is None or '""' in arguments[0] or "''" in arguments[0]:
+        return True
+    positions, keywords = table.last_words[match[0][:-1].rstrip()]
     position = 0
     for argument in _ARGUMENT.finditer(text, match.end(), arguments.end() - 1):
         value, keyword = argument[0], _KEYWORD.match(argument[0])
         if value.lstrip().startswith("*"):
-            return False
+            return True
         if keyword is not None:
             reads, value = keyword[1] in keywords, value[keyword.end() :]
         else:
             reads = position in positions or EVERY_POSITIONAL in positions
             position += 1
         if reads and not _WHOLE_TARGET.fullmatch(value):
-            return False
-    return True
-
-
-@functools.cache
-def _argument_reads() -> dict[str, tuple[frozenset[int], frozenset[str]]]:
-    """Per last word of an API's name (:func:`api_names`), the positions and keywords any API of
-    that name reads as a target."""
-    reads: dict[str, tuple[set[int], set[str]]] = {}
-    for row in DEFAULT_TABLE.rows:
-        for name in (row.name, *row.aliases):
-            positions, keywords = reads.setdefault(name.rsplit(".", 1)[-1], (set(), set()))
-            positions.update(row.positions)
-            keywords.update(row.keywords)
-    return {name: (frozenset(p), frozenset(k)) for name, (p, k) in reads.items()}
+            return True
+    return False
 
 
 _TARGET_WORD = re.compile(r"target|tgt", re.IGNORECASE)
@@ -206,29 +212,31 @@ _NAME_CHARACTER = re.compile(r"\w")
 _TAG_TEXT = re.compile(r"""["']\s*[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+\s*["']""")
 
 
-@functools.cache
-def _api_call() -> re.Pattern[str]:
-    names = sorted(api_names(DEFAULT_TABLE), key=len, reverse=True)
+@functools.lru_cache(maxsize=8)
+def _api_call(table: ApiTable) -> re.Pattern[str]:
+    names = sorted(table.last_words, key=len, reverse=True)
     return re.compile(rf"(?:{'|'.join(map(re.escape, names))})\s*\(")
 
 
 @functools.lru_cache(maxsize=8)
-def api_names(table: ApiTable) -> frozenset[str]:
-    """The last word of the name and of each alias of every API of ``table``: what a call of
-    one is written with, or the import that names it (``ApiTable.find`` matches no call whose
-    name ends otherwise)."""
-    return frozenset(name.rsplit(".", 1)[-1] for row in table.rows for name in (row.name, *row.aliases))
+def _renamed_to_api(table: ApiTable) -> re.Pattern[str]:
+    """An import that binds an API's last word to whatever it imports (``... import
+    create_executor as build``)."""
+    names = "|".join(sorted(map(re.escape, table.last_words), key=len, reverse=True))
+    return re.compile(rf"\bas\s+(?:{names})\b")
 
 
 @functools.lru_cache(maxsize=8)
 def _prefilter(
     registry: Registry | None,
-) -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...], re.Pattern[str]]:
+) -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...], re.Pattern[str]]:
     """What may hold a legacy target: a string that starts like one (a kind, or a template's
     field, and an option later in it), the parts of a built one (a kind and a space, then a field
     or the end of the string; a space and an option alone), a string with options where a target
     must stand, a string written with escapes, a join of a literal list, a helper or ``canon_*``
-    call; and a removed property (in a file that speaks of targets).
+    call; what may be a modern target (a dict or JSON text with a kind or a tag); what may be a
+    legacy target in the code a fix wrote; and a removed property (in a file that speaks of
+    targets).
 
     Each pattern starts with a literal or one class of characters, so that the regular
     expression engine skips to where it may match (one alternation of them all tries every
@@ -248,8 +256,9 @@ def _prefilter(
     # pattern takes), so the modern rules' kind TVM removed, alone in its quotes, is looked for
     # in the same pass (a pattern of its own took as long again). After the blanks, a kind (then
     # an option later, or a blank and the end of the text), or a field then an option: one
-    # alternation of the kinds tried once (no two alternatives match where one another does:
-    # what starts them differs)
+    # alternation of the kinds tried once, each kind with both endings. (The matches are those of
+    # the kinds tried with each ending in turn: a kind that fails the option's ending fails it
+    # with any kind that is a prefix of it too, kind names holding no blank.)
     after_blanks = rf"""(?:{kinds})(?:[^"'\n]*?\s-|\s+["'{{%])|{_FIELD}[^"'\n]*?\s-"""
     after_quote = (
         rf"""\s+-\w|[^"'\n]*\\[xuUN0-7]|\.join\(\s*[\[(](?!{_COMPREHENSION})"""
@@ -268,7 +277,7 @@ def _prefilter(
         rf"""target\.(?:{removed})\b""",
         rf"""from\s+tvm\.target(?:\.target)?\s+import{_IMPORTED}\b(?:{removed})\b""",
         # str() of a target tested
-        rf"""str\(\s*(?:\w+|[\w.]+\.(?:{'|'.join(GUESSED_RECEIVERS)})|{_CALL})\s*\)\s*(?:[=!]={_THEN_A_STRING}|\.(?:starts|ends)with\b)""",
+        rf"""str\(\s*(?:\w+|[\w.]+\.(?:{"|".join(GUESSED_RECEIVERS)})|{_CALL})\s*\)\s*(?:[=!]={_THEN_A_STRING}|\.(?:starts|ends)with\b)""",
     )
     legacy = (
         rf"""["'](?:\s*(?:{after_blanks})|{after_quote})""",
@@ -282,23 +291,13 @@ def _prefilter(
         r"""tag\\?["']\s*:""",
     )
     return (
-        tuple(map(re.compile, looks + modern)),
+        tuple(map(re.compile, looks)),
+        tuple(map(re.compile, modern)),
         tuple(map(re.compile, legacy)),
         re.compile(rf"\.(?:{'|'.join(sorted(REMOVED_PROPERTIES))})\b"),
     )
 
 
-@functools.cache
-def _hasattr() -> re.Pattern[str]:
-    """A removed property tested by name (``hasattr(t, "device_name")``, read by
-    target-property): no ``.name`` need be written beside it."""
-    names = "|".join(sorted(REMOVED_PROPERTIES))
-    receiver = r"""(?:[^"'()]|\([^()]*\)|"[^"\n]*"|'[^'\n]*'){0,200}?"""
-    return re.compile(rf"""hasattr\s*\({receiver}["'](?:{names})["']""")
-
-
-# the patterns at the end of the prefilter's that find a modern target's dict or text alone
-_MODERN_PATTERNS = 2
 # a tag where a target stands (checked by _tag_unknown)
 _TAG_TARGET = re.compile(r"""Target\(\s*["'][\w.-]+/""")
 _WHOLE_TAG = re.compile(r"""\s*(["'])([^"'\\\n]+)\1\s*[,)]""")

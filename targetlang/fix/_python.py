@@ -103,7 +103,7 @@ def fix_python(
         # (a bad escape, bytes beside str) and then fails later, out of a node's value
         if reading is None:
             tree = check_syntax(text, path)
-            spans = hits(text, registry)
+            spans = hits(text, registry, table)
             if not spans:
                 return text, []
             reading = Reading(tree, tuple(spans))

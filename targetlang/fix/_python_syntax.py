@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from .._registry import Registry
 from ..errors import NestingTooDeepError, SourceSyntaxError
-from ._apis import DEFAULT_TABLE, ApiTable
+from ._apis import ApiTable
 from ._diff import python_lines
-from ._prefilter import api_names, hits_of
+from ._prefilter import hits_of
 
 __all__ = [
     "COMPOUND_STATEMENTS",
@@ -50,7 +50,7 @@ class Reading:
     hits: tuple[tuple[int, int], ...]
 
 
-def may_need_fixing(text: str, path: str, registry: Registry | None, table: ApiTable = DEFAULT_TABLE) -> Reading | bool:
+def may_need_fixing(text: str, path: str, registry: Registry | None, table: ApiTable) -> Reading | bool:
     """Whether ``text`` must be read by LibCST: ``False`` when it holds nothing to fix, else what
     was read of it (``True``: too large to read, the fixer refuses it). ``table``: the APIs that
     take a target. Raises :class:`SourceSyntaxError` where Python cannot parse it, as the fixer
@@ -65,7 +65,7 @@ def may_need_fixing(text: str, path: str, registry: Registry | None, table: ApiT
         # and took a tenth less time over TVM's files: it is quadratic in the code objects of one
         # scope alike, 10,000 lines of `f = lambda: 0` 2.8 s against ast.parse's 0.16 s)
         tree = check_syntax(text, path)
-    found, modern = hits_of(text, registry)
+    found, modern = hits_of(text, registry, table)
     if not found or (modern and not calls_target_api(tree, table)):
         return False
     return Reading(tree, tuple(found))
@@ -73,9 +73,9 @@ def may_need_fixing(text: str, path: str, registry: Registry | None, table: ApiT
 
 def calls_target_api(tree: ast.Module, table: ApiTable) -> bool:
     """Whether ``tree`` may call an API of ``table``: a call of a name, or of an attribute, that
-    is the last word of one (:func:`._prefilter.api_names`), or of a name an import binds to one
+    is the last word of one (:attr:`._apis.ApiTable.last_words`), or of a name an import binds to one
     (``from tvm import build as b``). More than the survey resolves, never less."""
-    names = api_names(table)
+    names = table.last_words
     bound = set(names)
     called: list[str] = []  # the names called, not (yet) known to be an API's
     for node in ast.walk(tree):
