@@ -391,6 +391,7 @@ KEPT_BY_THE_PREFILTER = [
             'tvm.compile("""x"y""", k + " " + o, """x"y""")\n',
             'tvm.build(m, "", k + " " + o)\n',
             'from tvm.relay import create_executor as build\nbuild(a, b, c, k + " " + o)\n',
+            'from tvm import build as b\nb(m, k + " " + o)\n',
         )
     ),
 ]

@@ -97,6 +97,9 @@ def hits_of(
             if (not match.start() or not _NAME_CHARACTER.match(text, match.start() - 1))
             and (renamed or _may_build_target(text, match, table))
         ]
+        # (and every call of a name an import gives an API: from tvm import build as b)
+        for alias in {match[1] for match in _api_renamed(table).finditer(text)}:
+            found += [match.span() for match in re.finditer(rf"\b{re.escape(alias)}\s*\(", text)]
     return found, bool(found) and modern
 
 
@@ -216,6 +219,13 @@ _TAG_TEXT = re.compile(r"""["']\s*[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+\s*["']""")
 def _api_call(table: ApiTable) -> re.Pattern[str]:
     names = sorted(table.last_words, key=len, reverse=True)
     return re.compile(rf"(?:{'|'.join(map(re.escape, names))})\s*\(")
+
+
+@functools.lru_cache(maxsize=8)
+def _api_renamed(table: ApiTable) -> re.Pattern[str]:
+    """An import that gives an API (by its last word) another name (``build as b``)."""
+    names = "|".join(sorted(map(re.escape, table.last_words), key=len, reverse=True))
+    return re.compile(rf"\b(?:{names})\s+as\s+(\w+)")
 
 
 @functools.lru_cache(maxsize=8)
