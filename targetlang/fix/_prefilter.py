@@ -90,15 +90,16 @@ def hits_of(
         # (a name that ends in an API's, _target( or cache_build(, is another function; a call
         # whose target is a name or a literal of one word, or none, builds no text there, unless
         # an import gives an API's word to another function, whose target is elsewhere)
-        renamed = _renamed_to_api(table).search(text) is not None
+        calls, renames, renamed_to = _api_patterns(table)
+        renamed = renamed_to.search(text) is not None
         found += [
             match.span()
-            for match in _api_call(table).finditer(text)
+            for match in calls.finditer(text)
             if (not match.start() or not _NAME_CHARACTER.match(text, match.start() - 1))
             and (renamed or _may_build_target(text, match, table))
         ]
         # (and every call of a name an import gives an API: from tvm import build as b)
-        for alias in {match[1] for match in _api_renamed(table).finditer(text)}:
+        for alias in {match[1] for match in renames.finditer(text)}:
             found += [match.span() for match in re.finditer(rf"\b{re.escape(alias)}\s*\(", text)]
     return found, bool(found) and modern
 
@@ -216,24 +217,16 @@ _TAG_TEXT = re.compile(r"""["']\s*[A-Za-z0-9_.-]+/[A-Za-z0-9_.+-]+\s*["']""")
 
 
 @functools.lru_cache(maxsize=8)
-def _api_call(table: ApiTable) -> re.Pattern[str]:
-    names = sorted(table.last_words, key=len, reverse=True)
-    return re.compile(rf"(?:{'|'.join(map(re.escape, names))})\s*\(")
-
-
-@functools.lru_cache(maxsize=8)
-def _api_renamed(table: ApiTable) -> re.Pattern[str]:
-    """An import that gives an API (by its last word) another name (``build as b``)."""
-    names = "|".join(sorted(map(re.escape, table.last_words), key=len, reverse=True))
-    return re.compile(rf"\b(?:{names})\s+as\s+(\w+)")
-
-
-@functools.lru_cache(maxsize=8)
-def _renamed_to_api(table: ApiTable) -> re.Pattern[str]:
-    """An import that binds an API's last word to whatever it imports (``... import
-    create_executor as build``)."""
-    names = "|".join(sorted(map(re.escape, table.last_words), key=len, reverse=True))
-    return re.compile(rf"\bas\s+(?:{names})\b")
+def _api_patterns(table: ApiTable) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """By the last words of ``table``'s APIs: a call of one (``build(``); an import that gives
+    one another name (``build as b``); an import that gives one's word to whatever it imports
+    (``... import create_executor as build``)."""
+    words = "|".join(sorted(map(re.escape, table.last_words), key=len, reverse=True))
+    return (
+        re.compile(rf"(?:{words})\s*\("),
+        re.compile(rf"\b(?:{words})\s+as\s+(\w+)"),
+        re.compile(rf"\bas\s+(?:{words})\b"),
+    )
 
 
 @functools.lru_cache(maxsize=8)
