@@ -14,7 +14,7 @@ import pytest
 import targetlang.fix._python
 import targetlang.fix._sparse
 from targetlang.fix import fix_source
-from targetlang.fix._apis import DEFAULT_TABLE, parse_api
+from targetlang.fix._apis import DEFAULT_TABLE, ApiTable, parse_api
 from targetlang.fix._prefilter import hits
 from targetlang.fix._python import fix_python
 from targetlang.fix._python_syntax import Reading, may_need_fixing
@@ -274,10 +274,10 @@ def test_the_prefilter_knows_the_kinds_the_legacy_registry_reads() -> None:
 # ------------------------------------------------------------------ the prefilter hides nothing
 
 
-def _whole(source: str) -> list[tuple[int, str, str]]:
+def _whole(source: str, table: ApiTable = DEFAULT_TABLE) -> list[tuple[int, str, str]]:
     """The findings of ``source`` read whole by LibCST, past the prefilter: (line, rule, safety)."""
     reading = Reading(ast.parse(source), ((0, len(source)),))
-    _, findings = fix_python(source, reading=reading)
+    _, findings = fix_python(source, reading=reading, table=table)
     return [(f.line, f.rule, f.safety) for f in findings]
 
 
@@ -462,10 +462,8 @@ USER_API_CALLS = [
 @pytest.mark.parametrize(("source", "row"), USER_API_CALLS)
 def test_a_call_of_a_user_s_api_is_read_as_its_row_says(source: str, row: str) -> None:
     api = parse_api(row)
-    table = DEFAULT_TABLE.with_rows([api])
-    whole = fix_python(source, reading=Reading(ast.parse(source), ((0, len(source)),)), table=table)[1]
     found = fix_source(source, path="x.py", target_apis=[api]).findings
-    assert [(f.line, f.rule, f.safety) for f in found] == [(f.line, f.rule, f.safety) for f in whole]
+    assert [(f.line, f.rule, f.safety) for f in found] == _whole(source, DEFAULT_TABLE.with_rows([api]))
     assert ("dynamic-target", len(source.splitlines())) in [(f.rule, f.line) for f in found]
 
 
