@@ -87,9 +87,10 @@ class Pool:
         # A forked or spawned worker is the command's child; one the fork server makes is the
         # server's, which ends with the command, and the kernel then kills the worker.
         parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
-        self._executor = ProcessPoolExecutor(
-            max_workers=self.jobs, mp_context=context, initializer=_start_worker, initargs=(parent,)
-        )
+        with signals_held():  # (as submit: the pool imports its locks' module as it is made)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.jobs, mp_context=context, initializer=_start_worker, initargs=(parent,)
+            )
         return self._executor
 
     def map(self, calls: Iterable[tuple[Callable[..., Any], tuple[Any, ...]]]) -> Iterator[Any]:

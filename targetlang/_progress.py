@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ._signals import signals_held
+
 __all__ = ["Progress", "tqdm_or_none"]
 
 
@@ -56,6 +58,9 @@ def tqdm_or_none() -> Any:
     if stderr is None or not stderr.isatty():
         return None
     try:
-        return importlib.import_module("tqdm").tqdm  # an optional dependency: pip install 'targetlang[progress]'
+        # an optional dependency (pip install 'targetlang[progress]'), imported at a terminal
+        # only, with the stops held as the command line imports its modules
+        with signals_held():
+            return importlib.import_module("tqdm").tqdm
     except ImportError:
         return None

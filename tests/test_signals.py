@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -111,6 +112,98 @@ def test_a_stop_while_the_options_are_read_is_the_commands_exit(name: str, statu
     said = "Ctrl-C (SIGINT)" if name == "SIGINT" else name
     assert (done.returncode, done.stdout) == (status, "")
     assert done.stderr == f"targetlang: stopped by {said}; no file was left half-written\n"
+
+
+# ------------------------------------------------------------------ what a command imports
+
+# A command run as `python -m targetlang` runs it, that prints the modules imported with the stops
+# let in once they were first held (by __main__, as it imports the command line). A module only
+# looked for (importlib.util.find_spec) is not imported.
+_IMPORTS_LET_IN = """
+import json, runpy, signal, sys
+stops = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+held_once, let_in = [], []
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if sys._getframe(2).f_code.co_name == "_find_and_load_unlocked":
+            if stops <= set(signal.pthread_sigmask(signal.SIG_BLOCK, [])):
+                held_once.append(name)
+            elif held_once:
+                let_in.append(name)
+        return None
+sys.meta_path.insert(0, Watch())
+sys.argv = ["targetlang", *sys.argv[1:]]
+try:
+    runpy.run_module("targetlang", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("let in: " + json.dumps(let_in), file=sys.stderr)
+"""
+
+_LOGS = Path(__file__).parent / "data" / "corpus" / "logs"
+_AUTOTVM = _LOGS / "autotvm" / "tophub_llvm_v0.04.log"
+_AUTO_SCHEDULER = _LOGS / "auto_scheduler" / "tvm-v0.19.0_matmul.json"
+_META_SCHEDULE = _LOGS / "meta_schedule" / "mlc-llm-d93944ff_log_db_database_tuning_record.json"
+
+# Each command: what it reads (copied, or made: the pool's rows a file big enough for workers).
+IMPORTING_COMMANDS = [
+    ("fmt llvm", {}),
+    ("legacy llvm", {}),
+    ("migrate llvm", {}),
+    ("check", {}),
+    ("kinds llvm", {}),
+    ("tags jetson", {}),
+    ("explain llvm -mcpu=skylake", {}),
+    ("diff llvm cuda", {}),
+    ("rule --all", {}),
+    ("fix --check a.py", {"a.py": "import tvm\nt = tvm.target.cuda()\n"}),
+    ("fix --unsafe-fixes --diff a.py", {"a.py": "import tvm\nt = tvm.target.cuda()\n"}),
+    ("fix --output-format sarif a.py", {"a.py": "import tvm\nt = tvm.target.cuda()\n"}),
+    (
+        "fix --docs --diff a.sh a.md",
+        {"a.sh": "tvmc compile --target 'llvm -mcpu=skylake' m.onnx\n", "a.md": "```python\ntvm.target.cuda()\n```\n"},
+    ),
+    ("logs check autotvm.log", {"autotvm.log": _AUTOTVM}),
+    ("logs check scheduler.json", {"scheduler.json": _AUTO_SCHEDULER}),
+    ("logs check meta.json", {"meta.json": _META_SCHEDULE}),
+    ("logs stats --json scheduler.json", {"scheduler.json": _AUTO_SCHEDULER}),
+    ("logs match --target llvm autotvm.log", {"autotvm.log": _AUTOTVM}),
+    ("logs migrate --in-place autotvm.log", {"autotvm.log": _AUTOTVM}),
+    ("logs migrate -o out.json scheduler.json", {"scheduler.json": _AUTO_SCHEDULER}),
+    ("logs check -j 2 big.log", {"big.log": (_AUTOTVM, 9 << 20)}),
+]
+
+
+@pytest.mark.parametrize(("command", "files"), IMPORTING_COMMANDS, ids=[command for command, _ in IMPORTING_COMMANDS])
+def test_a_command_imports_its_own_and_other_packages_modules_with_the_stops_held(
+    tmp_path: Path, command: str, files: dict[str, str | Path | tuple[Path, int]]
+) -> None:
+    # A stop whose handler raised inside orjson's initialisation crashed the command (SIGSEGV):
+    # `targetlang.logs` had come to import its modules when first asked for, so the logs
+    # commands imported them, orjson and msgspec with them, after the command line let the stops
+    # in. The standard library's modules may come later (CPython's own handle the exception).
+    for name, content in files.items():
+        if isinstance(content, str):
+            (tmp_path / name).write_text(content)
+        elif isinstance(content, Path):
+            (tmp_path / name).write_bytes(content.read_bytes())
+        else:
+            source, size = content
+            text = source.read_bytes()
+            (tmp_path / name).write_bytes(text * (size // len(text) + 1))
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORTS_LET_IN, *command.split()],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    said = done.stderr.rsplit("let in: ", 1)
+    assert len(said) == 2, done.stderr[-2000:]
+    let_in = json.loads(said[1])
+    outside = [name for name in let_in if name.partition(".")[0] not in sys.stdlib_module_names]
+    assert outside == [], done.stderr[-2000:]
 
 
 # ------------------------------------------------------------------ workers

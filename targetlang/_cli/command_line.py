@@ -38,6 +38,10 @@ from .target_input import InputError
 
 __all__ = ["main"]
 
+# Imported by every command when it runs (a Target's derived values: resolved keys, a host's
+# attributes), so imported before, with the others a command names (``imports``) and the stops held.
+_EVERY_COMMAND_IMPORTS = ("targetlang._derived",)
+
 _DESCRIPTION = """\
 Read, print and check compilation targets of the TVM compiler: legacy strings
 ("llvm -mcpu=skylake"), tag names ("nvidia/geforce-rtx-3070") and JSON objects
@@ -288,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     sys.stdout.flush()  # --help or --version to a full disk fails here, and says so
                     return parsed
                 args = parsed
-                for module in getattr(args, "imports", ()):
+                for module in (*_EVERY_COMMAND_IMPORTS, *getattr(args, "imports", ())):
                     with contextlib.suppress(ImportError):  # the command says what is missing
                         importlib.import_module(module)
             run: Callable[[argparse.Namespace], int] = args.run

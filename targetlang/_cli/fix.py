@@ -405,7 +405,9 @@ def add_parser(commands: Any) -> None:
         "[tool.black] line-length of the nearest pyproject.toml, else 88)",
     )
     # (LibCST, which the Python fixer imports, only when a file needs it: fix/__init__.py)
-    parser.set_defaults(run=_run, imports=("targetlang.fix._python_syntax", "targetlang._atomic_file"))
+    parser.set_defaults(
+        run=_run, imports=("targetlang.fix._python_syntax", "targetlang._atomic_file", "targetlang.helpers")
+    )
 
 
 def _positive(text: str) -> int:

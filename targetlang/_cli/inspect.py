@@ -159,6 +159,11 @@ _WORDS_HELP = (
 )
 
 
+# What these commands import when they run, imported before with the stops held (command_line.main):
+# diff's query reads as a tuning log's dispatcher would (logs.match, and orjson with it).
+_RUN_IMPORTS = ("targetlang.inspection", "targetlang.logs.report")
+
+
 def add_parser(commands: Any) -> None:
     """Add ``kinds``, ``tags``, ``explain`` and ``diff`` to the ``targetlang`` command's subparsers."""
     raw = argparse.RawDescriptionHelpFormatter
@@ -167,7 +172,7 @@ def add_parser(commands: Any) -> None:
         sub = commands.add_parser(
             name, help=summary, description=summary, epilog=epilog, formatter_class=raw, allow_abbrev=False
         )
-        sub.set_defaults(run=run)
+        sub.set_defaults(run=run, imports=_RUN_IMPORTS)
         return sub
 
     def options(sub: Any, version_help: str) -> None:
@@ -223,6 +228,7 @@ def add_parser(commands: Any) -> None:
     diff.add_argument("a", metavar="A", help=_SPEC_HELP)
     diff.add_argument("b", metavar="B", help=_SPEC_HELP + " (not both)")
     options(diff, reading)
+    diff.set_defaults(imports=(*_RUN_IMPORTS, "targetlang.logs.match"))
 
 
 def _modern() -> str:

@@ -17,6 +17,7 @@ comments, a sphinx-gallery tutorial's) with ``docs=True``. The rules are
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 from collections.abc import Callable, Collection
 from dataclasses import replace
@@ -167,20 +168,21 @@ def fix_source(
         made, findings = python_of(text, check=check)
         fixed = text if made is None else made  # (None: check, and the fixes change the Python)
         if _commented_block(text):
-            from ._comment_blocks import fix_comments
+            with signals_held():  # (as in _python_fixer)
+                from ._comment_blocks import fix_comments
 
             # a sphinx-gallery tutorial's examples, in .. code-block:: of its comments
             fixed, in_comments = fix_comments(text, fixed, fix_block)
             if in_comments:
                 findings = sorted([*findings, *in_comments], key=lambda f: (f.line, f.column))
         return _result(text, fixed, findings, check, changed=made is None)
-    from .rules.text_target import fix_text
+    with signals_held():  # (as in _python_fixer: a rule's module made as the stops arrive)
+        from ._suppress import unsuppressed_text
+        from .rules.text_target import fix_text
 
     fixed, findings = fix_text(
         text, path=name, registry=registry, selected=selected, fix_block=fix_block, to=str(runs_on)
     )
-    from ._suppress import unsuppressed_text
-
     # a code block's Python findings were judged by its own comments; the rest by the file's
     findings = unsuppressed_text(text, suffix, findings)
     return _result(text, fixed, findings, check)
@@ -217,10 +219,13 @@ def _table(extra: tuple[TargetApi, ...]) -> ApiTable:
 
 def _python_fixer() -> Callable[..., tuple[str | None, list[Finding]]]:
     try:
-        # the stops held while LibCST's native parser initialises (as the command line imports
-        # its modules): a handler raising inside an extension module's import can crash it
+        # the stops held while LibCST and its native parser initialise (as the command line
+        # imports its modules): a handler raising inside an extension module's import can crash
+        # it. (LibCST imports its parser at the first parse_module.)
         with signals_held():
             from ._python import fix_python
+
+            importlib.import_module("libcst.native")
     except ImportError as err:
         if getattr(err, "name", None) != "libcst" and "libcst" not in str(err):
             raise

@@ -28,6 +28,7 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .._signals import signals_held
 from ._rules import RULES, Rule
 
 if TYPE_CHECKING:
@@ -89,8 +90,11 @@ def rule_module(rule_id: str) -> str:
 
 @functools.cache
 def _plugins() -> tuple[Plugin, ...]:
-    for rule_id in RULES:
-        importlib.import_module(rule_module(rule_id))
+    # the stops held as the command line holds them while it imports its modules: a handler that
+    # raised while a rule's module is made could leave a RuntimeError for the signal (Python 3.11)
+    with signals_held():
+        for rule_id in RULES:
+            importlib.import_module(rule_module(rule_id))
     return tuple(_PLUGINS[rule_id] for rule_id in RULES if rule_id in _PLUGINS)
 
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
+from .._signals import signals_held
 from ._scheduler_reader import INT32_RANGE, ODD_ESCAPE, TRANSFORM_STEPS
 
 __all__ = ["Targets", "scheduler_reader"]
@@ -34,6 +35,13 @@ def scheduler_reader() -> Targets | None:
     ``raw`` (a line without its line break) when TVM's reader reads it as a record whose problems
     are its target's and host's alone; else ``None`` (the general path decides). ``None`` itself
     without msgspec (imported the first time a file of auto_scheduler's records is read)."""
+    # the stops held while msgspec initialises and the structs are made (as the command line
+    # imports its modules): a handler raising inside an extension module's work can crash it
+    with signals_held():
+        return _reader()
+
+
+def _reader() -> Targets | None:
     try:
         import msgspec
         from msgspec import UNSET, Meta, UnsetType
