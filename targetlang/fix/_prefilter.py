@@ -41,6 +41,7 @@ def worth_parsing(text: str, registry: Registry | None = None, *, written: bool 
         any(pattern.search(text) for pattern in (legacy if written else looks + modern))
         or any(_option_searched(text, match) for match in _IN_STR.finditer(text))
         or any(_tag_unknown(text, match) for match in _TAG_TARGET.finditer(text))
+        or bool(_unknown_tag_texts(text))
         or bool(_property_read(text, properties) and _TARGET_WORD.search(text))
         or any(_helper_call(alias).search(text) for alias in _module_aliases(text))
     )
@@ -57,10 +58,10 @@ def hits_of(
     text: str, registry: Registry | None = None, table: ApiTable = DEFAULT_TABLE
 ) -> tuple[list[tuple[int, int]], bool]:
     """:func:`hits`, and whether every one is of a modern target alone (a dict or JSON text
-    with a kind or a tag, a removed kind's name alone in quotes, a tag in ``Target(...)``): what
-    those rules report is a value that reaches a target position of an API
-    (:func:`._modern.is_target`), which only a call in the same text makes
-    (:func:`._python_syntax.calls_target_api`)."""
+    with a kind or a tag, a removed kind's name alone in quotes, a tag in ``Target(...)``, a
+    literal shaped as a tag that a release may not know): what those rules report is a value
+    that reaches a target position of an API (:func:`._modern.is_target`), which only a call in
+    the same text makes (:func:`._python_syntax.calls_target_api`)."""
     looks, modern_looks, legacy, properties = _prefilter(registry)
     found: list[tuple[int, int]] = []
     modern = True
@@ -71,6 +72,7 @@ def hits_of(
     for pattern in modern_looks:
         found += [match.span() for match in pattern.finditer(text)]
     found += [match.span() for match in _TAG_TARGET.finditer(text) if _tag_unknown(text, match)]
+    found += _unknown_tag_texts(text)
     others = len(found)
     found += [match.span() for match in _IN_STR.finditer(text) if _option_searched(text, match)]
     read = _property_read(text, properties)
@@ -312,6 +314,22 @@ def _tag_unknown(text: str, match: re.Match[str]) -> bool:
     is the whole of the argument (a string put together is read as the survey reads it)."""
     whole = _WHOLE_TAG.match(text, match.start() + len("Target("))
     return whole is None or whole[2] not in _tags_everywhere()
+
+
+# the end of a literal shaped as a tag (of every match of _TAG_TEXT): a tenth of its time over a
+# tree, where few texts have one
+_TAG_TEXT_END = re.compile(r"""/[A-Za-z0-9_.+-]+\s*["']""")
+
+
+def _unknown_tag_texts(text: str) -> list[tuple[int, int]]:
+    """The literals of ``text`` shaped as a tag (:data:`_TAG_TEXT`) that a modern release may not
+    know: wherever one is written, a name or an alias may take it to a target
+    (``T("nvidia/foo")`` after ``from tvm.target import Target as T``; ``t = "nvidia/foo"``, then
+    ``tvm.build(m, target=t)``)."""
+    if _TAG_TEXT_END.search(text) is None:
+        return []
+    known = _tags_everywhere()
+    return [match.span() for match in _TAG_TEXT.finditer(text) if match[0][1:-1].strip() not in known]
 
 
 @functools.cache
