@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import platform
 import resource
@@ -151,18 +152,50 @@ def decoder() -> tuple[str, object]:
     return "orjson.loads", orjson.loads
 
 
-def floor_seconds(path: Path) -> float:
+def floor_seconds(path: Path, start: int = 0, end: int | None = None) -> float:
     """One pass of the floor, in CPU seconds: every line read and decoded (a line that is no JSON
-    is skipped)."""
+    is skipped); of the lines from byte ``start`` (a line's) to ``end``, if given."""
     _, loads = decoder()
-    start = time.process_time()
+    began = time.process_time()
+    left = float("inf") if end is None else end - start
     with open(path, "rb") as handle:
+        handle.seek(start)
         for raw in handle:
             try:
                 loads(raw)  # type: ignore[operator]
             except ValueError:
                 pass
-    return time.process_time() - start
+            left -= len(raw)
+            if left <= 0:
+                break
+    return time.process_time() - began
+
+
+def _floor_part(part: tuple[Path, int, int]) -> float:
+    return floor_seconds(*part)
+
+
+def floor_speedup(path: Path, processes: int) -> float:
+    """How many times as fast the floor is in wall time when ``processes`` processes each take an
+    equal part of the file, as the commands' workers do: what the machine itself gives the ``-j N``
+    runs (its cores, and what they share)."""
+    size = path.stat().st_size
+    with open(path, "rb") as handle:
+        cuts = [0]
+        for n in range(1, processes):
+            handle.seek(size * n // processes)
+            handle.readline()
+            cuts.append(handle.tell())
+    parts = [(path, start, end) for start, end in zip(cuts, [*cuts[1:], size], strict=True)]
+    began = time.perf_counter()
+    floor_seconds(path)
+    alone = time.perf_counter() - began
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        pool.map(abs, range(processes))  # (the workers started before the clock)
+        began = time.perf_counter()
+        pool.map(_floor_part, parts, chunksize=1)
+        together = time.perf_counter() - began
+    return alone / together
 
 
 # ---------------------------------------------------------------------------------- the commands
@@ -258,6 +291,7 @@ class Measured:
     memory: list[Row]  # over the small log
     start: dict[str, float]  # CPU seconds of each command over the log's first lines
     start_bytes: int  # the bytes of those lines
+    floor_speedup: float  # the floor's own on the -j N runs' processes, the best of the rounds
 
 
 def _met(ok: bool) -> str:
@@ -310,7 +344,10 @@ def report(
         "of the machine used during the run of the least CPU time). The start of a run (Python, the imports, each "
         "distinct target read the first time: about 0.2 s whatever the log) is the command's CPU time over the "
         f"log's first {_HEAD:,} lines; the goals per core are marked on the rest of the run, which is what the "
-        "ratio of a bigger log tends to, and the ratio of the whole run is given beside.",
+        "ratio of a bigger log tends to, and the ratio of the whole run is given beside. What the machine itself "
+        f"gives {cores} processes is the floor's own speed-up: the file cut in {cores} equal parts of whole lines, "
+        f"each decoded by a process of its own at once, against one process decoding it all (wall time, the best "
+        "of the rounds): beside each goal of all the cores.",
         "",
     ]
     for m in results:
@@ -384,7 +421,8 @@ def report(
             out.append(
                 f"- {fmt}: `logs {name_}` on all {cores} cores (`-j {cores}` at least {0.75 * cores:.1f} times as "
                 f"fast as `-j 1`, the least wall times): {_met(speedup >= 0.75 * cores)} ({speedup:.2f} times; "
-                f"{many.cpu / m.floor:.2f}x the floor per core)"
+                f"{many.cpu / m.floor:.2f}x the floor per core; the floor itself {m.floor_speedup:.2f} times on "
+                f"{cores} processes)"
             )
         for row in m.memory:
             large = by.get((row.name, row.jobs))
@@ -417,10 +455,17 @@ def measure(
     lines, size = write_log(log, size=int(args.size * 1e6), tuner=tuner)
     names = [*_GOALS, "match"]
     floors: list[float] = []
+    speedups: list[float] = []
     runs: dict[tuple[str, int], list[Timing]] = {(name, jobs): [] for name in names for jobs in variants}
     for n in range(args.rounds):
         floors.append(floor_seconds(log))
-        print(f"{tuner} round {n + 1}: floor {floors[-1]:.2f} s CPU", file=sys.stderr)
+        if len(variants) > 1:
+            speedups.append(floor_speedup(log, variants[-1]))
+        print(
+            f"{tuner} round {n + 1}: floor {floors[-1]:.2f} s CPU, {speedups[-1] if speedups else 1:.2f} times as "
+            f"fast on {variants[-1]} processes",
+            file=sys.stderr,
+        )
         for name in names:
             for jobs in variants:
                 t = timed(command(name, log, out, jobs), env, work)
@@ -448,7 +493,7 @@ def measure(
             for jobs in variants:
                 memory.append(Row(tuner, name, jobs, timed(command(name, small_log, out, jobs), env, work)))
         small_log.unlink()
-    return Measured(tuner, lines, size, min(floors), rows, memory, start, head), log
+    return Measured(tuner, lines, size, min(floors), rows, memory, start, head, max(speedups, default=1.0)), log
 
 
 def measure_gz(log: Path, args: argparse.Namespace, env: dict[str, str], work: Path) -> tuple[Timing, Timing, int]:
