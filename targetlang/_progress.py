@@ -53,14 +53,23 @@ def _nothing(size: int) -> None:
     pass
 
 
-def tqdm_or_none() -> Any:
+def tqdm_or_none() -> Callable[..., Any] | None:
+    """tqdm's bar, called as ``tqdm`` is, where standard error is a terminal and tqdm is installed
+    (``pip install 'targetlang[progress]'``); else ``None``."""
     stderr = sys.stderr
     if stderr is None or not stderr.isatty():
         return None
     try:
-        # an optional dependency (pip install 'targetlang[progress]'), imported at a terminal
-        # only, with the stops held as the command line imports its modules
-        with signals_held():
-            return importlib.import_module("tqdm").tqdm
+        with signals_held():  # (imported as the command line imports its modules)
+            tqdm = importlib.import_module("tqdm").tqdm
     except ImportError:
         return None
+
+    def held_bar(*args: Any, **kwargs: Any) -> Any:
+        # A bar starts tqdm's monitor thread, which takes the signal mask of the thread that
+        # starts it: started with the stops let in, it could take one while the main thread
+        # holds them, and Python would run the handler at once, inside the block that holds them.
+        with signals_held():
+            return tqdm(*args, **kwargs)
+
+    return held_bar

@@ -24,7 +24,8 @@ def signals_held() -> Iterator[None]:
 
     The signals are held from the main thread, where Python runs their handlers: a thread that
     lets them in takes them, and the handler runs at once. The command line starts no thread
-    before it holds them (its pool's threads are started inside the block, and hold them)."""
+    before it holds them (its pool's threads, and a progress bar's monitor thread, are started
+    inside the block, and hold them)."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ._grammar_file import grammar_text
 from ._json_text import DQ_BODY
 from ._legacy_words import legacy_words
+from ._signals import signals_held
 from .errors import InvalidJSONError, MismatchedQuoteError, NestingTooDeepError, TargetError, TargetSyntaxError
 
 if TYPE_CHECKING:
@@ -293,7 +294,10 @@ _lock = threading.Lock()
 def _get_parser() -> lark.Lark:
     global _parser
     if _parser is None:
-        with _lock:
+        # (the stops held while lark, and the regex module it may import, are imported and the
+        # parser is made: a handler that raised there could crash an extension module's
+        # initialisation, or leave a class half made; see _signals)
+        with _lock, signals_held():
             if _parser is None:
                 # Where interegular happens to be installed, lark checks every pair of terminals
                 # for collisions on each build: 300 ms of a first parse. tests/test_grammar.py

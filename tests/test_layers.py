@@ -15,6 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "targetlang"
 # Lowest first. A module may import the ones before it; the modules of one subpackage may import
 # each other.
 CHAIN = (
+    "_signals",
     "_attribute_names",
     "_cache",
     "_atomic_file",
@@ -52,7 +53,6 @@ CHAIN = (
     "_checking",
     "_llvm_names",
     "__init__",
-    "_signals",
     "_progress",
     "_pool",
     "logs",

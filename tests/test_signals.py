@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -122,68 +123,106 @@ def test_a_stop_while_the_options_are_read_is_the_commands_exit(name: str, statu
 _IMPORTS_LET_IN = """
 import json, runpy, signal, sys
 stops = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-held_once, let_in = [], []
+held, let_in = [], []
 class Watch:
     def find_spec(self, name, path=None, target=None):
         if sys._getframe(2).f_code.co_name == "_find_and_load_unlocked":
             if stops <= set(signal.pthread_sigmask(signal.SIG_BLOCK, [])):
-                held_once.append(name)
-            elif held_once:
+                held.append(name)
+            elif held:
                 let_in.append(name)
         return None
 sys.meta_path.insert(0, Watch())
 sys.argv = ["targetlang", *sys.argv[1:]]
+status = 0
 try:
     runpy.run_module("targetlang", run_name="__main__", alter_sys=True)
-except SystemExit:
-    pass
+except SystemExit as ended:
+    status = ended.code
 sys.stdout.flush()
-print("let in: " + json.dumps(let_in), file=sys.stderr)
+print("\\n" + json.dumps({"status": status, "held": held, "let in": let_in}), file=sys.stderr)
 """
 
 _LOGS = Path(__file__).parent / "data" / "corpus" / "logs"
 _AUTOTVM = _LOGS / "autotvm" / "tophub_llvm_v0.04.log"
 _AUTO_SCHEDULER = _LOGS / "auto_scheduler" / "tvm-v0.19.0_matmul.json"
 _META_SCHEDULE = _LOGS / "meta_schedule" / "mlc-llm-d93944ff_log_db_database_tuning_record.json"
+_HELPER = {"a.py": "import tvm\nt = tvm.target.cuda()\n"}
+_NOTEBOOK = {
+    "n.ipynb": json.dumps(
+        {
+            "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ['t = Target("llvm -mcpu=a")\n']}],
+            "metadata": {},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+    )
+}
 
-# Each command: what it reads (copied, or made: the pool's rows a file big enough for workers).
+# Each command: what it reads (copied, or made: the pool's rows a file big enough for workers),
+# its exit status, and a module imported only on its way (with the stops held): the proof it
+# went there.
 IMPORTING_COMMANDS = [
-    ("fmt llvm", {}),
-    ("legacy llvm", {}),
-    ("migrate llvm", {}),
-    ("check", {}),
-    ("kinds llvm", {}),
-    ("tags jetson", {}),
-    ("explain llvm -mcpu=skylake", {}),
-    ("diff llvm cuda", {}),
-    ("rule --all", {}),
-    ("fix --check a.py", {"a.py": "import tvm\nt = tvm.target.cuda()\n"}),
-    ("fix --unsafe-fixes --diff a.py", {"a.py": "import tvm\nt = tvm.target.cuda()\n"}),
-    ("fix --output-format sarif a.py", {"a.py": "import tvm\nt = tvm.target.cuda()\n"}),
-    (
-        "fix --docs --diff a.sh a.md",
-        {"a.sh": "tvmc compile --target 'llvm -mcpu=skylake' m.onnx\n", "a.md": "```python\ntvm.target.cuda()\n```\n"},
+    ("fmt llvm", {}, 0, "targetlang._derived"),
+    ('fmt "llvm -mcpu=\'sky"', {}, 1, "lark"),  # (the fast reader refuses it: the grammar says why)
+    ("legacy llvm", {}, 0, "targetlang._derived"),
+    ("migrate llvm", {}, 0, "targetlang.migration"),
+    ("check", {}, 0, "targetlang._checking"),
+    ("kinds llvm", {}, 0, "targetlang.inspection"),
+    ("kinds llvm --cpus", {}, 0, "targetlang._llvm_names"),
+    ("tags jetson", {}, 0, "targetlang.inspection"),
+    ("explain llvm -mcpu=skylake", {}, 0, "targetlang.inspection"),
+    ("diff llvm cuda", {}, 1, "targetlang.logs.match"),
+    ("rule --all", {}, 0, "targetlang.fix"),
+    ("fix --check a.py", _HELPER, 1, "libcst.native"),
+    ("fix --unsafe-fixes a.py", _HELPER, 1, "targetlang.fix.rules.target_helper"),
+    ("fix --output-format sarif a.py", _HELPER, 1, "libcst.native"),
+    ("fix imp.py", {"imp.py": "from tvm.target import cuda\n\nt = cuda()\n"}, 1, "libcst.codemod"),
+    (  # a fix that makes a line too long in a file black leaves as it is: black splits it
+        "fix --line-length 88 long.py",
+        {"long.py": 'import tvm\n\ntarget = tvm.target.Target("cuda -arch=sm_80 -max_threads_per_block=1024")\n'},
+        1,
+        "black",
     ),
-    ("logs check autotvm.log", {"autotvm.log": _AUTOTVM}),
-    ("logs check scheduler.json", {"scheduler.json": _AUTO_SCHEDULER}),
-    ("logs check meta.json", {"meta.json": _META_SCHEDULE}),
-    ("logs stats --json scheduler.json", {"scheduler.json": _AUTO_SCHEDULER}),
-    ("logs match --target llvm autotvm.log", {"autotvm.log": _AUTOTVM}),
-    ("logs migrate --in-place autotvm.log", {"autotvm.log": _AUTOTVM}),
-    ("logs migrate -o out.json scheduler.json", {"scheduler.json": _AUTO_SCHEDULER}),
-    ("logs check -j 2 big.log", {"big.log": (_AUTOTVM, 9 << 20)}),
+    (
+        "fix --target-version auto p/a.py",
+        {
+            "p/pyproject.toml": '[project]\nname = "p"\nversion = "0"\ndependencies = ["apache-tvm>=0.25"]\n',
+            **{"p/a.py": _HELPER["a.py"]},
+        },
+        1,
+        "packaging",
+    ),
+    ("fix n.ipynb", _NOTEBOOK, 1, "targetlang.fix._notebook"),
+    (
+        "fix --docs a.sh a.md",
+        {"a.sh": "tvmc compile --target 'llvm -mcpu=skylake' m.onnx\n", "a.md": "```python\ntvm.target.cuda()\n```\n"},
+        1,
+        "targetlang.fix.rules.text_target",
+    ),
+    ("logs check autotvm.log", {"autotvm.log": _AUTOTVM}, 0, "orjson"),
+    ("logs check scheduler.json", {"scheduler.json": _AUTO_SCHEDULER}, 0, "msgspec"),
+    ("logs check meta.json", {"meta.json": _META_SCHEDULE}, 0, "targetlang.logs.check"),
+    ("logs stats --json scheduler.json", {"scheduler.json": _AUTO_SCHEDULER}, 0, "targetlang.logs.stats"),
+    ("logs match --target llvm autotvm.log", {"autotvm.log": _AUTOTVM}, 0, "targetlang.logs.match"),
+    ("logs migrate --in-place autotvm.log", {"autotvm.log": _AUTOTVM}, 0, "targetlang._atomic_file"),
+    ("logs migrate -o out.json scheduler.json", {"scheduler.json": _AUTO_SCHEDULER}, 0, "targetlang.logs.migration"),
+    ("logs check -j 2 big.log", {"big.log": (_AUTOTVM, 9 << 20)}, 0, "multiprocessing.synchronize"),
 ]
 
 
-@pytest.mark.parametrize(("command", "files"), IMPORTING_COMMANDS, ids=[command for command, _ in IMPORTING_COMMANDS])
+@pytest.mark.parametrize(
+    ("command", "files", "status", "proof"), IMPORTING_COMMANDS, ids=[row[0] for row in IMPORTING_COMMANDS]
+)
 def test_a_command_imports_its_own_and_other_packages_modules_with_the_stops_held(
-    tmp_path: Path, command: str, files: dict[str, str | Path | tuple[Path, int]]
+    tmp_path: Path, command: str, files: dict[str, str | Path | tuple[Path, int]], status: int, proof: str
 ) -> None:
     # A stop whose handler raised inside orjson's initialisation crashed the command (SIGSEGV):
     # `targetlang.logs` had come to import its modules when first asked for, so the logs
     # commands imported them, orjson and msgspec with them, after the command line let the stops
     # in. The standard library's modules may come later (CPython's own handle the exception).
     for name, content in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, str):
             (tmp_path / name).write_text(content)
         elif isinstance(content, Path):
@@ -193,17 +232,16 @@ def test_a_command_imports_its_own_and_other_packages_modules_with_the_stops_hel
             text = source.read_bytes()
             (tmp_path / name).write_bytes(text * (size // len(text) + 1))
     done = subprocess.run(
-        [sys.executable, "-c", _IMPORTS_LET_IN, *command.split()],
+        [sys.executable, "-c", _IMPORTS_LET_IN, *shlex.split(command)],
         capture_output=True,
         text=True,
         timeout=300,
         cwd=tmp_path,
     )
-    said = done.stderr.rsplit("let in: ", 1)
-    assert len(said) == 2, done.stderr[-2000:]
-    let_in = json.loads(said[1])
-    outside = [name for name in let_in if name.partition(".")[0] not in sys.stdlib_module_names]
-    assert outside == [], done.stderr[-2000:]
+    said = json.loads(done.stderr.rsplit("\n", 2)[-2])
+    assert (said["status"], proof in said["held"]) == (status, True), done.stderr[-3000:]
+    outside = [name for name in said["let in"] if name.partition(".")[0] not in sys.stdlib_module_names]
+    assert outside == [], done.stderr[-3000:]
 
 
 # ------------------------------------------------------------------ workers

@@ -183,6 +183,7 @@ def add_parser(commands: Any) -> None:
         "kinds", "list TVM's target kinds, or one kind's attributes", _KINDS_EPILOG.format(newest=_modern()), _kinds
     )
     kinds.add_argument("kind", metavar="KIND", nargs="?", help="a kind: show its attributes")
+    kinds.set_defaults(imports=(*_RUN_IMPORTS, "targetlang._llvm_names"))  # (--cpus)
     options(kinds, f"that TVM release's kinds and attributes only (0.7 - {_modern()}; e.g. 0.19 or 0.8.0)")
     kinds.add_argument(
         "--cpus",

@@ -148,7 +148,8 @@ def fix_source(
     if suffix in NOTEBOOK_SUFFIXES:
         # never read as Python (its JSON would be a dict, its targets in metadata rewritten):
         # the code cells are fixed as a .py file is, and every other byte is kept
-        from ._notebook import fix_notebook
+        with signals_held():  # (as in _python_fixer)
+            from ._notebook import fix_notebook
 
         _python_fixer()  # (LibCST missing: said before any cell)
         cell_errors: list[str] = []
@@ -224,10 +225,10 @@ def _python_fixer() -> Callable[..., tuple[str | None, list[Finding]]]:
         # it. (LibCST imports its parser at the first parse_module.)
         with signals_held():
             from ._python import fix_python
-
-            importlib.import_module("libcst.native")
     except ImportError as err:
         if getattr(err, "name", None) != "libcst" and "libcst" not in str(err):
             raise
         raise ImportError(_INSTALL_HINT) from None
+    with signals_held():  # (a native parser that cannot be loaded says so itself, as at a parse)
+        importlib.import_module("libcst.native")
     return fix_python

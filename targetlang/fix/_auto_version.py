@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
+from .._signals import signals_held
 from .._versions import RELEASES
 from ..errors import SettingsError
 from ._project_files import line_of, project_folders, read_toml, shown_path
@@ -115,9 +116,10 @@ def auto_target_version(folder: Path) -> tuple[str, str]:
 
     default = TARGET_VERSIONS[-1]
     try:
-        from packaging.requirements import InvalidRequirement, Requirement
-        from packaging.utils import canonicalize_name
-        from packaging.version import Version
+        with signals_held():  # (as every module a command imports as it runs: see _signals)
+            from packaging.requirements import InvalidRequirement, Requirement
+            from packaging.utils import canonicalize_name
+            from packaging.version import Version
     except ImportError:
         return default, f"target-version auto: the packaging library is not installed; {default}, the default"
     found = []

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from .._signals import signals_held
 from ._walk import walk
 
 if TYPE_CHECKING:
@@ -107,8 +108,10 @@ def _exports(node: cst.CSTNode) -> bool:
 def _remove_told() -> Callable[[CodemodContext, _Found], RemoveImportsVisitor]:
     """LibCST's ``RemoveImportsVisitor`` with the unused aliases given, not analysed (run by
     ``module.visit``, which resolves no metadata). LibCST's codemod package is imported here, as
-    a fix first changes imports: it takes 0.2 s, more than the rest of ``fix``'s start-up."""
-    from libcst.codemod.visitors import RemoveImportsVisitor
+    a fix first changes imports: it takes 0.2 s, more than the rest of ``fix``'s start-up. (With
+    the stops held, as every module a command imports as it runs: see ``_signals``.)"""
+    with signals_held():
+        from libcst.codemod.visitors import RemoveImportsVisitor
 
     class RemoveTold(RemoveImportsVisitor):
         def __init__(self, context: CodemodContext, unused: _Found) -> None:
@@ -126,8 +129,9 @@ def _remove_told() -> Callable[[CodemodContext, _Found], RemoveImportsVisitor]:
 
 def _told_works() -> bool:
     """Whether LibCST's visitor still keeps its analysis where :func:`_remove_told`'s puts it."""
-    from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import RemoveImportsVisitor
+    with signals_held():
+        from libcst.codemod import CodemodContext
+        from libcst.codemod.visitors import RemoveImportsVisitor
 
     return isinstance(getattr(RemoveImportsVisitor(CodemodContext()), "_unused_imports", None), dict)
 
@@ -136,8 +140,9 @@ def imports(module: cst.Module, add_target: bool, unused: set[_Request], add_jso
     """``module`` with ``from tvm.target import Target`` added (``add_target``), ``import json``
     added (``add_json``), and the imports ``unused`` names, ``(module, name, alias)``, removed
     where nothing else uses them."""
-    from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+    with signals_held():  # (see _remove_told)
+        from libcst.codemod import CodemodContext
+        from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
     context = CodemodContext()
     if add_target:

@@ -20,10 +20,12 @@ import functools
 import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 
 import libcst as cst
 
 from .._registry_files import MAX_TOML_BYTES, check_toml_keys
+from .._signals import signals_held
 from ..errors import RegistryError
 from ._positions import starts
 from ._project_files import project_folders
@@ -136,12 +138,23 @@ def _outer_dicts(node: cst.CSTNode) -> list[cst.Dict]:
     return []
 
 
+@functools.cache
+def _black() -> ModuleType | None:
+    """Black, where it is installed (imported with the stops held, as every module a command
+    imports as it runs: see ``_signals``)."""
+    with signals_held():
+        try:
+            import black
+        except ImportError:
+            return None
+    return black
+
+
 def black_formatter(source: str, limit: int) -> Callable[[str], str] | None:
     """Black at ``limit``, if it is installed and leaves ``source`` as it is (a format-clean
     file), else ``None``."""
-    try:
-        import black
-    except ImportError:
+    black = _black()
+    if black is None:
         return None
     mode = black.Mode(line_length=limit)
     try:
@@ -152,9 +165,10 @@ def black_formatter(source: str, limit: int) -> Callable[[str], str] | None:
 
     def formatted(code: str) -> str:
         try:
-            return black.format_str(code, mode=mode)
+            text: str = black.format_str(code, mode=mode)
         except Exception:  # the fix is still right as it is
             return code
+        return text
 
     return formatted
 
@@ -186,9 +200,8 @@ class _Split(cst.CSTTransformer):
         indent = self.indents.get(id(original_node))
         if indent is None:
             return updated_node
-        try:
-            import black
-        except ImportError:
+        black = _black()
+        if black is None:
             return updated_node
         alone = cst.Module(body=[updated_node.with_changes(leading_lines=[])]).code
         mode = black.Mode(line_length=max(self.limit - len(indent), 20), string_normalization=False)
