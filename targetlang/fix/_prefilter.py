@@ -41,7 +41,7 @@ def worth_parsing(text: str, registry: Registry | None = None, *, written: bool 
         any(pattern.search(text) for pattern in (legacy if written else looks + modern))
         or any(_option_searched(text, match) for match in _IN_STR.finditer(text))
         or any(_tag_unknown(text, match) for match in _TAG_TARGET.finditer(text))
-        or bool(_unknown_tag_texts(text))
+        or (not written and bool(_unknown_tag_texts(text)))
         or bool(_property_read(text, properties) and _TARGET_WORD.search(text))
         or any(_helper_call(alias).search(text) for alias in _module_aliases(text))
     )
