@@ -462,8 +462,8 @@ def measure(
         if len(variants) > 1:
             speedups.append(floor_speedup(log, variants[-1]))
         print(
-            f"{tuner} round {n + 1}: floor {floors[-1]:.2f} s CPU, {speedups[-1] if speedups else 1:.2f} times as "
-            f"fast on {variants[-1]} processes",
+            f"{tuner} round {n + 1}: floor {floors[-1]:.2f} s CPU"
+            + (f", {speedups[-1]:.2f} times as fast on {variants[-1]} processes" if speedups else ""),
             file=sys.stderr,
         )
         for name in names:
