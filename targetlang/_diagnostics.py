@@ -21,6 +21,7 @@ from ._registry import Registry, modern_tag, tag_added_in
 from ._release_schemas import attribute_releases
 from ._resolution import feature_name
 from ._schema import KindSchema
+from ._signals import signals_held
 from ._versions import DEFAULT, LAST_LEGACY, Version, release_title
 from .errors import (
     LeafKindError,
@@ -116,28 +117,34 @@ def on_large_stack(call: Callable[[], _R]) -> _R:
         except BaseException as exc:  # handed to the calling thread
             failure.append(exc)
 
-    with _large_lock:
-        if _large_calls == 0:
-            _normal_limit = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_normal_limit, LARGE_STACK_FRAMES))
-        _large_calls += 1
-        try:
-            size = threading.stack_size(_LARGE_STACK_BYTES)
-            try:
-                thread = threading.Thread(target=run, name="targetlang-large-stack", daemon=True)
-                thread.start()
-            finally:
-                threading.stack_size(size)
-        except (RuntimeError, ValueError, MemoryError):  # no thread, or no stack that size
-            thread = None
+    thread: threading.Thread | None = None
+    counted = False
     try:
+        # The thread is started with the stops held, so that it never takes one (see _signals);
+        # one that came meanwhile arrives as the block ends, in this try.
+        with signals_held(), _large_lock:
+            if _large_calls == 0:
+                _normal_limit = sys.getrecursionlimit()
+                sys.setrecursionlimit(max(_normal_limit, LARGE_STACK_FRAMES))
+            _large_calls += 1
+            counted = True
+            try:
+                size = threading.stack_size(_LARGE_STACK_BYTES)
+                try:
+                    thread = threading.Thread(target=run, name="targetlang-large-stack", daemon=True)
+                    thread.start()
+                finally:
+                    threading.stack_size(size)
+            except (RuntimeError, ValueError, MemoryError):  # no thread, or no stack that size
+                thread = None
         if thread is not None:
             thread.join()
     finally:
-        with _large_lock:
-            _large_calls -= 1
-            if _large_calls == 0 and sys.getrecursionlimit() == max(_normal_limit, LARGE_STACK_FRAMES):
-                sys.setrecursionlimit(_normal_limit)
+        if counted:
+            with _large_lock:
+                _large_calls -= 1
+                if _large_calls == 0 and sys.getrecursionlimit() == max(_normal_limit, LARGE_STACK_FRAMES):
+                    sys.setrecursionlimit(_normal_limit)
     if failure and not isinstance(failure[0], RecursionError):
         raise failure[0]
     if result:

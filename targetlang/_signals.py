@@ -29,8 +29,12 @@ def signals_held() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    # The mask as it is, first: Python runs a stop's handler as pthread_sigmask returns, after it
+    # changed the mask, and one that raised out of the call that holds them would leave them
+    # held for good (Ctrl-C dead in the rest of a Python session)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)

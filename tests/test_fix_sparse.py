@@ -15,7 +15,7 @@ import targetlang.fix._python
 import targetlang.fix._sparse
 from targetlang.fix import fix_source
 from targetlang.fix._apis import DEFAULT_TABLE, ApiTable, parse_api
-from targetlang.fix._prefilter import hits
+from targetlang.fix._prefilter import hits, worth_parsing
 from targetlang.fix._python import fix_python
 from targetlang.fix._python_syntax import Reading, may_need_fixing
 from targetlang.fix._sparse import sparse
@@ -446,6 +446,13 @@ KNOWN_TAGS = [
 @pytest.mark.parametrize("source", KNOWN_TAGS)
 def test_a_tag_every_release_knows_is_no_hit(source: str) -> None:
     assert (hits(source), _whole(source)) == ([], [])
+
+
+def test_a_tag_shaped_literal_counts_in_code_a_fix_did_not_write() -> None:
+    # (in code a fix wrote, `--prefer-tags`' tag or a model's "a/b", it only made the fix loop
+    # read it again, to find nothing)
+    text = 't = "nvidia/foo-bar"\n'
+    assert (worth_parsing(text), worth_parsing(text, written=True)) == (True, False)
 
 
 @pytest.mark.parametrize("source", UNKNOWN_TAGS_ELSEWHERE)
