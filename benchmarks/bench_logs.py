@@ -175,10 +175,10 @@ def _floor_part(part: tuple[Path, int, int]) -> float:
     return floor_seconds(*part)
 
 
-def floor_speedup(path: Path, processes: int) -> float:
-    """How many times as fast the floor is in wall time when ``processes`` processes each take an
-    equal part of the file, as the commands' workers do: what the machine itself gives the ``-j N``
-    runs (its cores, and what they share)."""
+def floor_walls(path: Path, processes: int) -> tuple[float, float]:
+    """The floor's wall time in one process, and when ``processes`` processes each take an equal
+    part of the file at once, as the commands' workers do: the ratio of the two is what the
+    machine itself gives the ``-j N`` runs (its cores, and what they share)."""
     size = path.stat().st_size
     with open(path, "rb") as handle:
         cuts = [0]
@@ -195,7 +195,7 @@ def floor_speedup(path: Path, processes: int) -> float:
         began = time.perf_counter()
         pool.map(_floor_part, parts, chunksize=1)
         together = time.perf_counter() - began
-    return alone / together
+    return alone, together
 
 
 # ---------------------------------------------------------------------------------- the commands
@@ -291,7 +291,7 @@ class Measured:
     memory: list[Row]  # over the small log
     start: dict[str, float]  # CPU seconds of each command over the log's first lines
     start_bytes: int  # the bytes of those lines
-    floor_speedup: float  # the floor's own on the -j N runs' processes, the best of the rounds
+    floor_speedup: float  # the floor's own on the -j N runs' processes: the least wall times' ratio
 
 
 def _met(ok: bool) -> str:
@@ -346,8 +346,8 @@ def report(
         f"log's first {_HEAD:,} lines; the goals per core are marked on the rest of the run, which is what the "
         "ratio of a bigger log tends to, and the ratio of the whole run is given beside. What the machine itself "
         f"gives {cores} processes is the floor's own speed-up: the file cut in {cores} equal parts of whole lines, "
-        f"each decoded by a process of its own at once, against one process decoding it all (wall time, the best "
-        "of the rounds): beside each goal of all the cores.",
+        f"each decoded by a process of its own at once, against one process decoding it all (the least wall "
+        "times of the rounds, as for the commands): beside each goal of all the cores.",
         "",
     ]
     for m in results:
@@ -455,15 +455,15 @@ def measure(
     lines, size = write_log(log, size=int(args.size * 1e6), tuner=tuner)
     names = [*_GOALS, "match"]
     floors: list[float] = []
-    speedups: list[float] = []
+    walls: list[tuple[float, float]] = []
     runs: dict[tuple[str, int], list[Timing]] = {(name, jobs): [] for name in names for jobs in variants}
     for n in range(args.rounds):
         floors.append(floor_seconds(log))
         if len(variants) > 1:
-            speedups.append(floor_speedup(log, variants[-1]))
+            walls.append(floor_walls(log, variants[-1]))
         print(
             f"{tuner} round {n + 1}: floor {floors[-1]:.2f} s CPU"
-            + (f", {speedups[-1]:.2f} times as fast on {variants[-1]} processes" if speedups else ""),
+            + (f", {walls[-1][0] / walls[-1][1]:.2f} times as fast on {variants[-1]} processes" if walls else ""),
             file=sys.stderr,
         )
         for name in names:
@@ -493,7 +493,17 @@ def measure(
             for jobs in variants:
                 memory.append(Row(tuner, name, jobs, timed(command(name, small_log, out, jobs), env, work)))
         small_log.unlink()
-    return Measured(tuner, lines, size, min(floors), rows, memory, start, head, max(speedups, default=1.0)), log
+    return Measured(
+        tuner,
+        lines,
+        size,
+        min(floors),
+        rows,
+        memory,
+        start,
+        head,
+        min(w[0] for w in walls) / min(w[1] for w in walls) if walls else 1.0,
+    ), log
 
 
 def measure_gz(log: Path, args: argparse.Namespace, env: dict[str, str], work: Path) -> tuple[Timing, Timing, int]:
