@@ -30,7 +30,8 @@ says whether every core is used. Peak resident memory is the command's own and i
 worker's, measured again over a log of 100,000 records: the same peak at both sizes is flat
 memory. The start of a run (Python, the imports, each distinct target read the first time) is the
 command's CPU time over the log's first 2,000 lines, and the ratio without it is given beside
-(it is what a bigger log tends to).
+(it is what a bigger log tends to). The goals are judged on the median of each round's ratio,
+read from runs next to each other in time (the floor is run again right before each command).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import os
 import platform
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -292,6 +294,17 @@ class Measured:
     start: dict[str, float]  # CPU seconds of each command over the log's first lines
     start_bytes: int  # the bytes of those lines
     floor_speedup: float  # the floor's own on the -j N runs' processes: the least wall times' ratio
+    # Each round's (floor, the command's one-process CPU time) with the floor run right before
+    # it; each round's -j 1 wall time over -j N's, run one after the other; each round's floor
+    # speed-up. Their medians are the verdicts: on a shared machine whose speed changes by half
+    # within a run, the least of each taken apart pairs moments minutes away.
+    paired: dict[str, list[tuple[float, float]]]
+    speedups: dict[str, list[float]]
+    floor_speedups: list[float]
+
+
+def _each(values: list[float]) -> str:
+    return ", ".join(f"{value:.2f}" for value in values)
 
 
 def _met(ok: bool) -> str:
@@ -346,8 +359,12 @@ def report(
         f"log's first {_HEAD:,} lines; the goals per core are marked on the rest of the run, which is what the "
         "ratio of a bigger log tends to, and the ratio of the whole run is given beside. What the machine itself "
         f"gives {cores} processes is the floor's own speed-up: the file cut in {cores} equal parts of whole lines, "
-        f"each decoded by a process of its own at once, against one process decoding it all (the least wall "
-        "times of the rounds, as for the commands): beside each goal of all the cores.",
+        f"each decoded by a process of its own at once, against one process decoding it all: beside each goal of "
+        "all the cores. The tables give the least of the rounds; the goals are judged on the median of the rounds' "
+        "ratios, each read from runs next to each other in time (a command's CPU time over that of the floor run "
+        "right before it; `-j 1`'s wall time over `-j N`'s, run one after the other; the floor in one process and "
+        "in several), since the machine's speed changes by half within a run, and the least of each run taken "
+        "apart pairs moments minutes away.",
         "",
     ]
     for m in results:
@@ -405,24 +422,29 @@ def report(
             one = by.get((name_, 1))
             if one is None:
                 continue
-            ratio = one.cpu / m.floor
             begun = m.start[name_]
-            steady = (one.cpu - begun) / (m.floor * (m.size - m.start_bytes) / m.size)
+            rest = (m.size - m.start_bytes) / m.size
+            wholes = [cpu / floor for floor, cpu in m.paired[name_]]
+            steadies = [(cpu - begun) / (floor * rest) for floor, cpu in m.paired[name_]]
+            steady = statistics.median(steadies)
             out.append(
                 f"- {fmt}: `logs {name_}` within {goal}x of the floor per core (one process, the start of the run "
-                f"left out): {_met(steady <= goal)} ({steady:.2f}x; the whole run {ratio:.2f}x, its start "
+                f"left out; the median of the rounds, each against the floor run just before): {_met(steady <= goal)} "
+                f"({steady:.2f}x: {_each(steadies)}; the whole run {statistics.median(wholes):.2f}x, its start "
                 f"{begun:.2f} s)"
             )
         for name_ in ("check", "migrate", "stats", "match"):
             one, many = by.get((name_, 1)), by.get((name_, cores))
             if cores == 1 or one is None or many is None:
                 continue
-            speedup = least_wall[name_, 1] / least_wall[name_, cores]
+            speedup = statistics.median(m.speedups[name_])
             out.append(
                 f"- {fmt}: `logs {name_}` on all {cores} cores (`-j {cores}` at least {0.75 * cores:.1f} times as "
-                f"fast as `-j 1`, the least wall times): {_met(speedup >= 0.75 * cores)} ({speedup:.2f} times; "
-                f"{many.cpu / m.floor:.2f}x the floor per core; the floor itself {m.floor_speedup:.2f} times on "
-                f"{cores} processes)"
+                f"fast as `-j 1`, the median of the rounds, each of the two runs one after the other): "
+                f"{_met(speedup >= 0.75 * cores)} ({speedup:.2f} times: {_each(m.speedups[name_])}; the least wall "
+                f"times {least_wall[name_, 1] / least_wall[name_, cores]:.2f}; {many.cpu / m.floor:.2f}x the floor "
+                f"per core; the floor itself {statistics.median(m.floor_speedups):.2f} times on {cores} processes: "
+                f"{_each(m.floor_speedups)})"
             )
         for row in m.memory:
             large = by.get((row.name, row.jobs))
@@ -456,6 +478,7 @@ def measure(
     names = [*_GOALS, "match"]
     floors: list[float] = []
     walls: list[tuple[float, float]] = []
+    paired_floors: dict[str, list[float]] = {name: [] for name in names}
     runs: dict[tuple[str, int], list[Timing]] = {(name, jobs): [] for name in names for jobs in variants}
     for n in range(args.rounds):
         floors.append(floor_seconds(log))
@@ -467,6 +490,9 @@ def measure(
             file=sys.stderr,
         )
         for name in names:
+            # the floor again right before the command: the machine's speed changes within a
+            # round, and a ratio is read from the two runs nearest in time (see Measured.paired)
+            paired_floors[name].append(floor_seconds(log))
             for jobs in variants:
                 t = timed(command(name, log, out, jobs), env, work)
                 runs[name, jobs].append(t)
@@ -503,6 +529,12 @@ def measure(
         start,
         head,
         min(w[0] for w in walls) / min(w[1] for w in walls) if walls else 1.0,
+        {name: list(zip(paired_floors[name], (t.cpu for t in runs[name, 1]), strict=True)) for name in _GOALS},
+        {
+            name: [one.wall / many.wall for one, many in zip(runs[name, 1], runs[name, variants[-1]], strict=True)]
+            for name in names
+        },
+        [alone / together for alone, together in walls],
     ), log
 
 
