@@ -219,16 +219,15 @@ def _table(extra: tuple[TargetApi, ...]) -> ApiTable:
 
 
 def _python_fixer() -> Callable[..., tuple[str | None, list[Finding]]]:
-    try:
-        # the stops held while LibCST and its native parser initialise (as the command line
-        # imports its modules): a handler raising inside an extension module's import can crash
-        # it. (LibCST imports its parser at the first parse_module.)
-        with signals_held():
+    # the stops held while LibCST and its native parser initialise (as the command line imports
+    # its modules): a handler raising inside an extension module's import can crash it. (LibCST
+    # imports its parser at the first parse_module.)
+    with signals_held():
+        try:
             from ._python import fix_python
-    except ImportError as err:
-        if getattr(err, "name", None) != "libcst" and "libcst" not in str(err):
-            raise
-        raise ImportError(_INSTALL_HINT) from None
-    with signals_held():  # (a native parser that cannot be loaded says so itself, as at a parse)
-        importlib.import_module("libcst.native")
+        except ImportError as err:
+            if getattr(err, "name", None) != "libcst" and "libcst" not in str(err):
+                raise
+            raise ImportError(_INSTALL_HINT) from None
+        importlib.import_module("libcst.native")  # (one that cannot be loaded says so itself, as at a parse)
     return fix_python

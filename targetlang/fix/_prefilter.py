@@ -41,7 +41,7 @@ def worth_parsing(text: str, registry: Registry | None = None, *, written: bool 
         any(pattern.search(text) for pattern in (legacy if written else looks + modern))
         or any(_option_searched(text, match) for match in _IN_STR.finditer(text))
         or any(_tag_unknown(text, match) for match in _TAG_TARGET.finditer(text))
-        or (not written and bool(_unknown_tag_texts(text)))
+        or (not written and bool(_unknown_tags(_tag_texts(text))))
         or bool(_property_read(text, properties) and _TARGET_WORD.search(text))
         or any(_helper_call(alias).search(text) for alias in _module_aliases(text))
     )
@@ -72,7 +72,8 @@ def hits_of(
     for pattern in modern_looks:
         found += [match.span() for match in pattern.finditer(text)]
     found += [match.span() for match in _TAG_TARGET.finditer(text) if _tag_unknown(text, match)]
-    found += _unknown_tag_texts(text)
+    tag_texts = _tag_texts(text)
+    found += _unknown_tags(tag_texts)
     others = len(found)
     found += [match.span() for match in _IN_STR.finditer(text) if _option_searched(text, match)]
     read = _property_read(text, properties)
@@ -87,8 +88,8 @@ def hits_of(
         # in a file that has any, what the survey looks at is broader than what gates the file:
         # any text with an option (of a kind no registry knows), every call where a target is
         # read (a text built there is read whole), and any text shaped as a tag
-        for pattern in (_ANY_OPTION, _TAG_TEXT):
-            found += [match.span() for match in pattern.finditer(text)]
+        found += [match.span() for match in _ANY_OPTION.finditer(text)]
+        found += [match.span() for match in tag_texts]
         # (a name that ends in an API's, _target( or cache_build(, is another function; a call
         # whose target is a name or a literal of one word, or none, builds no text there, unless
         # an import gives an API's word to another function, whose target is elsewhere)
@@ -321,15 +322,18 @@ def _tag_unknown(text: str, match: re.Match[str]) -> bool:
 _TAG_TEXT_END = re.compile(r"""/[A-Za-z0-9_.+-]+\s*["']""")
 
 
-def _unknown_tag_texts(text: str) -> list[tuple[int, int]]:
-    """The literals of ``text`` shaped as a tag (:data:`_TAG_TEXT`) that a modern release may not
-    know: wherever one is written, a name or an alias may take it to a target
-    (``T("nvidia/foo")`` after ``from tvm.target import Target as T``; ``t = "nvidia/foo"``, then
+def _tag_texts(text: str) -> list[re.Match[str]]:
+    """The literals of ``text`` shaped as a tag (:data:`_TAG_TEXT`)."""
+    return [] if _TAG_TEXT_END.search(text) is None else list(_TAG_TEXT.finditer(text))
+
+
+def _unknown_tags(tag_texts: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """Where ``tag_texts`` (of :func:`_tag_texts`) are tags a modern release may not know:
+    wherever one is written, a name or an alias may take it to a target (``T("nvidia/foo")``
+    after ``from tvm.target import Target as T``; ``t = "nvidia/foo"``, then
     ``tvm.build(m, target=t)``)."""
-    if _TAG_TEXT_END.search(text) is None:
-        return []
     known = _tags_everywhere()
-    return [match.span() for match in _TAG_TEXT.finditer(text) if match[0][1:-1].strip() not in known]
+    return [match.span() for match in tag_texts if match[0][1:-1].strip() not in known]
 
 
 @functools.cache
