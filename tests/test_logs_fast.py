@@ -355,6 +355,21 @@ def test_a_workload_key_not_in_utf8_takes_the_general_path() -> None:
     assert _checked(lines, True) == _checked(lines, False)
 
 
+def test_workload_keys_read_alike_past_the_number_of_those_kept() -> None:
+    # A token found fine is not read again (a log repeats its keys); more keys than are kept
+    # empty what is kept, and a token that is not fine is never kept.
+    from targetlang.logs._scheduler_schema import _FINE_KEYS, scheduler_reader
+
+    read = scheduler_reader()
+    assert read is not None
+    odd = BASE.replace("matmul", "m\\u0061tmul", 1).encode()
+    assert read(odd) is None
+    for n in range(_FINE_KEYS + 10):
+        assert read(BASE.replace("matmul", f"matmul{n}", 1).encode()) == ("llvm -mcpu=core-avx2", "")
+        if n % 1000 == 0:
+            assert read(odd) is None
+
+
 def test_a_member_written_twice_takes_the_general_path() -> None:
     # With "i" written twice, the general path splices the migrated target into the first one's
     # token, and the line read back still holds the old one: migration does not fix it there, as

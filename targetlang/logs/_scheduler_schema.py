@@ -92,6 +92,7 @@ def _reader() -> Targets | None:
     )
     decode = msgspec.json.Decoder(record).decode
     failed = (msgspec.DecodeError, msgspec.ValidationError)
+    fine: set[bytes] = set()  # workload keys' tokens with no escape dmlc does not know, in UTF-8
 
     def targets(raw: bytes) -> tuple[str, str | None] | None:
         if not raw.startswith(_HEAD):  # (a space first: a comment line to TVM's reader)
@@ -109,14 +110,22 @@ def _reader() -> Targets | None:
         # No escape dmlc does not know: none in the workload key's token, and no backslash at all
         # after it, where a line as TVM wrote it has none (a regular expression over the whole line
         # takes a nanosecond a byte; a find, a tenth)
-        if raw.find(b"\\", key_end) >= 0 or _ODD_ESCAPE.search(raw, 8, key_end) is not None:
+        if raw.find(b"\\", key_end) >= 0:
             return None
-        # the workload key's token is UTF-8 (msgspec decodes every other string, so checks theirs)
-        if not raw.isascii():
-            try:
-                raw[8:key_end].decode("utf-8")
-            except UnicodeDecodeError:
+        # A log repeats its workload keys: a token found fine once is looked up, not read again
+        token = raw[8:key_end]
+        if token not in fine:
+            if _ODD_ESCAPE.search(token) is not None:
                 return None
+            # the token is UTF-8 (msgspec decodes every other string, so checks theirs)
+            if not token.isascii():
+                try:
+                    token.decode("utf-8")
+                except UnicodeDecodeError:
+                    return None
+            if len(fine) >= _FINE_KEYS:
+                fine.clear()
+            fine.add(token)
         host = task.host
         if host is UNSET:
             return task.target, None
@@ -129,3 +138,4 @@ def _reader() -> Targets | None:
 
 _HEAD = b'{"i": [["'  # how TVM wrote a record: "i" first, its workload key's token at 8
 _ODD_ESCAPE = re.compile(ODD_ESCAPE.pattern.encode())  # (over bytes)
+_FINE_KEYS = 4096  # tokens kept at most (a few hundred bytes each)
