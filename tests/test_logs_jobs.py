@@ -262,6 +262,7 @@ VARIANTS: list[list[str]] = [
     # (writing a FILE with -o takes longer than migrating a small one: two variants write the
     # FILEs a pool takes, the lines of every FILE are compared in the others' --diff)
     ["migrate", "-o", "{out}"],
+    ["migrate", "--quiet", "-o", "{out}"],
     ["migrate", "--json", "--diff"],
     ["migrate", "--diff", "--quiet"],
     ["migrate", "--check"],

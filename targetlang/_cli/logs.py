@@ -295,7 +295,9 @@ def _check(args: argparse.Namespace) -> int:
                 read_again(source, part.start, part.end, part.first, local)
 
         with progress.track(source.size, source.name) as advance:
-            drive(source, pool, local, remote, take, advance, ready=lambda: summary.loading.settled, summary=True)
+            # --quiet says nothing of a line by its number: a chunk's first line is not counted
+            numbered = job.mode != "quiet"
+            drive(source, pool, local, remote, take, advance, lambda: summary.loading.settled, numbered, summary=True)
         out: list[str] = []
         lines.report(lines.checker.finish(summary), out, digest)
         emit(out)

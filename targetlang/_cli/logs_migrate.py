@@ -237,7 +237,9 @@ class _Migration:
         with contextlib.ExitStack() as stack:
             file = _MigratedFile(self, path, name, summary, digest, stack, destination)
             with self.progress.track(file.source.size, name) as advance:
-                drive(file.source, pool, file.local, file.remote, file.take, advance)
+                # with nothing said of a line (no report, no diff), a chunk's first line is not counted
+                numbered = self.job.mode != "quiet" or self.job.diff
+                drive(file.source, pool, file.local, file.remote, file.take, advance, numbered=numbered)
             file.close()
         for text in digest.drain():
             self.progress.say(text)
