@@ -358,7 +358,7 @@ def test_a_workload_key_not_in_utf8_takes_the_general_path() -> None:
 def test_workload_keys_read_alike_past_the_number_of_those_kept() -> None:
     # A token found fine is not read again (a log repeats its keys); more keys than are kept
     # empty what is kept, and a token that is not fine is never kept.
-    from targetlang.logs._scheduler_schema import _FINE_KEYS, scheduler_reader
+    from targetlang.logs._scheduler_schema import _FINE_KEYS, _FINE_LENGTH, scheduler_reader
 
     read = scheduler_reader()
     assert read is not None
@@ -368,6 +368,9 @@ def test_workload_keys_read_alike_past_the_number_of_those_kept() -> None:
         assert read(BASE.replace("matmul", f"matmul{n}", 1).encode()) == ("llvm -mcpu=core-avx2", "")
         if n % 1000 == 0:
             assert read(odd) is None
+    long = BASE.replace("matmul", "m" * _FINE_LENGTH, 1).encode()  # read each time, never kept
+    assert read(long) == read(long) == ("llvm -mcpu=core-avx2", "")
+    assert read(long.replace(b"mmm", b"\\u0061", 1)) is None
 
 
 def test_a_member_written_twice_takes_the_general_path() -> None:

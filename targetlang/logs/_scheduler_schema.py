@@ -123,9 +123,10 @@ def _reader() -> Targets | None:
                     token.decode("utf-8")
                 except UnicodeDecodeError:
                     return None
-            if len(fine) >= _FINE_KEYS:
-                fine.clear()
-            fine.add(token)
+            if len(token) <= _FINE_LENGTH:  # (a longer one is read each time: the memory kept is bounded)
+                if len(fine) >= _FINE_KEYS:
+                    fine.clear()
+                fine.add(token)
         host = task.host
         if host is UNSET:
             return task.target, None
@@ -138,4 +139,5 @@ def _reader() -> Targets | None:
 
 _HEAD = b'{"i": [["'  # how TVM wrote a record: "i" first, its workload key's token at 8
 _ODD_ESCAPE = re.compile(ODD_ESCAPE.pattern.encode())  # (over bytes)
-_FINE_KEYS = 4096  # tokens kept at most (a few hundred bytes each)
+_FINE_KEYS = 4096  # tokens kept at most, each of at most _FINE_LENGTH bytes (a real one has a few hundred)
+_FINE_LENGTH = 1024
