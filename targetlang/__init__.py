@@ -90,7 +90,8 @@ def clear_caches() -> None:
     """Empty every cache that grows with the input: the parse caches (:func:`parse`, and
     :func:`parse_in_era`'s), the readings and migrations cached by live
     :class:`targetlang.logs.TargetReader` and :class:`targetlang.logs.LogMigrator` objects, the
-    record layouts of the log reader, the release history looked up for unknown-attribute errors,
+    record layouts of the log reader and the workload keys it found well written in
+    auto_scheduler's records, the release history looked up for unknown-attribute errors,
     and the conversions of ``targetlang fix``.
 
     Nothing else changes: the next parse of a text reads it again (and returns a new, equal

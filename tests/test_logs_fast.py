@@ -373,6 +373,29 @@ def test_workload_keys_read_alike_past_the_number_of_those_kept() -> None:
     assert read(long.replace(b"mmm", b"\\u0061", 1)) is None
 
 
+def test_a_workload_key_found_fine_is_read_once_until_the_caches_are_cleared(monkeypatch: pytest.MonkeyPatch) -> None:
+    import targetlang
+    import targetlang.logs._scheduler_schema as schema
+    from targetlang.logs._scheduler_reader import ODD_ESCAPE
+
+    read = schema.scheduler_reader()
+    assert read is not None
+    searched: list[bytes] = []
+
+    class Counted:
+        def search(self, token: bytes) -> Any:
+            searched.append(token)
+            return ODD_ESCAPE.search(token.decode("utf-8", "replace"))
+
+    monkeypatch.setattr(schema, "_ODD_ESCAPE", Counted())
+    line = BASE.replace("matmul", "matmul_once", 1).encode()
+    assert read(line) == read(line) == ("llvm -mcpu=core-avx2", "")
+    assert len(searched) == 1
+    targetlang.clear_caches()
+    assert read(line) == ("llvm -mcpu=core-avx2", "")
+    assert len(searched) == 2
+
+
 def test_a_member_written_twice_takes_the_general_path() -> None:
     # With "i" written twice, the general path splices the migrated target into the first one's
     # token, and the line read back still holds the old one: migration does not fix it there, as

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
+from .._cache import on_clear
 from .._signals import signals_held
 from ._scheduler_reader import INT32_RANGE, ODD_ESCAPE, TRANSFORM_STEPS
 
@@ -93,6 +94,7 @@ def _reader() -> Targets | None:
     decode = msgspec.json.Decoder(record).decode
     failed = (msgspec.DecodeError, msgspec.ValidationError)
     fine: set[bytes] = set()  # workload keys' tokens with no escape dmlc does not know, in UTF-8
+    on_clear(fine.clear)
 
     def targets(raw: bytes) -> tuple[str, str | None] | None:
         if not raw.startswith(_HEAD):  # (a space first: a comment line to TVM's reader)
