@@ -355,31 +355,11 @@ def test_a_workload_key_not_in_utf8_takes_the_general_path() -> None:
     assert _checked(lines, True) == _checked(lines, False)
 
 
-def test_workload_keys_read_alike_past_the_number_of_those_kept() -> None:
-    # A token found fine is not read again (a log repeats its keys); more keys than are kept
-    # empty what is kept, and a token that is not fine is never kept.
-    from targetlang.logs._scheduler_schema import _FINE_KEYS, _FINE_LENGTH, scheduler_reader
-
-    read = scheduler_reader()
-    assert read is not None
-    odd = BASE.replace("matmul", "m\\u0061tmul", 1).encode()
-    assert read(odd) is None
-    for n in range(_FINE_KEYS + 10):
-        assert read(BASE.replace("matmul", f"matmul{n}", 1).encode()) == ("llvm -mcpu=core-avx2", "")
-        if n % 1000 == 0:
-            assert read(odd) is None
-    long = BASE.replace("matmul", "m" * _FINE_LENGTH, 1).encode()  # read each time, never kept
-    assert read(long) == read(long) == ("llvm -mcpu=core-avx2", "")
-    assert read(long.replace(b"mmm", b"\\u0061", 1)) is None
-
-
-def test_a_workload_key_found_fine_is_read_once_until_the_caches_are_cleared(monkeypatch: pytest.MonkeyPatch) -> None:
-    import targetlang
+def _counting_searches(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The workload keys' tokens the reader reads with its escape pattern from now on."""
     import targetlang.logs._scheduler_schema as schema
     from targetlang.logs._scheduler_reader import ODD_ESCAPE
 
-    read = schema.scheduler_reader()
-    assert read is not None
     searched: list[bytes] = []
 
     class Counted:
@@ -388,6 +368,44 @@ def test_a_workload_key_found_fine_is_read_once_until_the_caches_are_cleared(mon
             return ODD_ESCAPE.search(token.decode("utf-8", "replace"))
 
     monkeypatch.setattr(schema, "_ODD_ESCAPE", Counted())
+    return searched
+
+
+def test_workload_keys_found_fine_are_kept_within_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A token found fine is not read again (a log repeats its keys); more keys than are kept
+    # empty what is kept; a token that is not fine, or too long, is read each time.
+    import targetlang
+    from targetlang.logs._scheduler_schema import _FINE_KEYS, _FINE_LENGTH, scheduler_reader
+
+    read = scheduler_reader()
+    assert read is not None
+    targetlang.clear_caches()
+    searched = _counting_searches(monkeypatch)
+    first = BASE.replace("matmul", "matmul_first", 1).encode()
+    assert read(first) == read(first) == ("llvm -mcpu=core-avx2", "")
+    assert len(searched) == 1
+    odd = BASE.replace("matmul", "m\\u0061tmul", 1).encode()
+    assert read(odd) is None and read(odd) is None
+    assert len(searched) == 3
+    for n in range(_FINE_KEYS):
+        assert read(BASE.replace("matmul", f"matmul{n}", 1).encode()) == ("llvm -mcpu=core-avx2", "")
+    assert len(searched) == 3 + _FINE_KEYS
+    read(first)  # dropped when the keys kept were emptied to make room
+    assert len(searched) == 4 + _FINE_KEYS
+    long = BASE.replace("matmul", "m" * _FINE_LENGTH, 1).encode()
+    assert read(long) == read(long) == ("llvm -mcpu=core-avx2", "")
+    assert len(searched) == 6 + _FINE_KEYS
+    assert read(long.replace(b"mmm", b"\\u0061", 1)) is None
+
+
+def test_a_workload_key_found_fine_is_read_once_until_the_caches_are_cleared(monkeypatch: pytest.MonkeyPatch) -> None:
+    import targetlang
+    from targetlang.logs._scheduler_schema import scheduler_reader
+
+    read = scheduler_reader()
+    assert read is not None
+    targetlang.clear_caches()
+    searched = _counting_searches(monkeypatch)
     line = BASE.replace("matmul", "matmul_once", 1).encode()
     assert read(line) == read(line) == ("llvm -mcpu=core-avx2", "")
     assert len(searched) == 1

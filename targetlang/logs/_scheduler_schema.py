@@ -141,5 +141,5 @@ def _reader() -> Targets | None:
 
 _HEAD = b'{"i": [["'  # how TVM wrote a record: "i" first, its workload key's token at 8
 _ODD_ESCAPE = re.compile(ODD_ESCAPE.pattern.encode())  # (over bytes)
-_FINE_KEYS = 4096  # tokens kept at most, each of at most _FINE_LENGTH bytes (a real one has a few hundred)
+_FINE_KEYS = 4096  # tokens kept at most, each of at most _FINE_LENGTH bytes (the corpus's have 40 to 131)
 _FINE_LENGTH = 1024
