@@ -372,8 +372,9 @@ def _counting_searches(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
 
 
 def test_workload_keys_found_fine_are_kept_within_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A token found fine is not read again (a log repeats its keys); more keys than are kept
-    # empty what is kept; a token that is not fine, or too long, is read each time.
+    # A token found fine is not read again (a log repeats its keys) until the caches are
+    # cleared; more keys than are kept empty what is kept; a token that is not fine, or too
+    # long, is read each time.
     import targetlang
     from targetlang.logs._scheduler_schema import _FINE_KEYS, _FINE_LENGTH, scheduler_reader
 
@@ -381,37 +382,29 @@ def test_workload_keys_found_fine_are_kept_within_bounds(monkeypatch: pytest.Mon
     assert read is not None
     targetlang.clear_caches()
     searched = _counting_searches(monkeypatch)
-    first = BASE.replace("matmul", "matmul_first", 1).encode()
-    assert read(first) == read(first) == ("llvm -mcpu=core-avx2", "")
-    assert len(searched) == 1
-    odd = BASE.replace("matmul", "m\\u0061tmul", 1).encode()
-    assert read(odd) is None and read(odd) is None
-    assert len(searched) == 3
+
+    def key(token: str) -> bytes:
+        return BASE.replace("matmul", token, 1).encode()
+
+    fine = ("llvm -mcpu=core-avx2", "")
+    steps = [  # (line read, what it reads as, how many reads of the pattern so far)
+        (key("first"), fine, 1),
+        (key("first"), fine, 1),
+        (key("m\\u0061tmul"), None, 2),
+        (key("m\\u0061tmul"), None, 3),
+        (key("m" * _FINE_LENGTH), fine, 4),
+        (key("m" * _FINE_LENGTH), fine, 5),
+    ]
+    for line, reads_as, count in steps:
+        assert read(line) == reads_as
+        assert len(searched) == count
+    targetlang.clear_caches()
+    assert read(key("first")) == fine and len(searched) == 6
     for n in range(_FINE_KEYS):
-        assert read(BASE.replace("matmul", f"matmul{n}", 1).encode()) == ("llvm -mcpu=core-avx2", "")
-    assert len(searched) == 3 + _FINE_KEYS
-    read(first)  # dropped when the keys kept were emptied to make room
-    assert len(searched) == 4 + _FINE_KEYS
-    long = BASE.replace("matmul", "m" * _FINE_LENGTH, 1).encode()
-    assert read(long) == read(long) == ("llvm -mcpu=core-avx2", "")
+        assert read(key(f"matmul{n}")) == fine
     assert len(searched) == 6 + _FINE_KEYS
-    assert read(long.replace(b"mmm", b"\\u0061", 1)) is None
-
-
-def test_a_workload_key_found_fine_is_read_once_until_the_caches_are_cleared(monkeypatch: pytest.MonkeyPatch) -> None:
-    import targetlang
-    from targetlang.logs._scheduler_schema import scheduler_reader
-
-    read = scheduler_reader()
-    assert read is not None
-    targetlang.clear_caches()
-    searched = _counting_searches(monkeypatch)
-    line = BASE.replace("matmul", "matmul_once", 1).encode()
-    assert read(line) == read(line) == ("llvm -mcpu=core-avx2", "")
-    assert len(searched) == 1
-    targetlang.clear_caches()
-    assert read(line) == ("llvm -mcpu=core-avx2", "")
-    assert len(searched) == 2
+    assert read(key("first")) == fine  # dropped when the keys kept were emptied to make room
+    assert len(searched) == 7 + _FINE_KEYS
 
 
 def test_a_member_written_twice_takes_the_general_path() -> None:
