@@ -34,9 +34,9 @@ command's CPU time over the log's first 2,000 lines, and the ratio without it is
 Per core, the ratio is read side by side in one process: the command's own work (the objects its
 process gives each block of lines) and the floor's decoding, block by block in turn over the log
 after its start (reading the file timed on neither side), so that each moment's speed of the
-machine weighs on both alike (runs a few seconds apart,
-the floor run again right before each command, gave ratios from 1.1x to 2.1x in one run). The
-speed-ups are read from the runs of ``-j 1`` and ``-j N`` one after the other.
+machine weighs on both alike (runs a few seconds apart, the floor run again right before each
+command, gave ratios from 1.1x to 2.1x in one run). The speed-ups are read from the runs of
+``-j 1`` and ``-j N`` one after the other.
 """
 
 from __future__ import annotations

@@ -356,8 +356,7 @@ def text_cached(short_entries: int, max_cost: int = TEXT_BUDGET) -> Callable[[Ca
         wrapper.short_store = short
         wrapper.long_cache = long_cache
         wrapper.cache_clear = cache_clear
-        with _caches_lock:
-            on_clear(short.clear)
+        on_clear(short.clear)
         return wrapper
 
     return decorate
@@ -366,7 +365,8 @@ def text_cached(short_entries: int, max_cost: int = TEXT_BUDGET) -> Callable[[Ca
 def on_clear(clear: Callable[[], None]) -> None:
     """Have :func:`clear_all_caches` call ``clear`` (a store of a module's own, bounded, that
     grows with the input), for good."""
-    _clearers.append(clear)
+    with _caches_lock:
+        _clearers.append(clear)
 
 
 def make_room(store: dict[Any, Any], max_entries: int) -> None:
