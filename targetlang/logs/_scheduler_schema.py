@@ -93,18 +93,17 @@ def _reader() -> Targets | None:
     )
     decode = msgspec.json.Decoder(record).decode
     failed = (msgspec.DecodeError, msgspec.ValidationError)
-    fine: set[bytes] = set()  # workload keys' tokens with no escape dmlc does not know, in UTF-8
+    # lines' starts: _HEAD, then a workload key's token with no escape dmlc does not know, in UTF-8
+    fine: set[bytes] = set()
     on_clear(fine.clear)
 
     def targets(raw: bytes) -> tuple[str, str | None] | None:
-        if not raw.startswith(_HEAD):  # (a space first: a comment line to TVM's reader)
-            return None
         try:
             read: Any = decode(raw)
         except failed:
             return None
         task = read.i[0]
-        key_end = 8 + len(task.workload)  # (its token starts at 8)
+        key_end = 8 + len(task.workload)  # (its token starts at 8 in a line that starts as TVM wrote it)
         # Two colons after the workload key: "r" and "v" written once, "i" too (msgspec takes the
         # last of a key given twice, TVM's reader each in turn), and none in a string to hide one
         if raw.count(b":", key_end) != 2:
@@ -114,9 +113,14 @@ def _reader() -> Targets | None:
         # takes a nanosecond a byte; a find, a tenth)
         if raw.find(b"\\", key_end) >= 0:
             return None
-        # A log repeats its workload keys: a token found fine once is looked up, not read again
-        token = raw[8:key_end]
-        if token not in fine:
+        # A log repeats its workload keys: the start of a line up to the end of its key's token,
+        # found fine once, is looked up, not read again. Every start kept is _HEAD and a token, so
+        # a line whose start is kept starts as TVM wrote it (a space first would make it a comment)
+        start = raw[:key_end]
+        if start not in fine:
+            if not raw.startswith(_HEAD):
+                return None
+            token = start[8:]
             if _ODD_ESCAPE.search(token) is not None:
                 return None
             # the token is UTF-8 (msgspec decodes every other string, so checks theirs)
@@ -128,7 +132,7 @@ def _reader() -> Targets | None:
             if len(token) <= _FINE_LENGTH:  # (a longer one is read each time: the memory kept is bounded)
                 if len(fine) >= _FINE_KEYS:
                     fine.clear()
-                fine.add(token)
+                fine.add(start)
         host = task.host
         if host is UNSET:
             return task.target, None
