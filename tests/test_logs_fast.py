@@ -356,18 +356,18 @@ def test_a_workload_key_not_in_utf8_takes_the_general_path() -> None:
 
 
 def _counting_searches(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """The workload keys' tokens the reader reads with its escape pattern from now on."""
+    """The workload keys' tokens the reader reads with its pattern of a string token from now on."""
     import targetlang.logs._scheduler_schema as schema
-    from targetlang.logs._scheduler_reader import ODD_ESCAPE
+    from targetlang.logs._scheduler_reader import DMLC_STRING
 
     searched: list[bytes] = []
 
     class Counted:
-        def search(self, token: bytes) -> Any:
+        def fullmatch(self, token: bytes) -> Any:
             searched.append(token)
-            return ODD_ESCAPE.search(token.decode("utf-8", "replace"))
+            return DMLC_STRING.fullmatch(token.decode("utf-8", "replace"))
 
-    monkeypatch.setattr(schema, "_ODD_ESCAPE", Counted())
+    monkeypatch.setattr(schema, "_TOKEN", Counted())
     return searched
 
 
@@ -421,6 +421,23 @@ def test_a_member_written_twice_takes_the_general_path() -> None:
     assert fast == _checked(lines, False)
     marked = {json.loads(text)["line"]: json.loads(text)["needs_migration"] for text in fast[0]}
     assert marked == {1: True, 2: False, 3: True, 4: False}
+
+
+def test_a_member_written_twice_after_a_shorter_one_takes_the_general_path() -> None:
+    # msgspec keeps the last "i": when its workload key is longer than the first "i" and the
+    # second's key together, what the reader takes for the key's token reaches past the colon of
+    # the second "i", and only "r" and "v" are left after it to count.
+    from targetlang.logs._scheduler_schema import scheduler_reader
+
+    read = scheduler_reader()
+    assert read is not None
+    line = BASE.replace('[\\"matmul\\", 128]', "k" * 300)
+    member = line[len('{"i": ') : line.index(', "r": ')]
+    twice = '{"i": [["a", "nosuchkind"], [[], []]], "i": ' + member + line[line.index(', "r": ') :]
+    assert read(line.encode()) == ("llvm -mcpu=core-avx2", "")
+    assert read(twice.encode()) is None
+    lines = [line.encode(), twice.encode(), line.encode(), twice.encode()]
+    assert _checked(lines, True) == _checked(lines, False)
 
 
 def test_without_msgspec_every_auto_scheduler_record_takes_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from .records import Field
 
-__all__ = ["INT32_RANGE", "ODD_ESCAPE", "TRANSFORM_STEPS", "AutoSchedulerLine", "auto_scheduler_line"]
+__all__ = ["DMLC_STRING", "INT32_RANGE", "ODD_ESCAPE", "TRANSFORM_STEPS", "AutoSchedulerLine", "auto_scheduler_line"]
 
 
 class AutoSchedulerLine(NamedTuple):
@@ -38,7 +38,7 @@ class AutoSchedulerLine(NamedTuple):
 
 
 _DMLC_SPACE = re.compile(r"[ \t\n\r\x0b\x0c]*")  # C's isspace in the "C" locale
-_DMLC_STRING = re.compile(r'"((?:[^"\\\r\n]|\\["\\nrt])*)"')
+DMLC_STRING = re.compile(r'"((?:[^"\\\r\n]|\\["\\nrt])*)"')  # a string token dmlc reads
 _DMLC_ESCAPE = re.compile(r"\\(.)")
 _DMLC_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
 _DMLC_INT = re.compile(r"[+-]?[0-9]+")
@@ -123,7 +123,7 @@ class _Dmlc:
             self.pos -= 1
             raise self.fail("expected a string")
         start = self.pos - 1
-        found = _DMLC_STRING.match(self.text, start)
+        found = DMLC_STRING.match(self.text, start)
         if found is None:
             raise self.fail('a string with an escape dmlc does not know (only \\" \\\\ \\n \\r \\t), or unterminated')
         self.pos = found.end()

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 
 from .._cache import on_clear
 from .._signals import signals_held
-from ._scheduler_reader import INT32_RANGE, ODD_ESCAPE, TRANSFORM_STEPS
+from ._scheduler_reader import DMLC_STRING, INT32_RANGE, TRANSFORM_STEPS
 
 __all__ = ["Targets", "scheduler_reader"]
 
@@ -120,8 +120,10 @@ def _reader() -> Targets | None:
         if start not in fine:
             if not raw.startswith(_HEAD):
                 return None
+            # one string token, with no escape dmlc does not know: were "i" written twice, msgspec's
+            # workload key (the last's) could reach past the first "i" and the colon of the second
             token = start[8:]
-            if _ODD_ESCAPE.search(token) is not None:
+            if _TOKEN.fullmatch(token) is None:
                 return None
             # the token is UTF-8 (msgspec decodes every other string, so checks theirs)
             if not token.isascii():
@@ -144,6 +146,6 @@ def _reader() -> Targets | None:
 
 
 _HEAD = b'{"i": [["'  # how TVM wrote a record: "i" first, its workload key's token at 8
-_ODD_ESCAPE = re.compile(ODD_ESCAPE.pattern.encode())  # (over bytes)
+_TOKEN = re.compile(DMLC_STRING.pattern.encode())  # (over bytes)
 _FINE_KEYS = 4096  # tokens kept at most, each of at most _FINE_LENGTH bytes (the corpus's have 40 to 131)
 _FINE_LENGTH = 1024
