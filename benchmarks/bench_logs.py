@@ -33,11 +33,11 @@ command's CPU time over the log's first 2,000 lines, and the ratio without it is
 (it is what a bigger log tends to). The goals are judged on the median of each round's ratio.
 Per core, the ratio is read side by side in one process: the command's own work (the objects its
 process gives each block of lines) and the floor's decoding, block by block in turn over the log
-after its start (reading the file timed on neither side; the ratio with it timed on both, as the
-floor's definition counts it, is given beside), so that each moment's speed of the
-machine weighs on both alike (runs a few seconds apart, the floor run again right before each
-command, gave ratios from 1.1x to 2.1x in one run). The speed-ups are read from the runs of
-``-j 1`` and ``-j N`` one after the other.
+after its start (reading the file timed on neither side; beside it, not deciding, the ratio with
+the command's reading of the file in blocks added to both sides, about what the floor's own reading
+line by line costs), so that each moment's speed of the machine weighs on both alike (runs a few
+seconds apart, the floor run again right before each command, gave ratios from 1.1x to 2.1x in
+one run). The speed-ups are read from the runs of ``-j 1`` and ``-j N`` one after the other.
 """
 
 from __future__ import annotations
@@ -87,9 +87,9 @@ with open(sys.argv[1], "w") as out:
 # timed), each block decoded by the floor right before the command is given it: the two side by
 # side in one process, so that each moment's speed of the shared machine weighs on both alike.
 # Reading the file and cutting it into lines is timed apart: the verdict leaves it out of both
-# (the floor's definition counts it: left out of both, the ratio is the higher), and the ratio
-# with it counted on both is given beside. The migrated lines are written to a file, as the
-# command writes them.
+# (the floor's definition counts its own reading, line by line: left out of both, the ratio is
+# the higher), and the ratio with the command's reading of the blocks added to both is given
+# beside. The migrated lines are written to a file, as the command writes them.
 _STEADY_CHILD = """\
 import json, sys, time
 from targetlang.logs._chunk_jobs import CheckJob, MigrateJob, StatsJob, count_lines, fresh
@@ -390,7 +390,7 @@ class Measured:
     # Each round's ratio of the command's own work to the floor's, the two in turn block by block
     # in one process (see steady): the verdict per core, the same moments weighing on both
     steadies: dict[str, list[float]]
-    # The same with reading the file counted on both sides, as the floor's definition counts it
+    # The same with the command's reading of the file in blocks added to both sides (not the verdict)
     read_steadies: dict[str, list[float]]
 
 
@@ -453,8 +453,9 @@ def report(
         f"the command reads, its first {_HEAD:,} lines (the start) given to the command's own objects first, "
         "untimed, then each block decoded by the floor and right after given to the command's objects (the "
         "migrated lines written to a file), the CPU time of each summed (reading the file and cutting it into "
-        "lines timed on neither side, which makes the ratio higher than with both: the ratio with it timed on both "
-        "sides, as the floor's definition counts it, is given beside); the ratio of the two sums is the "
+        "lines timed on neither side, which makes the ratio higher than with both: beside it, not deciding, the "
+        "ratio with the command's reading of the file in blocks added to both sides, about what the floor's own "
+        "reading line by line costs); the ratio of the two sums is the "
         "command's cost per core, each moment's speed of the machine weighing on both alike (runs of the command "
         "a few seconds apart from the floor's gave ratios from 1.1x to 2.1x within one run: they are given "
         "beside). What the machine itself "
@@ -530,8 +531,8 @@ def report(
             out.append(
                 f"- {fmt}: `logs {name_}` within {goal}x of the floor per core (one process, the start of the run "
                 f"left out; the median of the rounds, each the command's work and the floor's block by block side "
-                f"by side): {_met(ratio <= goal)} ({ratio:.2f}x: {_each(m.steadies[name_])}; with reading the file "
-                f"counted on both sides {statistics.median(m.read_steadies[name_]):.2f}x "
+                f"by side): {_met(ratio <= goal)} ({ratio:.2f}x: {_each(m.steadies[name_])}; not deciding, with "
+                f"reading the file counted on both sides {statistics.median(m.read_steadies[name_]):.2f}x "
                 f"({_each(m.read_steadies[name_])}); the runs of the "
                 f"command, each against the floor run just before, the start left out: {statistics.median(runs):.2f}x"
                 f" ({_each(runs)}), the whole run {statistics.median(wholes):.2f}x, its start {begun:.2f} s)"

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from .records import Field
 
-__all__ = ["DMLC_STRING", "INT32_RANGE", "ODD_ESCAPE", "TRANSFORM_STEPS", "AutoSchedulerLine", "auto_scheduler_line"]
+__all__ = ["DMLC_STRING", "INT32_RANGE", "TRANSFORM_STEPS", "AutoSchedulerLine", "auto_scheduler_line"]
 
 
 class AutoSchedulerLine(NamedTuple):

@@ -93,7 +93,7 @@ def _reader() -> Targets | None:
     )
     decode = msgspec.json.Decoder(record).decode
     failed = (msgspec.DecodeError, msgspec.ValidationError)
-    # lines' starts: _HEAD, then a workload key's token with no escape dmlc does not know, in UTF-8
+    # lines' starts: _HEAD, then one string token dmlc reads (the workload key's), in UTF-8
     fine: set[bytes] = set()
     on_clear(fine.clear)
 
@@ -103,7 +103,9 @@ def _reader() -> Targets | None:
         except failed:
             return None
         task = read.i[0]
-        key_end = 8 + len(task.workload)  # (its token starts at 8 in a line that starts as TVM wrote it)
+        # where the token at 8 ends if it is msgspec's workload key: "i" written once, as the
+        # start's check below (one string token at 8) and the colons after it make sure
+        key_end = 8 + len(task.workload)
         # Two colons after the workload key: "r" and "v" written once, "i" too (msgspec takes the
         # last of a key given twice, TVM's reader each in turn), and none in a string to hide one
         if raw.count(b":", key_end) != 2:
@@ -147,5 +149,5 @@ def _reader() -> Targets | None:
 
 _HEAD = b'{"i": [["'  # how TVM wrote a record: "i" first, its workload key's token at 8
 _TOKEN = re.compile(DMLC_STRING.pattern.encode())  # (over bytes)
-_FINE_KEYS = 4096  # tokens kept at most, each of at most _FINE_LENGTH bytes (the corpus's have 40 to 131)
+_FINE_KEYS = 4096  # starts kept at most, each of at most 8 + _FINE_LENGTH bytes (the corpus's keys: 40 to 131)
 _FINE_LENGTH = 1024
