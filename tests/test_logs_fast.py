@@ -407,38 +407,35 @@ def test_workload_keys_found_fine_are_kept_within_bounds(monkeypatch: pytest.Mon
     assert len(searched) == 7 + _FINE_KEYS
 
 
-def test_a_member_written_twice_takes_the_general_path() -> None:
+_AARCH64 = "llvm -target=aarch64-linux-gnu"
+
+
+@pytest.mark.parametrize(
+    ("key", "first"),
+    [
+        # the same member again
+        ("mm", None),
+        # a shorter one first: the last "i"'s workload key is longer than the text from the first
+        # workload key through the second "i"'s colon, so what the reader would take for the key's
+        # token reaches past that colon, and only "r" and "v" are left after it to count
+        ("k" * 300, f'[["a", "{_AARCH64}"], [[], []]]'),
+    ],
+    ids=["the same", "a shorter one first"],
+)
+def test_a_member_written_twice_takes_the_general_path(key: str, first: str | None) -> None:
     # With "i" written twice, the general path splices the migrated target into the first one's
     # token, and the line read back still holds the old one: migration does not fix it there, as
-    # it fixes the same record written once (a shortcut keyed by the decoded record alone would
-    # give the second line what the first found).
-    line = BASE.replace("llvm -mcpu=core-avx2", "llvm -target=aarch64-linux-gnu").replace('[\\"matmul\\", 128]', "mm")
-    member = line[len('{"i": ') : line.index(', "r": ')]
-    assert "\\" not in line
-    twice = line.replace(', "r": ', f', "i": {member}, "r": ', 1)
-    lines = [line.encode(), twice.encode(), line.encode(), twice.encode()]
-    fast = _checked(lines, True)
-    assert fast == _checked(lines, False)
-    marked = {json.loads(text)["line"]: json.loads(text)["needs_migration"] for text in fast[0]}
-    assert marked == {1: True, 2: False, 3: True, 4: False}
-
-
-def test_a_member_written_twice_after_a_shorter_one_takes_the_general_path() -> None:
-    # msgspec keeps the last "i": when its workload key is longer than the text from the first
-    # workload key through the second "i"'s colon, what the reader would take for the key's token
-    # reaches past that colon, and only "r" and "v" are left after it to count. The general path
-    # splices the migrated target into the first "i" (see the test above): migration does not
-    # fix such a line, and a shortcut that took it would say it does.
+    # it fixes the same record written once (a shortcut keyed by the decoded record alone, or
+    # that took the line, would give the second line what the first found).
     from targetlang.logs._scheduler_schema import scheduler_reader
 
     read = scheduler_reader()
     assert read is not None
-    aarch64 = "llvm -target=aarch64-linux-gnu"
-    line = BASE.replace("llvm -mcpu=core-avx2", aarch64).replace('[\\"matmul\\", 128]', "k" * 300)
+    line = BASE.replace("llvm -mcpu=core-avx2", _AARCH64).replace('[\\"matmul\\", 128]', key)
     member = line[len('{"i": ') : line.index(', "r": ')]
-    first = f'[["a", "{aarch64}"], [[], []]]'
-    twice = '{"i": ' + first + ', "i": ' + member + line[line.index(', "r": ') :]
-    assert read(line.encode()) == (aarch64, "")
+    assert "\\" not in line
+    twice = '{"i": ' + (first or member) + ', "i": ' + member + line[line.index(', "r": ') :]
+    assert read(line.encode()) == (_AARCH64, "")
     assert read(twice.encode()) is None
     lines = [line.encode(), twice.encode(), line.encode(), twice.encode()]
     fast = _checked(lines, True)
