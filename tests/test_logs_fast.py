@@ -373,8 +373,8 @@ def _counting_token_checks(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
 
 def test_workload_keys_found_fine_are_kept_within_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
     # A token found fine is not read again (a log repeats its keys) until the caches are
-    # cleared; more keys than are kept empty what is kept; a token that is not fine, or too
-    # long, is read each time.
+    # cleared; past the keys kept, the oldest is dropped to make room; a token that is not fine,
+    # or too long, is read each time.
     import targetlang
     from targetlang.logs._scheduler_schema import _FINE_KEYS, _FINE_LENGTH, scheduler_reader
 
@@ -403,7 +403,7 @@ def test_workload_keys_found_fine_are_kept_within_bounds(monkeypatch: pytest.Mon
     for n in range(_FINE_KEYS):
         assert read(key(f"matmul{n}")) == fine
     assert len(searched) == 6 + _FINE_KEYS
-    assert read(key("first")) == fine  # dropped when the keys kept were emptied to make room
+    assert read(key("first")) == fine  # the oldest, dropped to make room
     assert len(searched) == 7 + _FINE_KEYS
 
 

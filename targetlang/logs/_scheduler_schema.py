@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from .._cache import on_clear
+from .._cache import make_room, on_clear
 from .._signals import signals_held
 from ._scheduler_reader import DMLC_STRING, INT32_RANGE, TRANSFORM_STEPS
 
@@ -94,7 +94,7 @@ def _reader() -> Targets | None:
     decode = msgspec.json.Decoder(record).decode
     failed = (msgspec.DecodeError, msgspec.ValidationError)
     # lines' starts: _HEAD, then one string token dmlc reads (the workload key's), in UTF-8
-    fine: set[bytes] = set()
+    fine: dict[bytes, None] = {}  # (a dict: make_room drops the oldest)
     on_clear(fine.clear)
 
     def targets(raw: bytes) -> tuple[str, str | None] | None:
@@ -134,9 +134,8 @@ def _reader() -> Targets | None:
                 except UnicodeDecodeError:
                     return None
             if len(token) <= _FINE_LENGTH:  # (a longer one is read each time: the memory kept is bounded)
-                if len(fine) >= _FINE_KEYS:
-                    fine.clear()
-                fine.add(start)
+                make_room(fine, _FINE_KEYS)
+                fine[start] = None
         host = task.host
         if host is UNSET:
             return task.target, None
