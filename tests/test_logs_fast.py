@@ -358,14 +358,14 @@ def test_a_workload_key_not_in_utf8_takes_the_general_path() -> None:
 def _counting_token_checks(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     """The workload keys' tokens the reader reads with its pattern of a string token from now on."""
     import targetlang.logs._scheduler_schema as schema
-    from targetlang.logs._scheduler_reader import DMLC_STRING
 
     searched: list[bytes] = []
+    pattern = schema._TOKEN
 
     class Counted:
         def fullmatch(self, token: bytes) -> Any:
             searched.append(token)
-            return DMLC_STRING.fullmatch(token.decode("utf-8", "replace"))
+            return pattern.fullmatch(token)
 
     monkeypatch.setattr(schema, "_TOKEN", Counted())
     return searched
